@@ -1,0 +1,3 @@
+//! `toolcall`: check real tool-call traffic against the contracts.
+
+fn main() {}
