@@ -4,54 +4,178 @@
 /**Body of a tool-call REQUEST frame on a bound route: what a gateway or model runner sends a provider module.
 
 Decoding is tolerant: unknown members are ignored and omitted optional members decode as absent. An absent optional member is omitted on the wire, so a body with no optional members is exactly `{"name": ..., "arguments": ...}`.*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ToolCallRequest {
-    ///Arguments of the call, passed to the provider as-is (any JSON value; MCP sends an object).
-    pub arguments: ::serde_json::Value,
-    ///Idempotency key of the call: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub call_key: ::std::option::Option<::std::string::String>,
     ///Name of the tool to call, as the provider registered it.
+    #[serde(rename = "name")]
     pub name: ::std::string::String,
-    ///MCP `progressToken` to report progress against: a string or an integer.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub progress_token: ::std::option::Option<::serde_json::Value>,
-    ///Pin of the input schema the arguments were built against: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub schema_pin: ::std::option::Option<::std::string::String>,
+    ///Arguments of the call, passed to the provider as-is (any JSON value; MCP sends an object).
+    #[serde(rename = "arguments")]
+    pub arguments: ::serde_json::Value,
     ///The producer's id for this call. Absent means the producer sent no id, never that the call has none; a reader that synthesizes a fallback id must record that it did.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "tool_call_id",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub tool_call_id: ::std::option::Option<::std::string::String>,
+    ///MCP `progressToken` to report progress against: a string or an integer.
+    #[serde(
+        rename = "progress_token",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub progress_token: ::std::option::Option<::serde_json::Value>,
+    ///Idempotency key of the call: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
+    #[serde(rename = "call_key", skip_serializing_if = "::std::option::Option::is_none")]
+    pub call_key: ::std::option::Option<::std::string::String>,
+    ///Pin of the input schema the arguments were built against: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
+    #[serde(
+        rename = "schema_pin",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub schema_pin: ::std::option::Option<::std::string::String>,
 }
-/// Error types.
-pub mod error {
-    /// Error from a `TryFrom` or `FromStr` implementation.
-    pub struct ConversionError(::std::borrow::Cow<'static, str>);
-    impl ::std::error::Error for ConversionError {}
-    impl ::std::fmt::Display for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
-            ::std::fmt::Display::fmt(&self.0, f)
+impl<'de> ::serde::Deserialize<'de> for ToolCallRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+            type Value = ToolCallRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (`ToolCallRequest`)")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolCallRequest, A::Error> {
+                let mut m0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut m1: ::std::option::Option<::serde_json::Value> = ::std::option::Option::None;
+                let mut m2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut m3: ::std::option::Option<
+                    ::std::option::Option<::serde_json::Value>,
+                > = ::std::option::Option::None;
+                let mut m4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut m5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(key) = map
+                    .next_key::<crate::runtime::Key<'de>>()?
+                {
+                    match &*key.0 {
+                        "name" => {
+                            if m0.is_some() {
+                                return ::std::result::Result::Err(
+                                    crate::runtime::duplicate("name"),
+                                );
+                            }
+                            m0 = ::std::option::Option::Some(
+                                crate::runtime::member(
+                                    &mut map,
+                                    "name",
+                                    crate::runtime::Plain::<::std::string::String>::new(),
+                                )?,
+                            );
+                        }
+                        "arguments" => {
+                            if m1.is_some() {
+                                return ::std::result::Result::Err(
+                                    crate::runtime::duplicate("arguments"),
+                                );
+                            }
+                            m1 = ::std::option::Option::Some(
+                                crate::runtime::member(
+                                    &mut map,
+                                    "arguments",
+                                    crate::runtime::Plain::<::serde_json::Value>::new(),
+                                )?,
+                            );
+                        }
+                        "tool_call_id" => {
+                            if m2.is_some() {
+                                return ::std::result::Result::Err(
+                                    crate::runtime::duplicate("tool_call_id"),
+                                );
+                            }
+                            m2 = ::std::option::Option::Some(
+                                crate::runtime::member(
+                                    &mut map,
+                                    "tool_call_id",
+                                    crate::runtime::DefaultOnNull(
+                                        crate::runtime::Plain::<::std::string::String>::new(),
+                                    ),
+                                )?,
+                            );
+                        }
+                        "progress_token" => {
+                            if m3.is_some() {
+                                return ::std::result::Result::Err(
+                                    crate::runtime::duplicate("progress_token"),
+                                );
+                            }
+                            m3 = ::std::option::Option::Some(
+                                crate::runtime::member(
+                                    &mut map,
+                                    "progress_token",
+                                    crate::runtime::DefaultOnNull(
+                                        crate::runtime::Plain::<::serde_json::Value>::new(),
+                                    ),
+                                )?,
+                            );
+                        }
+                        "call_key" => {
+                            if m4.is_some() {
+                                return ::std::result::Result::Err(
+                                    crate::runtime::duplicate("call_key"),
+                                );
+                            }
+                            m4 = ::std::option::Option::Some(
+                                crate::runtime::member(
+                                    &mut map,
+                                    "call_key",
+                                    crate::runtime::DefaultOnNull(
+                                        crate::runtime::Plain::<::std::string::String>::new(),
+                                    ),
+                                )?,
+                            );
+                        }
+                        "schema_pin" => {
+                            if m5.is_some() {
+                                return ::std::result::Result::Err(
+                                    crate::runtime::duplicate("schema_pin"),
+                                );
+                            }
+                            m5 = ::std::option::Option::Some(
+                                crate::runtime::member(
+                                    &mut map,
+                                    "schema_pin",
+                                    crate::runtime::DefaultOnNull(
+                                        crate::runtime::Plain::<::std::string::String>::new(),
+                                    ),
+                                )?,
+                            );
+                        }
+                        _ => {
+                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ToolCallRequest {
+                    name: m0.ok_or_else(|| crate::runtime::missing("name"))?,
+                    arguments: m1.ok_or_else(|| crate::runtime::missing("arguments"))?,
+                    tool_call_id: m2.unwrap_or_default(),
+                    progress_token: m3.unwrap_or_default(),
+                    call_key: m4.unwrap_or_default(),
+                    schema_pin: m5.unwrap_or_default(),
+                })
+            }
         }
-    }
-    impl ::std::fmt::Debug for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
-            ::std::fmt::Debug::fmt(&self.0, f)
-        }
-    }
-    impl From<&'static str> for ConversionError {
-        fn from(value: &'static str) -> Self {
-            Self(value.into())
-        }
-    }
-    impl From<String> for ConversionError {
-        fn from(value: String) -> Self {
-            Self(value.into())
-        }
+        deserializer.deserialize_map(Visitor)
     }
 }

@@ -9,4 +9,12 @@
 #![deny(missing_docs)]
 
 pub mod acp;
+pub mod decode;
+mod maybe;
 pub mod route;
+#[doc(hidden)]
+pub mod runtime;
+pub mod traffic;
+
+pub use maybe::MaybeUndefined;
+pub use decode::{decode, DecodeError, Decoded, Leniency, LeniencyKind};

@@ -119,7 +119,11 @@ pub enum ExportError {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "source", rename_all = "lowercase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "source",
+    rename_all = "lowercase",
+    rename_all_fields = "camelCase"
+)]
 #[non_exhaustive]
 pub enum Provenance {
     /// Exported from the official crate by [`run`].
@@ -215,8 +219,7 @@ impl CrateLayout {
         ];
         if self.protocol_level {
             variants.push(
-                "ProtocolLevel(JsonRpcMessage<Notification<ProtocolLevelNotification>>)"
-                    .to_owned(),
+                "ProtocolLevel(JsonRpcMessage<Notification<ProtocolLevelNotification>>)".to_owned(),
             );
         }
         RootType {
@@ -269,7 +272,10 @@ pub fn run(root: &Path, crate_version: &str) -> Result<Exported, ExportError> {
     let scratch = root.join("target").join("acp-export").join(crate_version);
     let src = scratch.join("src");
     create_dir(&src)?;
-    write_if_changed(&scratch.join("Cargo.toml"), &render_cargo_toml(crate_version))?;
+    write_if_changed(
+        &scratch.join("Cargo.toml"),
+        &render_cargo_toml(crate_version),
+    )?;
     write_if_changed(&src.join("main.rs"), EXPORTER_MAIN)?;
 
     let crate_dir = resolve_crate_dir(&scratch, crate_version)?;
@@ -362,6 +368,10 @@ serde_json = "1"
 }
 
 /// Renders a provenance record as written: pretty JSON, 2-space indent, trailing newline.
+///
+/// # Panics
+///
+/// Never: a [`Provenance`] has only string keys and string or list values.
 #[must_use]
 pub fn render_provenance(provenance: &Provenance) -> String {
     let mut text = serde_json::to_string_pretty(provenance)
@@ -451,7 +461,10 @@ fn detect_layout(crate_dir: &Path) -> Result<CrateLayout, ExportError> {
         .iter()
         .map(|file| read_to_string(file))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(CrateLayout::detect(&lib_rs, sources.iter().map(String::as_str)))
+    Ok(CrateLayout::detect(
+        &lib_rs,
+        sources.iter().map(String::as_str),
+    ))
 }
 
 fn collect_rs_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), ExportError> {
@@ -624,7 +637,10 @@ mod tests {
         );
         assert_eq!(layout.features(), "v1_module,protocol_level");
 
-        let old = CrateLayout::detect("pub mod rpc;\n// pub mod v1;\n", ["pub enum AgentRequest {"]);
+        let old = CrateLayout::detect(
+            "pub mod rpc;\n// pub mod v1;\n",
+            ["pub enum AgentRequest {"],
+        );
         assert_eq!(old, CrateLayout::default());
         assert_eq!(old.features(), "");
         assert_eq!(old.root_type().variants.len(), 2);
@@ -711,7 +727,9 @@ version = "1.2.3"
         for good in ["1.20.0", "0.1.0", "1.0.0-alpha.1", "2.0.0-rc-1"] {
             assert!(check_version(good).is_ok(), "{good}");
         }
-        for bad in ["", "1.20", "1.20.0.1", "1.x.0", "=1.20.0", "1.20.0-", "1.0.0\"x"] {
+        for bad in [
+            "", "1.20", "1.20.0.1", "1.x.0", "=1.20.0", "1.20.0-", "1.0.0\"x",
+        ] {
             assert!(check_version(bad).is_err(), "{bad}");
         }
     }

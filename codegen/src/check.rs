@@ -47,10 +47,20 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     // ACP vendor keywords: leniency declared on a property, and documentation routing.
     "x-deserialize-default-on-error",
     "x-deserialize-skip-invalid-items",
+    "x-deserialize-default-on-null",
     "x-side",
     "x-method",
     "x-docs-ignore",
 ];
+
+/// Keywords allowed only directly in a branch of a union (`.../anyOf/N` or `.../oneOf/N`).
+pub const CATCH_ALL_KEYWORDS: &[&str] = &["not", "unevaluatedProperties"];
+
+fn is_union_branch(pointer: &str) -> bool {
+    let mut parts = pointer.rsplit('/');
+    let index = parts.next().is_some_and(|p| p.parse::<usize>().is_ok());
+    index && matches!(parts.next(), Some("anyOf" | "oneOf"))
+}
 
 /// A keyword the pipeline refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -110,6 +120,12 @@ impl Walker<'_> {
         };
         for (keyword, value) in map {
             let here = format!("{pointer}/{}", escape(keyword));
+            // ACP's catch-all union branch: `not: {anyOf: [known tags]}` with
+            // `unevaluatedProperties: true`; normalize keeps such a branch as raw JSON.
+            let catch_all = CATCH_ALL_KEYWORDS.contains(&keyword.as_str()) && is_union_branch(pointer);
+            if catch_all {
+                continue;
+            }
             if !ALLOWED_KEYWORDS.contains(&keyword.as_str()) {
                 self.refuse(here, keyword);
                 continue;
@@ -138,11 +154,7 @@ impl Walker<'_> {
                     }
                 }
                 "items" => self.schema(value, &here),
-                "additionalProperties" => {
-                    if !value.is_boolean() {
-                        self.schema(value, &here);
-                    }
-                }
+                "additionalProperties" if !value.is_boolean() => self.schema(value, &here),
                 "$ref" => {
                     if !value.as_str().is_some_and(|r| r.starts_with("#/$defs/")) {
                         self.refuse(here, "$ref (not a `#/$defs/...` reference)");

@@ -67,7 +67,11 @@ pub fn generate_family(root: &Path, family: &Family) -> Result<emit::Output, Pip
             ..file
         };
         check::check(&file).map_err(PipelineError::Check)?;
-        let normalized = normalize::normalize(&file.value, family.roots).map_err(|source| {
+        let options = normalize::Options {
+            roots: family.roots,
+            open_unions: family.open_unions,
+        };
+        let normalized = normalize::normalize(&file.value, options).map_err(|source| {
             PipelineError::Normalize {
                 path: file.path.clone(),
                 source,
@@ -75,15 +79,16 @@ pub fn generate_family(root: &Path, family: &Family) -> Result<emit::Output, Pip
         })?;
         merged.defs.extend(normalized.defs);
         merged.unions.extend(normalized.unions);
-        merged.properties.extend(normalized.properties);
+        merged.enums.extend(normalized.enums);
+        merged.structs.extend(normalized.structs);
     }
     let mut replacements: BTreeMap<String, String> = family
         .replacements
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
-    for union in &merged.unions {
-        replacements.insert(union.name.clone(), union.name.clone());
+    for name in merged.emitted_names() {
+        replacements.insert(name.to_owned(), name.to_owned());
     }
     // typify resolves a `$ref` to a replaced definition only if the definition is present.
     let mut defs = merged.defs.clone();
@@ -100,7 +105,10 @@ pub fn generate_family(root: &Path, family: &Family) -> Result<emit::Output, Pip
         family: family.name.to_owned(),
         source,
     })?;
-    let file = postpass::run(tokens, &merged).map_err(|source| PipelineError::Postpass {
+    let options = postpass::Options {
+        forward_compatible: family.forward_compatible,
+    };
+    let file = postpass::run(tokens, &merged, options).map_err(|source| PipelineError::Postpass {
         family: family.name.to_owned(),
         source,
     })?;

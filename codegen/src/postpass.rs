@@ -1,40 +1,107 @@
-//! Stage 5: a `syn` pass over typify's output.
+//! Stage 5: a `syn` pass over typify's output, and the emitter for what typify cannot express.
 //!
-//! - Emits the [`TaggedUnion`]s that [`crate::normalize`] took away from typify, as internally
-//!   tagged enums with variant names from the tag values and newtype variants over the
-//!   referenced structs.
-//! - Removes the copies of source schemas that typify puts in doc comments (they dominate diffs
-//!   and the schema file is the source).
+//! - Structs ([`crate::normalize::StructFacts`]): members reordered to schema order; every
+//!   optional member becomes `Option<T>`, or `MaybeUndefined<T>` when its schema admits `null`
+//!   (three states on the wire); a `Deserialize` impl is emitted that tracks the member path,
+//!   applies the schema's declared leniency (`x-deserialize-*`) and reports it; `Serialize`
+//!   stays derived. With [`Options::forward_compatible`]: `#[non_exhaustive]`, `new(required...)`
+//!   and `#[must_use]` setters.
+//! - Unions ([`crate::normalize::Union`]): enums with variant names from the tag values and
+//!   newtype variants over the referenced structs; the tag is checked against the known values
+//!   and a catch-all variant keeps unknown ones as raw JSON.
+//! - Enums ([`crate::normalize::EnumDef`]): plain enums; unknown values go to `Other(raw)` when
+//!   the schema is open, to a declared `other` value (reported), or fail naming the allowed values.
+//! - Housekeeping: typify's embedded schema copies in doc comments are removed, and its `error`
+//!   module when nothing uses it.
+
+use std::collections::BTreeMap;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::normalize::{Normalized, TaggedUnion};
+use crate::normalize::{
+    EnumDef, Normalized, Payload, PropertyFacts, StructFacts, Union, VariantKind,
+};
+
+/// Per-family switches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// `#[non_exhaustive]` on structs and enums, `new(required...)` and setters on structs.
+    pub forward_compatible: bool,
+}
 
 /// Why the post-pass failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PostpassError {
     /// typify's output (or ours) is not a Rust file syn can parse.
-    #[error("typify output does not parse as Rust: {message}")]
+    #[error("generated code for `{item}` does not parse as Rust: {message}")]
     Parse {
+        /// The item.
+        item: String,
         /// syn's message.
         message: String,
     },
+    /// A member whose declared leniency has no Rust default to fall back on.
+    #[error("definition `{definition}`: required member `{member}` declares `{keyword}` but its type `{ty}` has no empty value")]
+    NoDefault {
+        /// The definition.
+        definition: String,
+        /// The member.
+        member: String,
+        /// The leniency keyword.
+        keyword: String,
+        /// The Rust type.
+        ty: String,
+    },
+    /// A member of the schema that typify did not generate.
+    #[error("definition `{definition}`: member `{member}` is missing from typify's struct")]
+    MissingMember {
+        /// The definition.
+        definition: String,
+        /// The member.
+        member: String,
+    },
+}
+
+fn parse_items(item: &str, tokens: TokenStream) -> Result<Vec<syn::Item>, PostpassError> {
+    syn::parse2::<syn::File>(tokens.clone())
+        .map(|f| f.items)
+        .map_err(|e| PostpassError::Parse {
+            item: item.to_owned(),
+            message: format!("{e} in `{tokens}`"),
+        })
 }
 
 /// Runs the post-pass and returns the finished syntax tree.
 ///
 /// # Errors
-/// [`PostpassError::Parse`] when the tokens are not a Rust file.
-pub fn run(typify: TokenStream, normalized: &Normalized) -> Result<syn::File, PostpassError> {
+/// See [`PostpassError`].
+pub fn run(
+    typify: TokenStream,
+    normalized: &Normalized,
+    options: Options,
+) -> Result<syn::File, PostpassError> {
     let mut file: syn::File = syn::parse2(typify).map_err(|e| PostpassError::Parse {
+        item: "<typify output>".to_owned(),
         message: e.to_string(),
     })?;
-    for union in &normalized.unions {
-        let item: syn::Item = syn::parse2(tagged_union(union)).map_err(|e| PostpassError::Parse {
-            message: format!("{}: {e}", union.name),
-        })?;
-        file.items.push(item);
+    let mut extra = Vec::new();
+    for item in &mut file.items {
+        if let syn::Item::Struct(s) = item {
+            if let Some(facts) = normalized.structs.get(&s.ident.to_string()) {
+                extra.extend(rewrite_struct(s, facts, options)?);
+            }
+        }
+    }
+    file.items.extend(extra);
+    drop_typify_defaults(&mut file, normalized);
+    for e in &normalized.enums {
+        file.items.extend(parse_items(&e.name, enum_def(e, options))?);
+        file.items.extend(parse_items(&e.name, enum_impls(e))?);
+    }
+    for u in &normalized.unions {
+        file.items.extend(parse_items(&u.name, union_def(u, options))?);
+        file.items.extend(parse_items(&u.name, union_impls(u))?);
     }
     strip_schema_docs(&mut file);
     drop_unused_error_module(&mut file);
@@ -52,31 +119,759 @@ fn doc_attrs(text: Option<&str>) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-fn tagged_union(union: &TaggedUnion) -> TokenStream {
-    let name = format_ident!("{}", union.name);
-    let tag = &union.tag;
-    let docs = doc_attrs(union.description.as_deref());
-    let variants = union.variants.iter().map(|v| {
-        let ident = format_ident!("{}", v.name);
-        let wire = &v.tag;
-        let docs = doc_attrs(v.description.as_deref());
-        match &v.payload {
-            Some(payload) => {
-                let payload = format_ident!("{}", payload);
-                quote!(#docs #[serde(rename = #wire)] #ident(#payload))
+// ---------------------------------------------------------------------------------------------
+// Structs
+
+/// The JSON name of a typify field: its `#[serde(rename = "...")]`, or its identifier.
+fn json_name(field: &syn::Field) -> String {
+    let mut name = None;
+    for attr in &field.attrs {
+        if attr.path().is_ident("serde") {
+            let _ = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    let lit: syn::LitStr = meta.value()?.parse()?;
+                    name = Some(lit.value());
+                } else if meta.input.peek(syn::Token![=]) {
+                    let _: syn::Expr = meta.value()?.parse()?;
+                }
+                Ok(())
+            });
+        }
+    }
+    name.unwrap_or_else(|| {
+        field
+            .ident
+            .as_ref()
+            .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+            .unwrap_or_default()
+    })
+}
+
+/// `Some(T)` when `ty` is `Option<T>` (any path spelling).
+fn generic_arg<'a>(ty: &'a syn::Type, wrapper: &str) -> Option<&'a syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != wrapper {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) if args.args.len() == 1 => Some(t),
+        _ => None,
+    }
+}
+
+/// The seed that decodes `ty` with the member path tracked through arrays.
+fn seed_for(ty: &syn::Type, skip_invalid_items: bool) -> TokenStream {
+    if let Some(inner) = generic_arg(ty, "Vec") {
+        let item = seed_for(inner, false);
+        return if skip_invalid_items {
+            quote!(crate::runtime::SkipInvalid(#item))
+        } else {
+            quote!(crate::runtime::Seq(#item))
+        };
+    }
+    if let Some(inner) = generic_arg(ty, "Option") {
+        let inner = seed_for(inner, skip_invalid_items);
+        return quote!(crate::runtime::Opt(#inner));
+    }
+    if let Some(inner) = generic_arg(ty, "Box") {
+        let inner = seed_for(inner, skip_invalid_items);
+        return quote!(crate::runtime::Boxed(#inner));
+    }
+    quote!(crate::runtime::Plain::<#ty>::new())
+}
+
+fn has_empty_value(ty: &syn::Type) -> bool {
+    ["Vec", "Option", "Map", "HashMap", "BTreeMap"]
+        .iter()
+        .any(|w| {
+            let syn::Type::Path(p) = ty else { return false };
+            p.path.segments.last().is_some_and(|s| s.ident == w)
+        })
+}
+
+/// One member after the rewrite.
+struct Member {
+    ident: syn::Ident,
+    json: String,
+    ty: syn::Type,
+    /// Expression decoding the member's value from `map` (streaming) or `value` (buffered).
+    decode: TokenStream,
+    required: bool,
+    /// For setters: the value type and how it is stored.
+    setter: Option<(syn::Type, TokenStream)>,
+}
+
+fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result<Member, PostpassError> {
+    let ident = field.ident.clone().expect("typify structs have named fields");
+    let json = json_name(field);
+    let typify_ty = &field.ty;
+    let base: syn::Type = if facts.required {
+        typify_ty.clone()
+    } else {
+        generic_arg(typify_ty, "Option").unwrap_or(typify_ty).clone()
+    };
+    let inner = seed_for(&base, facts.skip_invalid_items);
+    let enum_hint = facts.string_enum;
+    let no_default = |keyword: &str| PostpassError::NoDefault {
+        definition: definition.to_owned(),
+        member: json.clone(),
+        keyword: keyword.to_owned(),
+        ty: quote!(#base).to_string(),
+    };
+    let (ty, seed, finish, setter): (syn::Type, TokenStream, TokenStream, _) = if facts.required {
+        let (seed, finish) = match (facts.default_on_error, facts.default_on_null) {
+            (false, false) => (inner, quote!()),
+            (true, false) => (
+                quote!(crate::runtime::DefaultOnError { seed: #inner, enum_hint: #enum_hint }),
+                quote!(.unwrap_or_default()),
+            ),
+            (false, true) => (quote!(crate::runtime::DefaultOnNull(#inner)), quote!(.unwrap_or_default())),
+            (true, true) => (
+                quote!(crate::runtime::DefaultOnError { seed: crate::runtime::DefaultOnNull(#inner), enum_hint: #enum_hint }),
+                quote!(.flatten().unwrap_or_default()),
+            ),
+        };
+        if (facts.default_on_error || facts.default_on_null) && !has_empty_value(&base) {
+            let keyword = if facts.default_on_error {
+                "x-deserialize-default-on-error"
+            } else {
+                "x-deserialize-default-on-null"
+            };
+            return Err(no_default(keyword));
+        }
+        (base.clone(), seed, finish, None)
+    } else if facts.nullable {
+        let value_ty = generic_arg(&base, "Option").unwrap_or(&base).clone();
+        let inner = seed_for(&value_ty, facts.skip_invalid_items);
+        let ty: syn::Type = syn::parse_quote!(crate::MaybeUndefined<#value_ty>);
+        let nullable = quote!(crate::runtime::Nullable(#inner));
+        let (seed, finish) = if facts.default_on_error {
+            (
+                quote!(crate::runtime::DefaultOnError { seed: #nullable, enum_hint: #enum_hint }),
+                quote!(.unwrap_or_default()),
+            )
+        } else {
+            (nullable, quote!())
+        };
+        (ty, seed, finish, Some((value_ty, quote!(crate::MaybeUndefined::Value(value.into())))))
+    } else {
+        let ty: syn::Type = syn::parse_quote!(::std::option::Option<#base>);
+        let on_null = quote!(crate::runtime::DefaultOnNull(#inner));
+        let (seed, finish) = if facts.default_on_error {
+            (
+                quote!(crate::runtime::DefaultOnError { seed: #on_null, enum_hint: #enum_hint }),
+                quote!(.flatten()),
+            )
+        } else {
+            (on_null, quote!())
+        };
+        (ty, seed, finish, Some((base.clone(), quote!(::std::option::Option::Some(value.into())))))
+    };
+    Ok(Member {
+        ident,
+        json,
+        ty,
+        decode: quote!(#seed ; #finish),
+        required: facts.required,
+        setter,
+    })
+}
+
+fn split_decode(decode: &TokenStream) -> (TokenStream, TokenStream) {
+    let mut seed = TokenStream::new();
+    let mut finish = TokenStream::new();
+    let mut after = false;
+    for token in decode.clone() {
+        if let proc_macro2::TokenTree::Punct(p) = &token {
+            if p.as_char() == ';' && !after {
+                after = true;
+                continue;
             }
-            None => quote!(#docs #[serde(rename = #wire)] #ident),
+        }
+        if after {
+            finish.extend([token]);
+        } else {
+            seed.extend([token]);
+        }
+    }
+    (seed, finish)
+}
+
+fn rewrite_struct(
+    s: &mut syn::ItemStruct,
+    facts: &StructFacts,
+    options: Options,
+) -> Result<Vec<syn::Item>, PostpassError> {
+    let name = s.ident.to_string();
+    let syn::Fields::Named(named) = &s.fields else {
+        return Ok(Vec::new());
+    };
+    let deny_unknown = s.attrs.iter().any(|a| {
+        a.path().is_ident("serde") && quote!(#a).to_string().contains("deny_unknown_fields")
+    });
+    let by_json: BTreeMap<String, &syn::Field> =
+        named.named.iter().map(|f| (json_name(f), f)).collect();
+    let mut members = Vec::new();
+    for (json, property) in &facts.properties {
+        let field = by_json.get(json).ok_or_else(|| PostpassError::MissingMember {
+            definition: name.clone(),
+            member: json.clone(),
+        })?;
+        let m = member(&name, field, property)?;
+        let mut field = (*field).clone();
+        field.attrs.retain(|a| !a.path().is_ident("serde"));
+        members.push((field, m));
+    }
+
+    // The struct itself: schema order, new types, serialize attributes.
+    let mut fields = Vec::new();
+    for (field, m) in &members {
+        let mut field = field.clone();
+        field.ty = m.ty.clone();
+        let json = &m.json;
+        let attr: syn::Attribute = if m.required {
+            syn::parse_quote!(#[serde(rename = #json)])
+        } else if m.ty == syn::parse_quote!(::std::option::Option<_>) || generic_arg(&m.ty, "Option").is_some() {
+            syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "::std::option::Option::is_none")])
+        } else {
+            syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "crate::MaybeUndefined::is_undefined")])
+        };
+        field.attrs.push(attr);
+        fields.push(field);
+    }
+    if let Some((ident, union)) = &facts.flatten {
+        let ident = format_ident!("{}", ident);
+        let union = format_ident!("{}", union);
+        fields.push(syn::parse_quote! {
+            /// The variant part of this object (members selected by its tag).
+            #[serde(flatten)]
+            pub #ident: #union
+        });
+    }
+    let syn::Fields::Named(named) = &mut s.fields else { unreachable!() };
+    named.named = fields.into_iter().collect();
+    // Deserialize is ours; keep everything else typify derived.
+    for attr in &mut s.attrs {
+        if attr.path().is_ident("derive") {
+            let text = quote!(#attr).to_string();
+            if text.contains("Deserialize") {
+                let paths: syn::punctuated::Punctuated<syn::Path, syn::Token![,]> = attr
+                    .parse_args_with(syn::punctuated::Punctuated::parse_terminated)
+                    .unwrap_or_default();
+                let flattened = facts.flatten.is_some();
+                let kept: Vec<_> = paths
+                    .into_iter()
+                    .filter(|p| {
+                        p.segments.last().is_none_or(|s| {
+                            s.ident != "Deserialize" && !(flattened && s.ident == "Default")
+                        })
+                    })
+                    .collect();
+                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+            }
+        }
+    }
+    s.attrs.retain(|a| !(a.path().is_ident("serde") && !quote!(#a).to_string().contains("rename")));
+    if options.forward_compatible {
+        s.attrs.push(syn::parse_quote!(#[non_exhaustive]));
+    }
+
+    let mut items = vec![syn::Item::Impl(deserialize_struct(&s.ident, &members, facts, deny_unknown))];
+    if options.forward_compatible {
+        items.push(syn::Item::Impl(constructors(&s.ident, &members, facts)));
+    }
+    Ok(items)
+}
+
+fn deserialize_struct(
+    ident: &syn::Ident,
+    members: &[(syn::Field, Member)],
+    facts: &StructFacts,
+    deny_unknown: bool,
+) -> syn::ItemImpl {
+    let expecting = format!("an object (`{ident}`)");
+    let vars: Vec<syn::Ident> = (0..members.len()).map(|i| format_ident!("m{}", i)).collect();
+    let tys: Vec<&syn::Type> = members.iter().map(|(_, m)| &m.ty).collect();
+    let idents: Vec<&syn::Ident> = members.iter().map(|(_, m)| &m.ident).collect();
+    let finals: Vec<TokenStream> = members
+        .iter()
+        .zip(&vars)
+        .map(|((_, m), var)| {
+            let json = &m.json;
+            if m.required {
+                quote!(#var.ok_or_else(|| crate::runtime::missing(#json))?)
+            } else {
+                quote!(#var.unwrap_or_default())
+            }
+        })
+        .collect();
+
+    if let Some((flat_ident, union)) = &facts.flatten {
+        let flat_ident = format_ident!("{}", flat_ident);
+        let union = format_ident!("{}", union);
+        let takes = members.iter().zip(&vars).map(|((_, m), var)| {
+            let json = &m.json;
+            let (seed, finish) = split_decode(&m.decode);
+            quote! {
+                let #var = match object.remove(#json) {
+                    ::std::option::Option::Some(value) => ::std::option::Option::Some(
+                        crate::runtime::member_of(&value, #json, #seed).map_err(crate::runtime::lift)? #finish
+                    ),
+                    ::std::option::Option::None => ::std::option::Option::None,
+                };
+            }
+        });
+        return syn::parse_quote! {
+            impl<'de> ::serde::Deserialize<'de> for #ident {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    let mut object = crate::runtime::object(deserializer, #expecting)?;
+                    #(#takes)*
+                    let #flat_ident = <#union as ::serde::Deserialize>::deserialize(
+                        ::serde_json::Value::Object(object)
+                    ).map_err(crate::runtime::lift)?;
+                    ::std::result::Result::Ok(#ident { #(#idents: #finals,)* #flat_ident })
+                }
+            }
+        };
+    }
+
+    let arms = members.iter().zip(&vars).map(|((_, m), var)| {
+        let json = &m.json;
+        let (seed, finish) = split_decode(&m.decode);
+        quote! {
+            #json => {
+                if #var.is_some() {
+                    return ::std::result::Result::Err(crate::runtime::duplicate(#json));
+                }
+                #var = ::std::option::Option::Some(crate::runtime::member(&mut map, #json, #seed)? #finish);
+            }
         }
     });
+    let fallback = if deny_unknown {
+        let names: Vec<&str> = members.iter().map(|(_, m)| m.json.as_str()).collect();
+        quote!(other => return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(other, &[#(#names),*])),)
+    } else {
+        quote!(_ => { map.next_value::<::serde::de::IgnoredAny>()?; })
+    };
+    syn::parse_quote! {
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    type Value = #ident;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::std::result::Result<#ident, A::Error> {
+                        #(let mut #vars: ::std::option::Option<#tys> = ::std::option::Option::None;)*
+                        while let ::std::option::Option::Some(key) = map.next_key::<crate::runtime::Key<'de>>()? {
+                            match &*key.0 {
+                                #(#arms)*
+                                #fallback
+                            }
+                        }
+                        ::std::result::Result::Ok(#ident { #(#idents: #finals,)* })
+                    }
+                }
+                deserializer.deserialize_map(Visitor)
+            }
+        }
+    }
+}
+
+fn constructors(ident: &syn::Ident, members: &[(syn::Field, Member)], facts: &StructFacts) -> syn::ItemImpl {
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    let mut setters = Vec::new();
+    for (_, m) in members {
+        let name = &m.ident;
+        let ty = &m.ty;
+        if m.required {
+            params.push(quote!(#name: impl ::std::convert::Into<#ty>));
+            inits.push(quote!(#name: #name.into()));
+        } else {
+            inits.push(quote!(#name: ::std::default::Default::default()));
+            if let Some((value_ty, store)) = &m.setter {
+                let doc = format!(" Sets `{}`.", m.json);
+                setters.push(quote! {
+                    #[doc = #doc]
+                    #[must_use]
+                    pub fn #name(mut self, value: impl ::std::convert::Into<#value_ty>) -> Self {
+                        self.#name = #store;
+                        self
+                    }
+                });
+            }
+        }
+    }
+    if let Some((flat, union)) = &facts.flatten {
+        let flat = format_ident!("{}", flat);
+        let union = format_ident!("{}", union);
+        params.push(quote!(#flat: impl ::std::convert::Into<#union>));
+        inits.push(quote!(#flat: #flat.into()));
+    }
+    let doc = format!(" A `{ident}` with its required members; optional members are absent.");
+    syn::parse_quote! {
+        impl #ident {
+            #[doc = #doc]
+            #[must_use]
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits,)* }
+            }
+            #(#setters)*
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Enums
+
+fn enum_def(e: &EnumDef, options: Options) -> TokenStream {
+    let name = format_ident!("{}", e.name);
+    let docs = doc_attrs(e.description.as_deref());
+    let variants = e.values.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        let docs = doc_attrs(v.description.as_deref());
+        let wire = v.wire.to_string();
+        let wire_doc = format!(" On the wire: `{wire}`.");
+        if v.description.is_some() {
+            quote!(#docs #[doc = ""] #[doc = #wire_doc] #ident)
+        } else {
+            quote!(#[doc = #wire_doc] #ident)
+        }
+    });
+    let other_ty = if e.integer { quote!(i64) } else { quote!(::std::string::String) };
+    let other = e.open.then(|| {
+        quote! {
+            /// A value this version does not know (the schema accepts any); kept as received.
+            Other(#other_ty),
+        }
+    });
+    let copy = if e.open && !e.integer { quote!() } else { quote!(Copy,) };
+    let non_exhaustive = options.forward_compatible.then(|| quote!(#[non_exhaustive]));
     quote! {
         #docs
-        #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-        #[serde(tag = #tag)]
+        #[derive(Clone, #copy Debug, PartialEq, Eq, Hash)]
+        #non_exhaustive
+        pub enum #name {
+            #(#variants,)*
+            #other
+        }
+    }
+}
+
+fn enum_impls(e: &EnumDef) -> TokenStream {
+    let name = format_ident!("{}", e.name);
+    let idents: Vec<syn::Ident> = e.values.iter().map(|v| format_ident!("{}", v.name)).collect();
+    let expected: Vec<String> = e.values.iter().map(|v| v.wire.to_string().trim_matches('"').to_owned()).collect();
+    let declared_other = e
+        .values
+        .iter()
+        .find(|v| v.wire.as_str() == Some("other"))
+        .map(|v| format_ident!("{}", v.name));
+    if e.integer {
+        let codes: Vec<i64> = e.values.iter().map(|v| v.wire.as_i64().unwrap_or_default()).collect();
+        let unknown = if e.open {
+            quote! {
+                other => {
+                    crate::runtime::report_unknown(crate::decode::LeniencyKind::UnknownValue, || ::serde_json::Value::from(other));
+                    ::std::result::Result::Ok(Self::Other(other))
+                }
+            }
+        } else {
+            quote!(other => ::std::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                ::std::format!("unknown value `{other}`, expected one of {}", #(::std::concat!("`", #expected, "`")),*))))
+        };
+        let other_code = e.open.then(|| quote!(Self::Other(code) => *code,));
+        return quote! {
+            impl #name {
+                /// The integer on the wire.
+                #[must_use]
+                pub fn code(&self) -> i64 {
+                    match self {
+                        #(Self::#idents => #codes,)*
+                        #other_code
+                    }
+                }
+            }
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    serializer.serialize_i64(self.code())
+                }
+            }
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    match <i64 as ::serde::Deserialize>::deserialize(deserializer)? {
+                        #(#codes => ::std::result::Result::Ok(Self::#idents),)*
+                        #unknown
+                    }
+                }
+            }
+        };
+    }
+    let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str().unwrap_or_default()).collect();
+    let unknown = if e.open {
+        quote! {
+            other => {
+                crate::runtime::report_unknown(crate::decode::LeniencyKind::UnknownValue, || ::serde_json::Value::from(other));
+                ::std::result::Result::Ok(Self::Other(other.to_owned()))
+            }
+        }
+    } else if let Some(other_variant) = &declared_other {
+        quote! {
+            other => {
+                crate::runtime::report_unknown(crate::decode::LeniencyKind::UnknownValue, || ::serde_json::Value::from(other));
+                ::std::result::Result::Ok(Self::#other_variant)
+            }
+        }
+    } else {
+        quote!(other => ::std::result::Result::Err(<D::Error as ::serde::de::Error>::unknown_variant(other, &[#(#wires),*])))
+    };
+    let other_str = e.open.then(|| quote!(Self::Other(value) => value,));
+    let unknown_doc = if e.open {
+        " Decoding keeps an unknown value in `Other` and reports it (`unknown_value`)."
+    } else if declared_other.is_some() {
+        " Decoding maps an unknown value to the declared `other` value and reports it (`unknown_value`)."
+    } else {
+        " Decoding fails on an unknown value, naming the allowed ones."
+    };
+    let _ = expected;
+    quote! {
+        impl #name {
+            /// The string on the wire.
+            #[doc = ""]
+            #[doc = #unknown_doc]
+            #[must_use]
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#idents => #wires,)*
+                    #other_str
+                }
+            }
+        }
+        impl ::std::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let value = crate::runtime::string(deserializer)?;
+                match &*value {
+                    #(#wires => ::std::result::Result::Ok(Self::#idents),)*
+                    #unknown
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unions
+
+fn payload_type(payload: &Payload) -> Option<TokenStream> {
+    match payload {
+        Payload::Unit => None,
+        Payload::Def(name) => {
+            let ident = format_ident!("{}", name);
+            Some(quote!(#ident))
+        }
+        Payload::Rust(path) => Some(syn::parse_str::<syn::Type>(path).map(|t| quote!(#t)).unwrap_or_else(|_| quote!(::serde_json::Value))),
+        Payload::Raw => Some(quote!(::serde_json::Value)),
+    }
+}
+
+fn union_def(u: &Union, options: Options) -> TokenStream {
+    let name = format_ident!("{}", u.name);
+    let docs = doc_attrs(u.description.as_deref());
+    let variants = u.variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        let docs = doc_attrs(v.description.as_deref());
+        let wire = match (&v.kind, &u.tag) {
+            (VariantKind::Tagged(value), Some(tag)) => format!(" On the wire: `\"{tag}\": \"{value}\"`."),
+            (VariantKind::CatchAll, Some(tag)) => format!(" On the wire: any other `{tag}`; the raw JSON object, kept as received."),
+            (VariantKind::Fallback, Some(tag)) => format!(" On the wire: no known `{tag}`."),
+            _ => String::new(),
+        };
+        let sep = (v.description.is_some() && !wire.is_empty()).then(|| quote!(#[doc = ""]));
+        let wire = (!wire.is_empty()).then(|| quote!(#[doc = #wire]));
+        match payload_type(&v.payload) {
+            Some(ty) => quote!(#docs #sep #wire #ident(#ty)),
+            None => quote!(#docs #sep #wire #ident),
+        }
+    });
+    let non_exhaustive = options.forward_compatible.then(|| quote!(#[non_exhaustive]));
+    quote! {
+        #docs
+        #[derive(Clone, Debug, PartialEq)]
+        #non_exhaustive
         pub enum #name {
             #(#variants,)*
         }
     }
 }
+
+fn payload_seed(payload: &Payload) -> TokenStream {
+    match payload_type(payload) {
+        Some(ty) => {
+            let ty: syn::Type = syn::parse2(ty).expect("a type");
+            seed_for(&ty, false)
+        }
+        None => quote!(),
+    }
+}
+
+fn union_impls(u: &Union) -> TokenStream {
+    let name = format_ident!("{}", u.name);
+    let type_name = &u.name;
+    let serialize_arms = u.variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        match (&v.kind, &v.payload, &u.tag) {
+            (VariantKind::Tagged(value), Payload::Unit, Some(tag)) => {
+                quote!(Self::#ident => crate::runtime::tag_only(serializer, #tag, #value),)
+            }
+            (VariantKind::Tagged(value), _, Some(tag)) => {
+                quote!(Self::#ident(payload) => crate::runtime::tagged(serializer, #tag, #value, payload),)
+            }
+            (VariantKind::Fallback, Payload::Unit, _) => {
+                quote!(Self::#ident => crate::runtime::empty_object(serializer),)
+            }
+            (_, Payload::Unit, _) => quote!(Self::#ident => serializer.serialize_unit(),),
+            _ => quote!(Self::#ident(payload) => ::serde::Serialize::serialize(payload, serializer),),
+        }
+    });
+    let body = match &u.tag {
+        Some(tag) => tagged_decode(u, tag),
+        None => untagged_decode(u),
+    };
+    quote! {
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    #(#serialize_arms)*
+                }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                Self::from_raw(raw).map_err(crate::runtime::lift)
+            }
+        }
+        impl #name {
+            fn from_raw(raw: ::serde_json::Value) -> ::std::result::Result<Self, ::serde_json::Error> {
+                let _ = #type_name;
+                #body
+            }
+        }
+    }
+}
+
+fn variant_value(ident: &syn::Ident, payload: &Payload) -> TokenStream {
+    match payload {
+        Payload::Unit => quote!(::std::result::Result::Ok(Self::#ident)),
+        Payload::Raw => quote!(::std::result::Result::Ok(Self::#ident(raw))),
+        other => {
+            let seed = payload_seed(other);
+            quote!(crate::runtime::Seed::run(#seed, &raw).map(Self::#ident))
+        }
+    }
+}
+
+fn tagged_decode(u: &Union, tag: &str) -> TokenStream {
+    let type_name = &u.name;
+    let known: Vec<&str> = u
+        .variants
+        .iter()
+        .filter_map(|v| match &v.kind {
+            VariantKind::Tagged(value) => Some(value.as_str()),
+            _ => None,
+        })
+        .collect();
+    let arms = u.variants.iter().filter_map(|v| {
+        let VariantKind::Tagged(value) = &v.kind else { return None };
+        let ident = format_ident!("{}", v.name);
+        let result = variant_value(&ident, &v.payload);
+        Some(quote!(::std::option::Option::Some(#value) => #result,))
+    });
+    let catch_all = u.variants.iter().find(|v| v.kind == VariantKind::CatchAll);
+    let fallback = u.variants.iter().find(|v| v.kind == VariantKind::Fallback);
+    let fallback_value = fallback.map(|v| variant_value(&format_ident!("{}", v.name), &v.payload));
+    let unknown_arm = match (catch_all, &fallback_value) {
+        (Some(v), _) => {
+            let ident = format_ident!("{}", v.name);
+            quote! {
+                ::std::option::Option::Some(other) => {
+                    crate::runtime::unknown_variant(#tag, other);
+                    ::std::result::Result::Ok(Self::#ident(raw))
+                }
+            }
+        }
+        (None, Some(value)) => quote!(::std::option::Option::Some(_) => #value,),
+        (None, None) => quote! {
+            ::std::option::Option::Some(other) => ::std::result::Result::Err(
+                crate::runtime::unknown_tag(#tag, other, #type_name, &[#(#known),*])
+            ),
+        },
+    };
+    let missing_arm = match &fallback_value {
+        Some(value) => quote!(::std::option::Option::None => #value,),
+        None => quote! {
+            ::std::option::Option::None => ::std::result::Result::Err(
+                crate::runtime::missing_tag(#tag, #type_name, &[#(#known),*])
+            ),
+        },
+    };
+    quote! {
+        let tag = crate::runtime::tag_of(&raw, #tag, #type_name)?;
+        match tag.as_deref() {
+            #(#arms)*
+            #unknown_arm
+            #missing_arm
+        }
+    }
+}
+
+fn untagged_decode(u: &Union) -> TokenStream {
+    let type_name = &u.name;
+    let attempts = u.variants.iter().map(|v| {
+        let ident = format_ident!("{}", v.name);
+        match &v.payload {
+            Payload::Unit => quote! {
+                if raw.is_null() {
+                    return ::std::result::Result::Ok(Self::#ident);
+                }
+            },
+            Payload::Raw => quote!(return ::std::result::Result::Ok(Self::#ident(raw));),
+            other => {
+                let seed = payload_seed(other);
+                quote! {
+                    let before = crate::runtime::mark();
+                    match crate::runtime::Seed::run(#seed, &raw) {
+                        ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(Self::#ident(value)),
+                        ::std::result::Result::Err(_) => crate::runtime::rollback(before),
+                    }
+                }
+            }
+        }
+    });
+    quote! {
+        #(#attempts)*
+        ::std::result::Result::Err(crate::runtime::no_variant(#type_name, &raw))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Housekeeping
 
 /// Drops the `<details><summary>JSON schema</summary> ... </details>` doc block typify adds to
 /// every item.
@@ -99,7 +894,6 @@ fn strip_schema_docs(file: &mut syn::File) {
                 }
                 keep
             });
-            // typify leaves an empty doc line before the block.
             while attrs.last().and_then(doc_text).is_some_and(|t| t.trim().is_empty()) {
                 attrs.pop();
             }
@@ -129,6 +923,32 @@ fn doc_text(attr: &syn::Attribute) -> Option<String> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// Removes typify's `Default` impls of rewritten structs (their members are now `Option`s that
+/// default to absent, not the schema's `default` values) and its `defaults` module once unused.
+fn drop_typify_defaults(file: &mut syn::File, normalized: &Normalized) {
+    file.items.retain(|item| {
+        let syn::Item::Impl(i) = item else { return true };
+        let is_default = i
+            .trait_
+            .as_ref()
+            .is_some_and(|(_, path, _)| path.segments.last().is_some_and(|s| s.ident == "Default"));
+        let self_name = match &*i.self_ty {
+            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        !(is_default && self_name.is_some_and(|n| normalized.structs.contains_key(&n)))
+    });
+    let is_defaults_mod = |item: &syn::Item| matches!(item, syn::Item::Mod(m) if m.ident == "defaults");
+    let used = file
+        .items
+        .iter()
+        .filter(|item| !is_defaults_mod(item))
+        .any(|item| quote!(#item).to_string().contains("defaults ::"));
+    if !used {
+        file.items.retain(|item| !is_defaults_mod(item));
     }
 }
 

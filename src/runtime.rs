@@ -1,0 +1,564 @@
+//! Support code the generated types call: the path of the member being decoded, the leniency
+//! report of the current [`crate::decode::decode`] call, and the seeds that apply leniency.
+//!
+//! Not a public API (hidden): generated code reaches it as `crate::runtime`. Every generated
+//! `Deserialize` impl pushes the member or item it is decoding onto a thread-local path, so a
+//! leniency event or a failure knows its RFC 6901 pointer into the input without buffering.
+
+#![allow(missing_docs, reason = "hidden support module for generated code")]
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::decode::{Leniency, LeniencyKind};
+
+#[derive(Debug, Clone, Copy)]
+enum Segment {
+    Key(&'static str),
+    Index(usize),
+}
+
+#[derive(Default)]
+struct State {
+    path: Vec<Segment>,
+    /// `Some` inside a [`Session`]: the report being collected.
+    report: Option<Vec<Leniency>>,
+    /// The pointer of the innermost failure, kept until the session ends.
+    failed_at: Option<String>,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+fn pointer_of(path: &[Segment], last: Option<Segment>) -> String {
+    let mut out = String::new();
+    for segment in path.iter().copied().chain(last) {
+        out.push('/');
+        match segment {
+            Segment::Key(key) => {
+                for c in key.chars() {
+                    match c {
+                        '~' => out.push_str("~0"),
+                        '/' => out.push_str("~1"),
+                        c => out.push(c),
+                    }
+                }
+            }
+            Segment::Index(i) => {
+                let _ = write!(out, "{i}");
+            }
+        }
+    }
+    out
+}
+
+/// A decode with a report; ends with [`Session::finish`].
+pub(crate) struct Session(());
+
+impl Session {
+    pub(crate) fn begin() -> Self {
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.path.clear();
+            s.report = Some(Vec::new());
+            s.failed_at = None;
+        });
+        Self(())
+    }
+
+    pub(crate) fn finish(self) -> (Vec<Leniency>, Option<String>) {
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.path.clear();
+            (s.report.take().unwrap_or_default(), s.failed_at.take())
+        })
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.report = None;
+            s.failed_at = None;
+            s.path.clear();
+        });
+    }
+}
+
+/// Runs `f` with `segment` pushed onto the path; on failure records where (innermost wins).
+fn within<T, E>(segment: Segment, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    STATE.with(|s| s.borrow_mut().path.push(segment));
+    let result = f();
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if result.is_err() && s.report.is_some() && s.failed_at.is_none() {
+            s.failed_at = Some(pointer_of(&s.path, None));
+        }
+        s.path.pop();
+    });
+    result
+}
+
+/// Records a leniency event at the current path (plus `last`), inside a session only.
+fn record(kind: LeniencyKind, last: Option<Segment>, raw: impl FnOnce() -> Value) {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.report.is_some() {
+            let pointer = pointer_of(&s.path, last);
+            let raw = raw();
+            if let Some(report) = s.report.as_mut() {
+                report.push(Leniency { pointer, kind, raw });
+            }
+        }
+    });
+}
+
+/// Reports an unknown enum value or union tag at the current path (the member being decoded).
+pub fn report_unknown(kind: LeniencyKind, raw: impl FnOnce() -> Value) {
+    record(kind, None, raw);
+}
+
+/// A report position, to roll back events recorded by an attempt that failed.
+pub fn mark() -> (usize, bool) {
+    STATE.with(|s| {
+        let s = s.borrow();
+        (s.report.as_ref().map_or(0, Vec::len), s.failed_at.is_some())
+    })
+}
+
+/// Drops events recorded since `mark` and a failure recorded since then.
+pub fn rollback(mark: (usize, bool)) {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some(report) = s.report.as_mut() {
+            report.truncate(mark.0);
+        }
+        if !mark.1 {
+            s.failed_at = None;
+        }
+    });
+}
+
+/// How one member's value is decoded: the seeds below, composed by generated code. Every
+/// generated type is owned, so a seed decodes from any deserializer lifetime (including a
+/// buffered [`Value`]).
+pub trait Seed: Copy {
+    type Value;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error>;
+}
+
+/// Adapts a [`Seed`] to serde's [`DeserializeSeed`].
+#[derive(Clone, Copy)]
+pub struct Adapter<S>(pub S);
+impl<'de, S: Seed> DeserializeSeed<'de> for Adapter<S> {
+    type Value = S::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.run(d)
+    }
+}
+
+/// Decodes `T` with its own `Deserialize`.
+pub struct Plain<T>(PhantomData<fn() -> T>);
+impl<T> Plain<T> {
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+impl<T> Clone for Plain<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Plain<T> {}
+impl<T: de::DeserializeOwned> Seed for Plain<T> {
+    type Value = T;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+/// Decodes `Box<T>` with the inner seed.
+#[derive(Clone, Copy)]
+pub struct Boxed<S>(pub S);
+impl<S: Seed> Seed for Boxed<S> {
+    type Value = Box<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.run(d).map(Box::new)
+    }
+}
+
+/// Decodes `null` as `None`, anything else with the inner seed.
+#[derive(Clone, Copy)]
+pub struct Opt<S>(pub S);
+impl<S: Seed> Seed for Opt<S> {
+    type Value = Option<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V<S>(S);
+        impl<'de, S: Seed> Visitor<'de> for V<S> {
+            type Value = Option<S::Value>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a value or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                self.0.run(d).map(Some)
+            }
+        }
+        d.deserialize_option(V(self.0))
+    }
+}
+
+/// Decodes `null` as [`crate::MaybeUndefined::Null`], anything else as `Value`.
+#[derive(Clone, Copy)]
+pub struct Nullable<S>(pub S);
+impl<S: Seed> Seed for Nullable<S> {
+    type Value = crate::MaybeUndefined<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Opt(self.0)
+            .run(d)
+            .map(|v| v.map_or(crate::MaybeUndefined::Null, crate::MaybeUndefined::Value))
+    }
+}
+
+/// Decodes an array, pushing each item's index onto the path.
+#[derive(Clone, Copy)]
+pub struct Seq<S>(pub S);
+impl<S: Seed> Seed for Seq<S> {
+    type Value = Vec<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V<S>(S);
+        impl<'de, S: Seed> Visitor<'de> for V<S> {
+            type Value = Vec<S::Value>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+                let mut index = 0;
+                while let Some(item) =
+                    within(Segment::Index(index), || seq.next_element_seed(Adapter(self.0)))?
+                {
+                    out.push(item);
+                    index += 1;
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(V(self.0))
+    }
+}
+
+/// `x-deserialize-skip-invalid-items`: an item the inner seed rejects is skipped and reported
+/// as [`LeniencyKind::SkippedItem`] with the item's pointer and JSON.
+#[derive(Clone, Copy)]
+pub struct SkipInvalid<S>(pub S);
+impl<S: Seed> Seed for SkipInvalid<S> {
+    type Value = Vec<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let items = Vec::<Value>::deserialize(d)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (index, item) in items.into_iter().enumerate() {
+            let before = mark();
+            match within(Segment::Index(index), || self.0.run(&item)) {
+                Ok(value) => out.push(value),
+                Err(_) => {
+                    rollback(before);
+                    record(LeniencyKind::SkippedItem, Some(Segment::Index(index)), || item);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `x-deserialize-default-on-error`: a value the inner seed rejects decodes as `None` and is
+/// reported as [`LeniencyKind::Defaulted`] (or [`LeniencyKind::UnknownValue`] when `enum_hint`
+/// is set and the value is a string: an unknown value of a string enum).
+#[derive(Clone, Copy)]
+pub struct DefaultOnError<S> {
+    pub seed: S,
+    pub enum_hint: bool,
+}
+impl<S: Seed> Seed for DefaultOnError<S> {
+    type Value = Option<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let raw = Value::deserialize(d)?;
+        let before = mark();
+        match self.seed.run(&raw) {
+            Ok(value) => Ok(Some(value)),
+            Err(_) => {
+                rollback(before);
+                let kind = if self.enum_hint && raw.is_string() {
+                    LeniencyKind::UnknownValue
+                } else {
+                    LeniencyKind::Defaulted
+                };
+                record(kind, None, || raw);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// `x-deserialize-default-on-null`: `null` decodes as `None` and is reported as
+/// [`LeniencyKind::Defaulted`]; any other value goes to the inner seed.
+#[derive(Clone, Copy)]
+pub struct DefaultOnNull<S>(pub S);
+impl<S: Seed> Seed for DefaultOnNull<S> {
+    type Value = Option<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let value = Opt(self.0).run(d)?;
+        if value.is_none() {
+            record(LeniencyKind::Defaulted, None, || Value::Null);
+        }
+        Ok(value)
+    }
+}
+
+/// Decodes the value of the member `key` with `seed`, with `key` on the path.
+///
+/// # Errors
+/// The seed's error; the failure's pointer is kept for [`crate::decode::decode`].
+pub fn member<'de, A: MapAccess<'de>, S: Seed>(
+    map: &mut A,
+    key: &'static str,
+    seed: S,
+) -> Result<S::Value, A::Error> {
+    within(Segment::Key(key), || map.next_value_seed(Adapter(seed)))
+}
+
+/// Decodes member `key` of a buffered object with `seed`, with `key` on the path.
+///
+/// # Errors
+/// The seed's error.
+pub fn member_of<S: Seed>(
+    value: &Value,
+    key: &'static str,
+    seed: S,
+) -> Result<S::Value, serde_json::Error> {
+    within(Segment::Key(key), || seed.run(value))
+}
+
+/// Fails for a duplicate member, as serde's derive does.
+pub fn duplicate<E: de::Error>(key: &'static str) -> E {
+    E::duplicate_field(key)
+}
+
+/// Fails for a missing required member, as serde's derive does.
+pub fn missing<E: de::Error>(key: &'static str) -> E {
+    E::missing_field(key)
+}
+
+/// A member name, borrowed from the input when it can be.
+pub struct Key<'de>(pub std::borrow::Cow<'de, str>);
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v)))
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// Converts an error from decoding a buffered [`Value`] into the outer deserializer's error.
+pub fn lift<E: de::Error>(error: serde_json::Error) -> E {
+    E::custom(error)
+}
+
+impl<T> Default for Plain<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Buffers an object (for structs with a flattened union).
+///
+/// # Errors
+/// When the value is not an object.
+pub fn object<'de, D: Deserializer<'de>>(
+    d: D,
+    expecting: &'static str,
+) -> Result<serde_json::Map<String, Value>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Object(map) => Ok(map),
+        other => Err(de::Error::invalid_type(unexpected(&other), &expecting)),
+    }
+}
+
+fn unexpected(value: &Value) -> de::Unexpected<'_> {
+    match value {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(n) => n
+            .as_i64()
+            .map(de::Unexpected::Signed)
+            .or_else(|| n.as_f64().map(de::Unexpected::Float))
+            .unwrap_or(de::Unexpected::Other("number")),
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+/// A string value, borrowed from the input when it can be.
+///
+/// # Errors
+/// When the value is not a string.
+pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<std::borrow::Cow<'de, str>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = std::borrow::Cow<'de, str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(std::borrow::Cow::Borrowed(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(std::borrow::Cow::Owned(v.to_owned()))
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(std::borrow::Cow::Owned(v))
+        }
+    }
+    d.deserialize_str(V)
+}
+
+/// The tag of a union object: `None` when the member is absent or `null`.
+///
+/// # Errors
+/// When the value is not an object, or the tag is not a string.
+pub fn tag_of(raw: &Value, tag: &'static str, union: &'static str) -> Result<Option<String>, serde_json::Error> {
+    let Value::Object(map) = raw else {
+        return Err(de::Error::invalid_type(unexpected(raw), &format!("an object (`{union}`)").as_str()));
+    };
+    match map.get(tag) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => within(Segment::Key(tag), || {
+            Err(de::Error::custom(format_args!(
+                "tag `{tag}` of `{union}` must be a string, found {other}"
+            )))
+        }),
+    }
+}
+
+fn expected_list(known: &[&str]) -> String {
+    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The error for a tag value no variant has.
+pub fn unknown_tag(tag: &'static str, value: &str, union: &'static str, known: &[&str]) -> serde_json::Error {
+    let error = de::Error::custom(format_args!(
+        "unknown `{tag}` value `{value}` for `{union}`, expected one of {}",
+        expected_list(known)
+    ));
+    let _: Result<(), ()> = within(Segment::Key(tag), || Err(()));
+    error
+}
+
+/// The error for a missing (or `null`) tag.
+pub fn missing_tag(tag: &'static str, union: &'static str, known: &[&str]) -> serde_json::Error {
+    let error = de::Error::custom(format_args!(
+        "missing tag `{tag}` for `{union}`, expected one of {}",
+        expected_list(known)
+    ));
+    let _: Result<(), ()> = within(Segment::Key(tag), || Err(()));
+    error
+}
+
+/// The error when no variant of an untagged union accepts the value.
+pub fn no_variant(union: &'static str, raw: &Value) -> serde_json::Error {
+    let kind = match raw {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    let error = de::Error::custom(format_args!("{kind} that matches no variant of `{union}`"));
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.report.is_some() && s.failed_at.is_none() {
+            s.failed_at = Some(pointer_of(&s.path, None));
+        }
+    });
+    error
+}
+
+/// Reports a tag value kept by a catch-all variant.
+pub fn unknown_variant(tag: &'static str, value: &str) {
+    record(LeniencyKind::UnknownVariant, Some(Segment::Key(tag)), || Value::from(value));
+}
+
+/// Serializes `payload` (an object) with the member `tag: value` first.
+///
+/// # Errors
+/// The serializer's error, or when the payload is not an object.
+pub fn tagged<S: serde::Serializer, P: serde::Serialize>(
+    serializer: S,
+    tag: &'static str,
+    value: &'static str,
+    payload: &P,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::{Error as _, SerializeMap};
+    let fields = serde_json::to_value(payload).map_err(S::Error::custom)?;
+    let Value::Object(fields) = fields else {
+        return Err(S::Error::custom(format_args!("the payload of `{tag}: {value}` is not an object")));
+    };
+    let mut map = serializer.serialize_map(Some(fields.len() + 1))?;
+    map.serialize_entry(tag, value)?;
+    for (k, v) in &fields {
+        if k != tag {
+            map.serialize_entry(k, v)?;
+        }
+    }
+    map.end()
+}
+
+/// Serializes the object `{tag: value}`.
+///
+/// # Errors
+/// The serializer's error.
+pub fn tag_only<S: serde::Serializer>(serializer: S, tag: &'static str, value: &'static str) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry(tag, value)?;
+    map.end()
+}
+
+/// Serializes `{}`.
+///
+/// # Errors
+/// The serializer's error.
+pub fn empty_object<S: serde::Serializer>(serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    serializer.serialize_map(Some(0))?.end()
+}

@@ -1,0 +1,685 @@
+//! [`Checker`]: recognizes a message, validates it against its schema definition, decodes it
+//! into the generated type where there is one, and combines both into a [`Verdict`].
+
+use std::sync::OnceLock;
+
+use jsonschema::Validator;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+
+use super::input::split_messages;
+use super::leaves::{self, is_under, render, SchemaError};
+use super::schema::{AcpSchema, Role};
+use super::verdict::{Kind, Status, Verdict};
+use super::TrafficError;
+use crate::decode::{decode, DecodeError, Leniency};
+use crate::{acp, route};
+
+/// ACP definitions tried, in this order, on a message that is neither JSON-RPC nor a route body.
+/// The first that accepts the message and declares each of its members names the fragment.
+pub const FRAGMENT_DEFINITIONS: &[&str] = &[
+    "ContentBlock",
+    "ToolCallContent",
+    "ToolCall",
+    "ToolCallUpdate",
+    "ToolCallLocation",
+    "SessionUpdate",
+    "SessionNotification",
+    "AuthMethod",
+    "PermissionOption",
+    "RequestPermissionOutcome",
+    "McpServer",
+    "SessionConfigOption",
+    "SessionMode",
+    "AvailableCommand",
+    "Plan",
+    "PlanEntry",
+    "ClientCapabilities",
+    "AgentCapabilities",
+    "InitializeRequest",
+    "InitializeResponse",
+];
+
+/// Decodes into a generated type and keeps only the leniency report.
+type Decoder = fn(&[u8]) -> Result<Vec<Leniency>, DecodeError>;
+
+fn report_of<T: DeserializeOwned>(json: &[u8]) -> Result<Vec<Leniency>, DecodeError> {
+    decode::<T>(json).map(|decoded| decoded.report)
+}
+
+/// The generated type a definition decodes into, for the definitions that carry a tool-call
+/// contract.
+fn decoder(definition: &str) -> Option<Decoder> {
+    Some(match definition {
+        "SessionNotification" => report_of::<acp::SessionNotification>,
+        "RequestPermissionRequest" => report_of::<acp::RequestPermissionRequest>,
+        "RequestPermissionResponse" => report_of::<acp::RequestPermissionResponse>,
+        "ToolCall" => report_of::<acp::ToolCall>,
+        "ToolCallUpdate" => report_of::<acp::ToolCallUpdate>,
+        _ => return None,
+    })
+}
+
+/// What one input has said so far: the requests still waiting for their response, so that a
+/// response can be checked against the result definition of its method.
+///
+/// Use one per input (file); ids of different inputs never match.
+#[derive(Debug, Clone, Default)]
+pub struct Transcript {
+    /// `(id, method)` of every request not yet answered, oldest first.
+    pending: Vec<(Value, String)>,
+}
+
+impl Transcript {
+    /// Removes and returns the method of the latest unanswered request with this `id`.
+    fn answer(&mut self, id: &Value) -> Option<String> {
+        let index = self.pending.iter().rposition(|(pending, _)| pending == id)?;
+        Some(self.pending.remove(index).1)
+    }
+}
+
+/// A verdict with the line its message starts on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// 1-based line of the message's first byte.
+    pub line: usize,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// Checks messages against the ACP schema, the route schema and the generated types.
+///
+/// Holds the parsed schemas and one compiled validator per definition, each built on first use
+/// and reused after (building one takes tens of microseconds to milliseconds; validating, well
+/// under that). Validators are compiled offline as JSON Schema 2020-12: nothing is ever fetched.
+///
+/// ```
+/// use toolcall_contracts::traffic::{Checker, Status, Transcript};
+///
+/// let checker = Checker::new()?;
+/// let mut transcript = Transcript::default();
+/// let verdict = checker.check(&mut transcript, br#"{"type":"text","text":"hi"}"#);
+/// assert_eq!(verdict.status, Status::Ok);
+/// assert_eq!(verdict.kind.to_string(), "fragment ContentBlock");
+///
+/// let verdict = checker.check(&mut transcript, br#"{"name":"fs.read","arguments":{},"call_key":"a b"}"#);
+/// assert_eq!(verdict.kind.to_string(), "route body");
+/// assert!(matches!(verdict.status, Status::Invalid { ref pointer, .. } if pointer == "/call_key"));
+/// # Ok::<(), toolcall_contracts::traffic::TrafficError>(())
+/// ```
+pub struct Checker {
+    acp: AcpSchema,
+    route: OnceLock<Result<Validator, String>>,
+}
+
+impl std::fmt::Debug for Checker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checker").finish_non_exhaustive()
+    }
+}
+
+impl Checker {
+    /// A checker over [`acp::SCHEMA_JSON`] and [`route::SCHEMA_JSON`]. Compiles nothing yet.
+    ///
+    /// # Errors
+    /// [`TrafficError::SchemaJson`] or [`TrafficError::SchemaShape`] when the built-in ACP
+    /// schema is not JSON or has no `$defs` (a broken build, never the input's fault).
+    pub fn new() -> Result<Self, TrafficError> {
+        Ok(Self {
+            acp: AcpSchema::new()?,
+            route: OnceLock::new(),
+        })
+    }
+
+    /// Checks every message of `content` (see [`split_messages`]) with a fresh [`Transcript`].
+    #[must_use]
+    pub fn check_input(&self, content: &[u8]) -> Vec<Checked> {
+        let mut transcript = Transcript::default();
+        split_messages(content)
+            .into_iter()
+            .map(|message| Checked {
+                line: message.line,
+                verdict: self.check(&mut transcript, message.text),
+            })
+            .collect()
+    }
+
+    /// Checks one message; `transcript` remembers requests so that their responses can be
+    /// checked against the right result definition.
+    ///
+    /// Recognition: an object with `jsonrpc` or `method` is JSON-RPC; an object with `name` and
+    /// `arguments` is a route body; anything else is tried against [`FRAGMENT_DEFINITIONS`].
+    /// Input that is not JSON is `invalid` at pointer `""` with the parse error.
+    pub fn check(&self, transcript: &mut Transcript, message: &[u8]) -> Verdict {
+        let value: Value = match serde_json::from_slice(message) {
+            Ok(value) => value,
+            Err(error) => return Verdict::invalid(Kind::NotJson, "", error.to_string()),
+        };
+        let Value::Object(object) = &value else {
+            return self.check_fragment(&value);
+        };
+        if object.contains_key("jsonrpc") || object.contains_key("method") {
+            self.check_json_rpc(transcript, &value, object)
+        } else if object.contains_key("name") && object.contains_key("arguments") {
+            self.check_route(message)
+        } else {
+            self.check_fragment(&value)
+        }
+    }
+
+    fn check_json_rpc(
+        &self,
+        transcript: &mut Transcript,
+        value: &Value,
+        object: &Map<String, Value>,
+    ) -> Verdict {
+        let mut envelope = Vec::new();
+        match object.get("jsonrpc") {
+            Some(Value::String(version)) if version == "2.0" => {}
+            Some(other) => envelope.push(SchemaError::new(
+                "/jsonrpc",
+                format!("`jsonrpc` must be `\"2.0\"`, not `{}`", render(other)),
+            )),
+            None => envelope.push(SchemaError::new(
+                "",
+                "`jsonrpc` is missing (it must be `\"2.0\"`)",
+            )),
+        }
+        let id = object.get("id");
+        if let Some(id) = id {
+            envelope.extend(self.schema_errors("RequestId", id, "/id"));
+        }
+        if let Some(method) = object.get("method") {
+            let Some(method) = method.as_str() else {
+                envelope.push(SchemaError::new(
+                    "/method",
+                    format!("`method` must be a string, not `{}`", render(method)),
+                ));
+                return judge(Kind::JsonRpc, envelope, None);
+            };
+            let kind = match id {
+                Some(id) => {
+                    transcript.pending.push((id.clone(), method.to_owned()));
+                    Kind::Request {
+                        method: method.to_owned(),
+                    }
+                }
+                None => Kind::Notification {
+                    method: method.to_owned(),
+                },
+            };
+            return self.check_call(kind, method, id.is_some(), object.get("params"), envelope);
+        }
+        let (result, error) = (object.get("result"), object.get("error"));
+        if result.is_none() && error.is_none() {
+            envelope.push(SchemaError::new(
+                "",
+                "neither a request, a notification nor a response: no `method`, `result` or `error`",
+            ));
+            return judge(Kind::JsonRpc, envelope, None);
+        }
+        let method = id.and_then(|id| transcript.answer(id));
+        if id.is_none() {
+            envelope.push(SchemaError::new("", "`id` is missing (a response needs one)"));
+        }
+        match (result, error) {
+            (Some(_), Some(_)) => {
+                envelope.push(SchemaError::new(
+                    "",
+                    "a response has `result` or `error`, not both",
+                ));
+                judge(Kind::Response { method }, envelope, None)
+            }
+            (None, Some(error)) => {
+                envelope.extend(self.schema_errors("Error", error, "/error"));
+                judge(Kind::ErrorResponse { method }, envelope, None)
+            }
+            (Some(result), None) => self.check_result(method, value, result, envelope),
+            (None, None) => unreachable!("handled above"),
+        }
+    }
+
+    /// A request or notification: the params of a known method against its definition.
+    fn check_call(
+        &self,
+        kind: Kind,
+        method: &str,
+        has_id: bool,
+        params: Option<&Value>,
+        mut envelope: Vec<SchemaError>,
+    ) -> Verdict {
+        if method.starts_with('_') {
+            // Extension method: any params (ACP extensibility).
+            return judge(kind, envelope, None);
+        }
+        let Some(known) = self.acp.method(method) else {
+            envelope.push(SchemaError::new(
+                "/method",
+                format!("unknown method `{method}` (extension methods start with `_`)"),
+            ));
+            return judge(kind, envelope, None);
+        };
+        match (&known.role, has_id) {
+            (Role::Notification, true) => envelope.push(SchemaError::new(
+                "/id",
+                format!("`{method}` is a notification: it takes no `id`"),
+            )),
+            (Role::Request { .. }, false) => envelope.push(SchemaError::new(
+                "",
+                format!("`{method}` is a request: it needs an `id`"),
+            )),
+            _ => {}
+        }
+        if let Some(params) = params {
+            return self.check_definition(kind, &known.params, params, "/params", envelope);
+        }
+        // JSON-RPC lets a call omit `params`: fine when the definition accepts `{}`.
+        let empty = json!({});
+        match self.acp.validator(&known.params) {
+            Ok(validator) if validator.is_valid(&empty) => {
+                self.check_definition(kind, &known.params, &empty, "/params", envelope)
+            }
+            _ => {
+                envelope.push(SchemaError::new(
+                    "",
+                    format!("`params` is missing; `{method}` requires them"),
+                ));
+                judge(kind, envelope, None)
+            }
+        }
+    }
+
+    /// A successful response: its `result` against the response definition of the request's
+    /// method; against the whole schema when that request was not seen.
+    fn check_result(
+        &self,
+        method: Option<String>,
+        message: &Value,
+        result: &Value,
+        envelope: Vec<SchemaError>,
+    ) -> Verdict {
+        let response = method.as_deref().and_then(|method| {
+            match self.acp.method(method).map(|known| &known.role) {
+                Some(Role::Request {
+                    response: Some(response),
+                }) => Some(response.as_str()),
+                _ => None,
+            }
+        });
+        let extension = method.as_deref().is_some_and(|m| m.starts_with('_'));
+        let kind = Kind::Response { method };
+        if extension {
+            judge(kind, envelope, None)
+        } else if let Some(response) = response {
+            self.check_definition(kind, response, result, "/result", envelope)
+        } else {
+            let errors = match self.acp.root_validator() {
+                Ok(root) if root.is_valid(message) => Vec::new(),
+                Ok(root) => leaves::collect(root.iter_errors(message), ""),
+                Err(compile) => vec![SchemaError::new("", compile)],
+            };
+            judge(kind, errors, None)
+        }
+    }
+
+    /// `value` (at `prefix` in the message) against `#/$defs/<definition>`, decoded into the
+    /// generated type when the definition has one.
+    fn check_definition(
+        &self,
+        kind: Kind,
+        definition: &str,
+        value: &Value,
+        prefix: &str,
+        mut errors: Vec<SchemaError>,
+    ) -> Verdict {
+        errors.extend(self.schema_errors(definition, value, prefix));
+        leaves::sort(&mut errors);
+        let decoded = decoder(definition).map(|decode| {
+            let prefixed = |pointer: &str| format!("{prefix}{pointer}");
+            decode(value.to_string().as_bytes())
+                .map(|report| {
+                    report
+                        .into_iter()
+                        .map(|leniency| Leniency {
+                            pointer: prefixed(&leniency.pointer),
+                            ..leniency
+                        })
+                        .collect()
+                })
+                .map_err(|error| DecodeError {
+                    pointer: prefixed(&error.pointer),
+                    // The position is in the re-encoded value, not in the input.
+                    message: without_position(&error.message).to_owned(),
+                })
+        });
+        judge(kind, errors, decoded)
+    }
+
+    /// The leaf errors of `value` against `#/$defs/<definition>`, pointers under `prefix`.
+    fn schema_errors(&self, definition: &str, value: &Value, prefix: &str) -> Vec<SchemaError> {
+        match self.acp.validator(definition) {
+            Ok(validator) if validator.is_valid(value) => Vec::new(),
+            Ok(validator) => leaves::collect(validator.iter_errors(value), prefix),
+            Err(compile) => vec![SchemaError::new(prefix, compile)],
+        }
+    }
+
+    /// A message that is neither JSON-RPC nor a route body.
+    fn check_fragment(&self, value: &Value) -> Verdict {
+        if let Value::Object(object) = value {
+            for &definition in FRAGMENT_DEFINITIONS {
+                if !self.acp.declares_members(definition, object) {
+                    continue;
+                }
+                let Ok(validator) = self.acp.validator(definition) else {
+                    continue;
+                };
+                let kind = Kind::Fragment {
+                    definition: definition.to_owned(),
+                };
+                if validator.is_valid(value) {
+                    return self.check_definition(kind, definition, value, "", Vec::new());
+                }
+                if decoder(definition).is_some() {
+                    let verdict = self.check_definition(kind, definition, value, "", Vec::new());
+                    if verdict.status == Status::Lenient {
+                        return verdict;
+                    }
+                }
+            }
+        }
+        Verdict::invalid(
+            Kind::Unrecognized,
+            "",
+            "neither a JSON-RPC message, a route body nor a known ACP definition",
+        )
+    }
+
+    /// A route body: the route schema, then tolerant decoding, then
+    /// [`route::ToolCallRequest::validate`].
+    fn check_route(&self, message: &[u8]) -> Verdict {
+        let kind = Kind::RouteBody;
+        let errors = match self.route_validator() {
+            Ok(validator) => match serde_json::from_slice::<Value>(message) {
+                Ok(value) if validator.is_valid(&value) => Vec::new(),
+                Ok(value) => leaves::collect(validator.iter_errors(&value), ""),
+                Err(error) => vec![SchemaError::new("", error.to_string())],
+            },
+            Err(compile) => vec![SchemaError::new("", compile)],
+        };
+        let decoded = match decode::<route::ToolCallRequest>(message) {
+            Ok(decoded) => decoded,
+            Err(error) => return judge(kind, errors, Some(Err(error))),
+        };
+        if let Err(error) = decoded.value.validate() {
+            let pointer = match error {
+                route::RouteError::CallKey { .. } => "/call_key",
+                route::RouteError::SchemaPin { .. } => "/schema_pin",
+                route::RouteError::ProgressToken { .. } => "/progress_token",
+            };
+            let mut message = error.to_string();
+            if errors.is_empty() {
+                message.push_str(" (the route schema accepts it: schema and validation disagree)");
+            }
+            return Verdict::invalid(kind, pointer, message);
+        }
+        judge(kind, errors, Some(Ok(decoded.report)))
+    }
+
+    fn route_validator(&self) -> Result<&Validator, String> {
+        self.route
+            .get_or_init(|| {
+                let schema: Value = serde_json::from_str(route::SCHEMA_JSON)
+                    .map_err(|error| format!("the route schema is not JSON: {error}"))?;
+                jsonschema::draft202012::options()
+                    .offline()
+                    .build(&schema)
+                    .map_err(|error| format!("cannot compile the route schema: {error}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// `message` without serde_json's trailing ` at line L column C`.
+fn without_position(message: &str) -> &str {
+    let Some(at) = message.rfind(" at line ") else {
+        return message;
+    };
+    let position = &message[at + " at line ".len()..];
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match position.split_once(" column ") {
+        Some((line, column)) if digits(line) && digits(column) => &message[..at],
+        _ => message,
+    }
+}
+
+/// The verdict rule. `errors` are the schema's leaf errors (sorted); `decoded` is the decode
+/// result when the value has a generated type.
+///
+/// - no schema error, decoded with an empty report (or nothing to decode): `ok`;
+/// - schema errors, decoded with a report, and every error at or under a reported pointer:
+///   `lenient`;
+/// - no schema error but the decoder failed or applied leniency: `invalid`, saying that schema
+///   and types disagree;
+/// - otherwise `invalid` with the first schema error.
+fn judge(
+    kind: Kind,
+    errors: Vec<SchemaError>,
+    decoded: Option<Result<Vec<Leniency>, DecodeError>>,
+) -> Verdict {
+    let report = match decoded {
+        None => Vec::new(),
+        Some(Ok(report)) => report,
+        Some(Err(error)) => {
+            return match errors.into_iter().next() {
+                Some(first) => Verdict::invalid(kind, first.pointer, first.message),
+                None => Verdict::invalid(
+                    kind,
+                    error.pointer,
+                    format!(
+                        "the schema accepts this but the generated type rejects it \
+                         (schema and types disagree): {}",
+                        error.message
+                    ),
+                ),
+            };
+        }
+    };
+    let Some(first) = errors.first() else {
+        return match report.first() {
+            None => Verdict::ok(kind),
+            Some(leniency) => Verdict {
+                status: Status::Invalid {
+                    pointer: leniency.pointer.clone(),
+                    message: format!(
+                        "the schema accepts this but decoding applied leniency `{}` \
+                         (schema and types disagree)",
+                        leniency.kind
+                    ),
+                },
+                kind,
+                report,
+            },
+        };
+    };
+    let covered = |error: &SchemaError| {
+        report
+            .iter()
+            .any(|leniency| is_under(&error.pointer, &leniency.pointer))
+    };
+    let status = if !report.is_empty() && errors.iter().all(covered) {
+        Status::Lenient
+    } else {
+        Status::Invalid {
+            pointer: first.pointer.clone(),
+            message: first.message.clone(),
+        }
+    };
+    Verdict {
+        status,
+        kind,
+        report,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::LeniencyKind;
+
+    fn leniency(pointer: &str) -> Leniency {
+        Leniency {
+            pointer: pointer.to_owned(),
+            kind: LeniencyKind::UnknownValue,
+            raw: json!("paused"),
+        }
+    }
+
+    fn status(verdict: &Verdict) -> (&'static str, Option<&str>) {
+        match &verdict.status {
+            Status::Invalid { pointer, .. } => ("invalid", Some(pointer.as_str())),
+            other => (other.name(), None),
+        }
+    }
+
+    #[test]
+    fn rule_ok_lenient_invalid() {
+        let kind = || Kind::Notification {
+            method: "session/update".into(),
+        };
+        let error = |p: &str| SchemaError::new(p, "bad");
+        assert_eq!(status(&judge(kind(), vec![], Some(Ok(vec![])))), ("ok", None));
+        assert_eq!(status(&judge(kind(), vec![], None)), ("ok", None));
+        let lenient = judge(
+            kind(),
+            vec![error("/params/update/status")],
+            Some(Ok(vec![leniency("/params/update/status")])),
+        );
+        assert_eq!(status(&lenient), ("lenient", None));
+        assert_eq!(lenient.report.len(), 1);
+        // An error the report does not cover.
+        let uncovered = judge(
+            kind(),
+            vec![error("/params/sessionId"), error("/params/update/status")],
+            Some(Ok(vec![leniency("/params/update/status")])),
+        );
+        assert_eq!(status(&uncovered), ("invalid", Some("/params/sessionId")));
+        // Schema errors and no leniency: the first schema error.
+        assert_eq!(
+            status(&judge(kind(), vec![error("/params")], Some(Ok(vec![])))),
+            ("invalid", Some("/params"))
+        );
+    }
+
+    #[test]
+    fn rule_names_disagreements() {
+        let kind = || Kind::RouteBody;
+        let failed = judge(
+            kind(),
+            vec![],
+            Some(Err(DecodeError {
+                pointer: "/params/update".into(),
+                message: "unknown variant".into(),
+            })),
+        );
+        let Status::Invalid { pointer, message } = failed.status else {
+            panic!("not invalid");
+        };
+        assert_eq!(pointer, "/params/update");
+        assert!(message.contains("schema and types disagree"), "{message}");
+        let needless = judge(kind(), vec![], Some(Ok(vec![leniency("/params/x")])));
+        assert!(
+            matches!(needless.status, Status::Invalid { ref message, .. } if message.contains("`unknown_value`"))
+        );
+    }
+
+    #[test]
+    fn positions_are_dropped_from_decode_messages() {
+        assert_eq!(
+            without_position("missing field `x` at line 1 column 57"),
+            "missing field `x`"
+        );
+        assert_eq!(without_position("at line one"), "at line one");
+    }
+
+    #[test]
+    fn responses_find_their_request() {
+        let mut transcript = Transcript::default();
+        transcript.pending.push((json!(1), "initialize".into()));
+        transcript.pending.push((json!("1"), "session/new".into()));
+        transcript.pending.push((json!(1), "session/prompt".into()));
+        assert_eq!(transcript.answer(&json!(1)).as_deref(), Some("session/prompt"));
+        assert_eq!(transcript.answer(&json!(1)).as_deref(), Some("initialize"));
+        assert_eq!(transcript.answer(&json!(1)), None);
+        assert_eq!(transcript.answer(&json!("1")).as_deref(), Some("session/new"));
+    }
+
+    #[test]
+    fn fragment_definitions_exist() {
+        let schema = AcpSchema::new().expect("parses");
+        for definition in FRAGMENT_DEFINITIONS {
+            assert!(schema.has_definition(definition), "{definition}");
+        }
+    }
+
+    fn check(checker: &Checker, transcript: &mut Transcript, line: &str) -> (String, String) {
+        let verdict = checker.check(transcript, line.as_bytes());
+        let status = match &verdict.status {
+            Status::Invalid { pointer, message } => format!("invalid {pointer}: {message}"),
+            other => other.name().to_owned(),
+        };
+        (status, verdict.kind.to_string())
+    }
+
+    #[test]
+    fn messages_are_recognized() {
+        let checker = Checker::new().expect("schema");
+        let mut t = Transcript::default();
+        let mut run = |line: &str| check(&checker, &mut t, line);
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}"#),
+            ("ok".into(), "session/request_permission".into())
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"a"}}}"#),
+            ("ok".into(), "response to session/request_permission".into())
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":5,"result":{}}"#),
+            ("ok".into(), "response (request not seen)".into())
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"_x/y","params":[1]}"#),
+            ("ok".into(), "_x/y".into())
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"session/nope","params":{}}"#).0,
+            "invalid /method: unknown method `session/nope` (extension methods start with `_`)"
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[{"type":"txt"}]}}}"#).0,
+            r#"invalid /params/update/content/0/type: "txt" is not one of "content", "diff", "terminal", "session""#
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"1.0","method":"session/cancel","params":{"sessionId":"s"}}"#).0,
+            r#"invalid /jsonrpc: `jsonrpc` must be `"2.0"`, not `"1.0"`"#
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"session/update"}"#).0,
+            "invalid : `params` is missing; `session/update` requires them"
+        );
+        assert_eq!(
+            run(r#"{"path":"/x","line":3}"#),
+            ("ok".into(), "fragment ToolCallLocation".into())
+        );
+        assert_eq!(
+            run(r#"{"colour":"blue"}"#),
+            (
+                "invalid : neither a JSON-RPC message, a route body nor a known ACP definition".into(),
+                "unrecognized".into()
+            )
+        );
+        assert_eq!(run("{oops").1, "not JSON");
+    }
+}

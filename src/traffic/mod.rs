@@ -1,0 +1,87 @@
+//! Checking real traffic against the contracts (used by `toolcall validate`).
+//!
+//! [`Checker::check`] takes one message (a line of NDJSON, or a whole JSON document) and returns
+//! a [`Verdict`]: `ok`, `lenient` or `invalid` with a JSON pointer and a message.
+//!
+//! # What is checked
+//! - A JSON-RPC message (an object with `jsonrpc` or `method`): the envelope (`jsonrpc` is
+//!   `"2.0"`, `id` is a `RequestId`, `error` is an `Error`), then the `params` of a request or
+//!   notification against the definition whose `x-method` names the method
+//!   (`#/$defs/SessionNotification` for `session/update`), and the `result` of a response
+//!   against `XResponse` for the `XRequest` of the same `id` seen earlier in the same input
+//!   ([`Transcript`]). A response to a request not seen is checked against the whole ACP schema.
+//!   Methods starting with `_` are extension methods and take any params and result (ACP
+//!   extensibility); any other method the schema does not name is `invalid`.
+//! - A route body (an object with `name` and `arguments` and no `jsonrpc`): the route schema,
+//!   tolerant decoding into [`crate::route::ToolCallRequest`], then its `validate()`.
+//! - Anything else: the ACP definitions of [`FRAGMENT_DEFINITIONS`], in order; the first that
+//!   accepts the value and declares each of its members names it (`fragment ContentBlock`).
+//!
+//! Values with a generated type (session/update params, session/request_permission params and
+//! result, `ToolCall` and `ToolCallUpdate` fragments) are also decoded with
+//! [`crate::decode()`], and the two verdicts are combined: see [`Status`].
+//!
+//! # Pointers
+//! A failed `oneOf`/`anyOf` is reported where the message went wrong rather than at the union:
+//! at the tag of a tagged union whose tag no branch knows
+//! (`/params/update/content/0/type: "txt" is not one of "content", "diff", ...`), inside the
+//! branch the tag selects otherwise, and at the value for a string enum.
+//!
+//! Schemas: `schema/acp/acp.schema.json` ([`crate::acp::SCHEMA_JSON`]) and
+//! `schema/route/tool-call-request.schema.json` ([`crate::route::SCHEMA_JSON`]).
+
+mod checker;
+mod input;
+mod leaves;
+mod schema;
+mod verdict;
+
+use std::path::PathBuf;
+
+pub use checker::{Checked, Checker, Transcript, FRAGMENT_DEFINITIONS};
+pub use input::{read_input, split_messages, Message};
+pub use verdict::{Kind, Status, Summary, Verdict};
+
+/// Why the traffic checker could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrafficError {
+    /// The input file (or standard input, for `-`) could not be read.
+    #[error("cannot read `{}`", .path.display())]
+    Read {
+        /// The path as given (`-` for standard input).
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The built-in ACP schema is not JSON (a broken build).
+    #[error("the built-in ACP schema is not JSON")]
+    SchemaJson {
+        /// The parse error.
+        source: serde_json::Error,
+    },
+    /// The built-in ACP schema lacks a member the checker needs (a broken build).
+    #[error("the built-in ACP schema has no `{missing}`")]
+    SchemaShape {
+        /// The missing member, e.g. `$defs`.
+        missing: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_display_lowercase_with_values_in_backticks() {
+        let read = TrafficError::Read {
+            path: PathBuf::from("missing.ndjson"),
+            source: std::io::Error::from(std::io::ErrorKind::NotFound),
+        };
+        assert_eq!(read.to_string(), "cannot read `missing.ndjson`");
+        let shape = TrafficError::SchemaShape {
+            missing: "$defs".to_owned(),
+        };
+        assert_eq!(shape.to_string(), "the built-in ACP schema has no `$defs`");
+    }
+}

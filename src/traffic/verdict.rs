@@ -1,0 +1,249 @@
+//! What the checker says about a message, and the tally of a run.
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::decode::Leniency;
+
+/// Whether a message holds to the contracts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Valid against the schema, and decoded (where a generated type exists) with no leniency.
+    Ok,
+    /// Accepted only by leniency the schema declares (`x-deserialize-*`): every schema error lies
+    /// at or under a place the decoder reported in [`Verdict::report`].
+    Lenient,
+    /// Not accepted.
+    Invalid {
+        /// RFC 6901 pointer into the message (`""` for the message itself).
+        pointer: String,
+        /// What is wrong there.
+        message: String,
+    },
+}
+
+impl Status {
+    /// The wire name: `ok`, `lenient` or `invalid`.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Lenient => "lenient",
+            Self::Invalid { .. } => "invalid",
+        }
+    }
+}
+
+/// What a message was recognized as. [`fmt::Display`] gives the `kind` of the output, e.g.
+/// `session/update`, `response to session/request_permission`, `route body` or
+/// `fragment ContentBlock`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kind {
+    /// A JSON-RPC request (it has an `id`): displayed as the method.
+    Request {
+        /// The `method` member.
+        method: String,
+    },
+    /// A JSON-RPC notification (no `id`): displayed as the method.
+    Notification {
+        /// The `method` member.
+        method: String,
+    },
+    /// A JSON-RPC response with a `result`: `response to <method>`, or
+    /// `response (request not seen)` when no earlier request of the same input had its `id`.
+    Response {
+        /// The method of the request it answers, when that request was seen.
+        method: Option<String>,
+    },
+    /// A JSON-RPC response with an `error`: `error response to <method>` or
+    /// `error response (request not seen)`.
+    ErrorResponse {
+        /// The method of the request it answers, when that request was seen.
+        method: Option<String>,
+    },
+    /// A JSON-RPC message with neither `method` nor `result` nor `error`: `JSON-RPC message`.
+    JsonRpc,
+    /// A route body (`name` and `arguments`, no `jsonrpc`): `route body`.
+    RouteBody,
+    /// A document fragment that an ACP definition accepts: `fragment <Def>`.
+    Fragment {
+        /// The name of the definition under `$defs`.
+        definition: String,
+    },
+    /// JSON that is none of the above: `unrecognized`.
+    Unrecognized,
+    /// Not JSON at all: `not JSON`.
+    NotJson,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let answered = |f: &mut fmt::Formatter<'_>, what: &str, method: &Option<String>| {
+            match method {
+                Some(method) => write!(f, "{what} to {method}"),
+                None => write!(f, "{what} (request not seen)"),
+            }
+        };
+        match self {
+            Self::Request { method } | Self::Notification { method } => f.write_str(method),
+            Self::Response { method } => answered(f, "response", method),
+            Self::ErrorResponse { method } => answered(f, "error response", method),
+            Self::JsonRpc => f.write_str("JSON-RPC message"),
+            Self::RouteBody => f.write_str("route body"),
+            Self::Fragment { definition } => write!(f, "fragment {definition}"),
+            Self::Unrecognized => f.write_str("unrecognized"),
+            Self::NotJson => f.write_str("not JSON"),
+        }
+    }
+}
+
+/// The checker's verdict on one message.
+///
+/// Serializes as
+/// `{"verdict": "invalid", "kind": "session/update", "pointer": "/params/update/content/0/type",
+/// "message": "...", "report": []}`; `pointer` and `message` are `null` unless the verdict is
+/// `invalid`, `report` lists the leniency the decoder applied (empty when nothing was decoded).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// Ok, lenient or invalid (with where and why).
+    pub status: Status,
+    /// What the message was recognized as.
+    pub kind: Kind,
+    /// The decoder's leniency report, pointers into the message (`/params/...`, `/result/...`).
+    pub report: Vec<Leniency>,
+}
+
+impl Verdict {
+    pub(crate) fn ok(kind: Kind) -> Self {
+        Self {
+            status: Status::Ok,
+            kind,
+            report: Vec::new(),
+        }
+    }
+
+    pub(crate) fn invalid(kind: Kind, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            status: Status::Invalid {
+                pointer: pointer.into(),
+                message: message.into(),
+            },
+            kind,
+            report: Vec::new(),
+        }
+    }
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (pointer, message) = match &self.status {
+            Status::Invalid { pointer, message } => (Some(pointer), Some(message)),
+            Status::Ok | Status::Lenient => (None, None),
+        };
+        let mut state = serializer.serialize_struct("Verdict", 5)?;
+        state.serialize_field("verdict", self.status.name())?;
+        state.serialize_field("kind", &self.kind.to_string())?;
+        state.serialize_field("pointer", &pointer)?;
+        state.serialize_field("message", &message)?;
+        state.serialize_field("report", &self.report)?;
+        state.end()
+    }
+}
+
+/// The tally of a run. Displays as `N messages: A ok, B lenient, C invalid`; serializes as
+/// `{"messages": N, "ok": A, "lenient": B, "invalid": C}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    /// Messages checked.
+    pub messages: usize,
+    /// Messages found ok.
+    pub ok: usize,
+    /// Messages found lenient.
+    pub lenient: usize,
+    /// Messages found invalid.
+    pub invalid: usize,
+}
+
+impl Summary {
+    /// Counts `verdict`.
+    pub fn add(&mut self, verdict: &Verdict) {
+        self.messages += 1;
+        match verdict.status {
+            Status::Ok => self.ok += 1,
+            Status::Lenient => self.lenient += 1,
+            Status::Invalid { .. } => self.invalid += 1,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} messages: {} ok, {} lenient, {} invalid",
+            self.messages, self.ok, self.lenient, self.invalid
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn kinds_display_as_the_output_names_them() {
+        let shown = [
+            Kind::Notification { method: "session/update".into() },
+            Kind::Response { method: Some("session/request_permission".into()) },
+            Kind::Response { method: None },
+            Kind::ErrorResponse { method: Some("session/prompt".into()) },
+            Kind::RouteBody,
+            Kind::Fragment { definition: "ContentBlock".into() },
+            Kind::NotJson,
+        ]
+        .map(|kind| kind.to_string());
+        assert_eq!(
+            shown,
+            [
+                "session/update",
+                "response to session/request_permission",
+                "response (request not seen)",
+                "error response to session/prompt",
+                "route body",
+                "fragment ContentBlock",
+                "not JSON",
+            ]
+        );
+    }
+
+    #[test]
+    fn verdicts_serialize_with_every_field() {
+        let ok = Verdict::ok(Kind::RouteBody);
+        assert_eq!(
+            serde_json::to_value(&ok).unwrap(),
+            json!({"verdict": "ok", "kind": "route body", "pointer": null, "message": null, "report": []})
+        );
+        let invalid = Verdict::invalid(Kind::NotJson, "", "expected value at line 1 column 1");
+        assert_eq!(
+            serde_json::to_value(&invalid).unwrap(),
+            json!({"verdict": "invalid", "kind": "not JSON", "pointer": "",
+                   "message": "expected value at line 1 column 1", "report": []})
+        );
+    }
+
+    #[test]
+    fn summary_counts_and_displays() {
+        let mut summary = Summary::default();
+        summary.add(&Verdict::ok(Kind::RouteBody));
+        summary.add(&Verdict::invalid(Kind::NotJson, "", "x"));
+        assert_eq!(summary.to_string(), "2 messages: 1 ok, 0 lenient, 1 invalid");
+        assert_eq!(
+            serde_json::to_value(summary).unwrap(),
+            json!({"messages": 2, "ok": 1, "lenient": 0, "invalid": 1})
+        );
+    }
+}
