@@ -82,7 +82,17 @@ pub struct UnsupportedKeyword {
 /// One [`UnsupportedKeyword`] per keyword outside [`ALLOWED_KEYWORDS`], and per boolean schema
 /// other than `additionalProperties: true` (boolean schemas elsewhere have no Rust shape here).
 pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
+    check_with_siblings(file, &[])
+}
+
+/// Like [`check`], also accepting `$ref`s into `$defs` of the sibling files named (file names
+/// such as `ids.schema.json`, resolved relative to this file: one family's files).
+///
+/// # Errors
+/// As [`check`].
+pub fn check_with_siblings(file: &SchemaFile, siblings: &[String]) -> Result<(), Vec<UnsupportedKeyword>> {
     let mut walker = Walker {
+        siblings,
         file,
         definition: "<root>".to_owned(),
         errors: Vec::new(),
@@ -96,6 +106,7 @@ pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
 }
 
 struct Walker<'a> {
+    siblings: &'a [String],
     file: &'a SchemaFile,
     definition: String,
     errors: Vec<UnsupportedKeyword>,
@@ -156,6 +167,13 @@ impl Walker<'_> {
                 "items" => self.schema(value, &here),
                 "additionalProperties" if !value.is_boolean() => self.schema(value, &here),
                 "$ref" => {
+                    let local = value.as_str().map(|r| match r.split_once('#') {
+                        Some((file, fragment)) if self.siblings.iter().any(|s| s == file) => {
+                            format!("#{fragment}")
+                        }
+                        _ => r.to_owned(),
+                    });
+                    let value = Value::from(local);
                     if !value.as_str().is_some_and(|r| r.starts_with("#/$defs/")) {
                         self.refuse(here, "$ref (not a `#/$defs/...` reference)");
                     } else if value.as_str().is_some_and(|r| r["#/$defs/".len()..].contains('/')) {

@@ -28,6 +28,14 @@ pub enum PipelineError {
     /// Stage 2: every refused keyword, one per line.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Check(Vec<check::UnsupportedKeyword>),
+    /// Two files of one family define the same name.
+    #[error("`{path}`: definition `{definition}` is already defined by another file of the family")]
+    DuplicateDefinition {
+        /// The second file.
+        path: PathBuf,
+        /// The name.
+        definition: String,
+    },
     /// Stage 3.
     #[error("`{path}`: {source}")]
     Normalize {
@@ -59,29 +67,50 @@ pub enum PipelineError {
 /// # Errors
 /// The first stage that fails, as a [`PipelineError`].
 pub fn generate_family(root: &Path, family: &Family) -> Result<emit::Output, PipelineError> {
-    let mut merged = normalize::Normalized::default();
+    let mut files = Vec::new();
     for schema in family.schemas {
         let file = load::load(&root.join(schema))?;
-        let file = load::SchemaFile {
+        files.push(load::SchemaFile {
             path: PathBuf::from(schema),
             ..file
-        };
-        check::check(&file).map_err(PipelineError::Check)?;
-        let options = normalize::Options {
-            roots: family.roots,
-            open_unions: family.open_unions,
-        };
-        let normalized = normalize::normalize(&file.value, options).map_err(|source| {
-            PipelineError::Normalize {
-                path: file.path.clone(),
-                source,
-            }
-        })?;
-        merged.defs.extend(normalized.defs);
-        merged.unions.extend(normalized.unions);
-        merged.enums.extend(normalized.enums);
-        merged.structs.extend(normalized.structs);
+        });
     }
+    let tree = generate(&files, family)?;
+    let sources: Vec<String> = family.schemas.iter().map(|s| format!("`{s}`")).collect();
+    Ok(emit::Output {
+        path: PathBuf::from(family.output),
+        text: emit::render(&tree, &sources),
+    })
+}
+
+/// Runs stages 2 to 5 over loaded schema files that form one family (cross-file `$ref`s
+/// between them allowed) and returns the finished syntax tree.
+///
+/// # Errors
+/// The first stage that fails, as a [`PipelineError`].
+pub fn generate(files: &[load::SchemaFile], family: &Family) -> Result<syn::File, PipelineError> {
+    let siblings: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.path.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let mut errors = Vec::new();
+    for file in files {
+        if let Err(e) = check::check_with_siblings(file, &siblings) {
+            errors.extend(e);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(PipelineError::Check(errors));
+    }
+    let document = merge(files, &siblings)?;
+    let options = normalize::Options {
+        roots: family.roots,
+        open_unions: family.open_unions,
+    };
+    let merged = normalize::normalize(&document, options).map_err(|source| PipelineError::Normalize {
+        path: files.first().map(|f| f.path.clone()).unwrap_or_default(),
+        source,
+    })?;
     let mut replacements: BTreeMap<String, String> = family
         .replacements
         .iter()
@@ -97,10 +126,7 @@ pub fn generate_family(root: &Path, family: &Family) -> Result<emit::Output, Pip
             defs.push((name.clone(), serde_json::json!({})));
         }
     }
-    let input = typify_stage::TypifyInput {
-        defs,
-        replacements,
-    };
+    let input = typify_stage::TypifyInput { defs, replacements };
     let tokens = typify_stage::run(&input).map_err(|source| PipelineError::Typify {
         family: family.name.to_owned(),
         source,
@@ -108,15 +134,48 @@ pub fn generate_family(root: &Path, family: &Family) -> Result<emit::Output, Pip
     let options = postpass::Options {
         forward_compatible: family.forward_compatible,
     };
-    let file = postpass::run(tokens, &merged, options).map_err(|source| PipelineError::Postpass {
+    postpass::run(tokens, &merged, options).map_err(|source| PipelineError::Postpass {
         family: family.name.to_owned(),
         source,
-    })?;
-    let sources: Vec<String> = family.schemas.iter().map(|s| format!("`{s}`")).collect();
-    Ok(emit::Output {
-        path: PathBuf::from(family.output),
-        text: emit::render(&file, &sources),
     })
+}
+
+/// One document holding every file's `$defs`, with cross-file `$ref`s made local.
+fn merge(files: &[load::SchemaFile], siblings: &[String]) -> Result<serde_json::Value, PipelineError> {
+    let mut defs = serde_json::Map::new();
+    for file in files {
+        let mut value = file.value.clone();
+        localize_refs(&mut value, siblings);
+        for (name, schema) in value["$defs"].as_object().cloned().unwrap_or_default() {
+            if defs.insert(name.clone(), schema).is_some() {
+                return Err(PipelineError::DuplicateDefinition {
+                    path: file.path.clone(),
+                    definition: name,
+                });
+            }
+        }
+    }
+    Ok(serde_json::json!({ "$defs": defs }))
+}
+
+fn localize_refs(value: &mut serde_json::Value, siblings: &[String]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, sub) in map.iter_mut() {
+                if key == "$ref" {
+                    if let Some((file, fragment)) = sub.as_str().and_then(|r| r.split_once('#')) {
+                        if siblings.iter().any(|s| s == file) {
+                            *sub = serde_json::Value::from(format!("#{fragment}"));
+                        }
+                    }
+                } else {
+                    localize_refs(sub, siblings);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| localize_refs(v, siblings)),
+        _ => {}
+    }
 }
 
 /// Runs the pipeline for every family.
