@@ -26615,6 +26615,71 @@ impl WriteTextFileResponse {
         self
     }
 }
+impl ::std::convert::From<&str> for AuthMethodId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for CompactionId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for ElicitationId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for MessageId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for PermissionOptionId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for PlanId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for SessionConfigGroupId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for SessionConfigId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for SessionConfigValueId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for SessionId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for SessionModeId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for TerminalId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl ::std::convert::From<&str> for ToolCallId {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
 /// Categories of tools that can be invoked.
 ///
 /// Tool kinds help clients choose appropriate icons and optimize how they

@@ -51,19 +51,41 @@ pub struct Leniency {
 pub struct Decoded<T> {
     /// The value.
     pub value: T,
-    /// Every leniency applied, in decode order (input order, except that the members of a union
-    /// object are visited in name order).
+    /// Every leniency applied, ordered by pointer (segment by segment, array indices
+    /// numerically).
     pub report: Vec<Leniency>,
 }
 
 /// Why a decode failed.
+///
+/// `Display`: ``<message> at `<pointer>` (line <line>, column <column>)``.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message} at `{pointer}`")]
+#[error("{message} at `{pointer}` (line {line}, column {column})")]
 pub struct DecodeError {
-    /// RFC 6901 pointer into the input where decoding failed (`""` for the root).
+    /// RFC 6901 pointer into the input of the member or item that failed (`""` for the root).
+    /// For input that is not JSON at all, the pointer of the value being read when the syntax
+    /// error was met.
     pub pointer: String,
-    /// serde's message (with line and column when the input was not valid JSON).
+    /// serde's message, without the position.
     pub message: String,
+    /// 1-based line of the input where the failure was detected (0 when unknown).
+    pub line: usize,
+    /// 1-based column of the input where the failure was detected (0 when unknown).
+    pub column: usize,
+}
+
+impl DecodeError {
+    fn from_serde(error: &serde_json::Error, pointer: String) -> Self {
+        let text = error.to_string();
+        let suffix = format!(" at line {} column {}", error.line(), error.column());
+        let message = text.strip_suffix(&suffix).unwrap_or(&text).to_owned();
+        Self {
+            pointer,
+            message,
+            line: error.line(),
+            column: error.column(),
+        }
+    }
 }
 
 /// Decodes `json` into `T` and reports every leniency applied.
@@ -79,9 +101,6 @@ pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeErro
     let (report, failed_at) = session.finish();
     match result {
         Ok(value) => Ok(Decoded { value, report }),
-        Err(error) => Err(DecodeError {
-            pointer: failed_at.unwrap_or_default(),
-            message: error.to_string(),
-        }),
+        Err(error) => Err(DecodeError::from_serde(&error, failed_at.unwrap_or_default())),
     }
 }

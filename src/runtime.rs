@@ -58,6 +58,28 @@ fn pointer_of(path: &[Segment], last: Option<Segment>) -> String {
     out
 }
 
+/// Orders RFC 6901 pointers segment by segment, array indices numerically.
+fn pointer_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let mut left = a.split('/');
+    let mut right = b.split('/');
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (None, Some(_)) => return std::cmp::Ordering::Less,
+            (Some(_), None) => return std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(x), Ok(y)) => x.cmp(&y),
+                    _ => x.cmp(y),
+                };
+                if order.is_ne() {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
 /// A decode with a report; ends with [`Session::finish`].
 pub(crate) struct Session(());
 
@@ -73,11 +95,15 @@ impl Session {
     }
 
     pub(crate) fn finish(self) -> (Vec<Leniency>, Option<String>) {
-        STATE.with(|s| {
+        let (mut report, failed_at) = STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.path.clear();
             (s.report.take().unwrap_or_default(), s.failed_at.take())
-        })
+        });
+        // Decode order depends on how serde_json orders a buffered object's members (its
+        // `preserve_order` feature); document order of the pointers does not.
+        report.sort_by(|a, b| pointer_order(&a.pointer, &b.pointer));
+        (report, failed_at)
     }
 }
 

@@ -94,6 +94,7 @@ pub fn run(
         }
     }
     file.items.extend(extra);
+    add_str_conversions(&mut file)?;
     drop_typify_defaults(&mut file, normalized);
     for e in &normalized.enums {
         file.items.extend(parse_items(&e.name, enum_def(e, options))?);
@@ -924,6 +925,41 @@ fn doc_text(attr: &syn::Attribute) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// `From<&str>` for typify's string newtypes (`ToolCallId(String)`), so constructors take
+/// string literals.
+fn add_str_conversions(file: &mut syn::File) -> Result<(), PostpassError> {
+    let mut extra = Vec::new();
+    for item in &file.items {
+        let syn::Item::Struct(s) = item else { continue };
+        let syn::Fields::Unnamed(fields) = &s.fields else { continue };
+        let is_string = fields.unnamed.len() == 1 && {
+            let ty = &fields.unnamed[0].ty;
+            quote!(#ty).to_string().replace(' ', "") == "::std::string::String"
+        };
+        let has_from_string = file.items.iter().any(|i| {
+            let syn::Item::Impl(i) = i else { return false };
+            let self_ty = &i.self_ty;
+            let trait_ = i.trait_.as_ref().map(|(_, p, _)| quote!(#p).to_string().replace(' ', ""));
+            quote!(#self_ty).to_string() == s.ident.to_string()
+                && trait_.is_some_and(|t| {
+                    t == "::std::convert::From<::std::string::String>" || t == "From<::std::string::String>"
+                })
+        });
+        if is_string && has_from_string {
+            let ident = &s.ident;
+            extra.extend(parse_items(&ident.to_string(), quote! {
+                impl ::std::convert::From<&str> for #ident {
+                    fn from(value: &str) -> Self {
+                        Self(value.to_owned())
+                    }
+                }
+            })?);
+        }
+    }
+    file.items.extend(extra);
+    Ok(())
 }
 
 /// Removes typify's `Default` impls of rewritten structs (their members are now `Option`s that

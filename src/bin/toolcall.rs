@@ -11,7 +11,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use toolcall_contracts::traffic::{read_input, Checker, Status, Summary, Verdict};
 
 #[derive(Parser)]
-#[command(name = "toolcall", version, about = "Check tool-call traffic against the contracts")]
+#[command(
+    name = "toolcall",
+    version,
+    about = "Check tool-call traffic against the contracts"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -115,13 +119,40 @@ fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) 
         Status::Lenient => {
             writeln!(out, "{file}:{line}: lenient {}", verdict.kind)?;
             for leniency in &verdict.report {
-                writeln!(out, "  {} {}: {}", leniency.kind, leniency.pointer, leniency.raw)?;
+                writeln!(
+                    out,
+                    "  {} {}: {}",
+                    leniency.kind,
+                    leniency.pointer,
+                    sorted_keys(&leniency.raw)
+                )?;
             }
             Ok(())
         }
         Status::Invalid { pointer, message } => {
             writeln!(out, "{file}:{line}: invalid {pointer}: {message}")
         }
+    }
+}
+
+/// `value` with object members in name order, so the output does not depend on whether
+/// serde_json keeps input order (its `preserve_order` feature).
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted_keys(v)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted_keys).collect())
+        }
+        other => other.clone(),
     }
 }
 

@@ -12,7 +12,7 @@ use super::leaves::{self, is_under, render, SchemaError};
 use super::schema::{AcpSchema, Role};
 use super::verdict::{Kind, Status, Verdict};
 use super::TrafficError;
-use crate::decode::{decode, DecodeError, Leniency};
+use crate::decode::{decode, DecodeError, Leniency, LeniencyKind};
 use crate::{acp, route};
 
 /// ACP definitions tried, in this order, on a message that is neither JSON-RPC nor a route body.
@@ -73,7 +73,10 @@ pub struct Transcript {
 impl Transcript {
     /// Removes and returns the method of the latest unanswered request with this `id`.
     fn answer(&mut self, id: &Value) -> Option<String> {
-        let index = self.pending.iter().rposition(|(pending, _)| pending == id)?;
+        let index = self
+            .pending
+            .iter()
+            .rposition(|(pending, _)| pending == id)?;
         Some(self.pending.remove(index).1)
     }
 }
@@ -90,8 +93,8 @@ pub struct Checked {
 /// Checks messages against the ACP schema, the route schema and the generated types.
 ///
 /// Holds the parsed schemas and one compiled validator per definition, each built on first use
-/// and reused after (building one takes tens of microseconds to milliseconds; validating, well
-/// under that). Validators are compiled offline as JSON Schema 2020-12: nothing is ever fetched.
+/// and reused after: building one over the large ACP schema costs far more than validating a
+/// message with it. Validators are compiled offline as JSON Schema 2020-12: nothing is ever fetched.
 ///
 /// ```
 /// use toolcall_contracts::traffic::{Checker, Status, Transcript};
@@ -161,7 +164,7 @@ impl Checker {
         if object.contains_key("jsonrpc") || object.contains_key("method") {
             self.check_json_rpc(transcript, &value, object)
         } else if object.contains_key("name") && object.contains_key("arguments") {
-            self.check_route(message)
+            self.check_route(message, &value)
         } else {
             self.check_fragment(&value)
         }
@@ -220,7 +223,10 @@ impl Checker {
         }
         let method = id.and_then(|id| transcript.answer(id));
         if id.is_none() {
-            envelope.push(SchemaError::new("", "`id` is missing (a response needs one)"));
+            envelope.push(SchemaError::new(
+                "",
+                "`id` is missing (a response needs one)",
+            ));
         }
         match (result, error) {
             (Some(_), Some(_)) => {
@@ -349,7 +355,9 @@ impl Checker {
                 .map_err(|error| DecodeError {
                     pointer: prefixed(&error.pointer),
                     // The position is in the re-encoded value, not in the input.
-                    message: without_position(&error.message).to_owned(),
+                    line: 0,
+                    column: 0,
+                    ..error
                 })
         });
         judge(kind, errors, decoded)
@@ -397,14 +405,11 @@ impl Checker {
 
     /// A route body: the route schema, then tolerant decoding, then
     /// [`route::ToolCallRequest::validate`].
-    fn check_route(&self, message: &[u8]) -> Verdict {
+    fn check_route(&self, message: &[u8], value: &Value) -> Verdict {
         let kind = Kind::RouteBody;
         let errors = match self.route_validator() {
-            Ok(validator) => match serde_json::from_slice::<Value>(message) {
-                Ok(value) if validator.is_valid(&value) => Vec::new(),
-                Ok(value) => leaves::collect(validator.iter_errors(&value), ""),
-                Err(error) => vec![SchemaError::new("", error.to_string())],
-            },
+            Ok(validator) if validator.is_valid(value) => Vec::new(),
+            Ok(validator) => leaves::collect(validator.iter_errors(value), ""),
             Err(compile) => vec![SchemaError::new("", compile)],
         };
         let decoded = match decode::<route::ToolCallRequest>(message) {
@@ -441,19 +446,6 @@ impl Checker {
     }
 }
 
-/// `message` without serde_json's trailing ` at line L column C`.
-fn without_position(message: &str) -> &str {
-    let Some(at) = message.rfind(" at line ") else {
-        return message;
-    };
-    let position = &message[at + " at line ".len()..];
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    match position.split_once(" column ") {
-        Some((line, column)) if digits(line) && digits(column) => &message[..at],
-        _ => message,
-    }
-}
-
 /// The verdict rule. `errors` are the schema's leaf errors (sorted); `decoded` is the decode
 /// result when the value has a generated type.
 ///
@@ -487,9 +479,20 @@ fn judge(
         }
     };
     let Some(first) = errors.first() else {
-        return match report.first() {
-            None => Verdict::ok(kind),
-            Some(leniency) => Verdict {
+        // The schema accepts it. Unknown values and tags that the schema's own open branches
+        // accept are still reported (`lenient`); any other leniency on a valid message means the
+        // schema and the types disagree.
+        let disagreement = report.iter().find(|l| {
+            !matches!(l.kind, LeniencyKind::UnknownValue | LeniencyKind::UnknownVariant)
+        });
+        return match (report.is_empty(), disagreement) {
+            (true, _) => Verdict::ok(kind),
+            (false, None) => Verdict {
+                status: Status::Lenient,
+                kind,
+                report,
+            },
+            (false, Some(leniency)) => Verdict {
                 status: Status::Invalid {
                     pointer: leniency.pointer.clone(),
                     message: format!(
@@ -549,7 +552,10 @@ mod tests {
             method: "session/update".into(),
         };
         let error = |p: &str| SchemaError::new(p, "bad");
-        assert_eq!(status(&judge(kind(), vec![], Some(Ok(vec![])))), ("ok", None));
+        assert_eq!(
+            status(&judge(kind(), vec![], Some(Ok(vec![])))),
+            ("ok", None)
+        );
         assert_eq!(status(&judge(kind(), vec![], None)), ("ok", None));
         let lenient = judge(
             kind(),
@@ -581,6 +587,8 @@ mod tests {
             Some(Err(DecodeError {
                 pointer: "/params/update".into(),
                 message: "unknown variant".into(),
+                line: 0,
+                column: 0,
             })),
         );
         let Status::Invalid { pointer, message } = failed.status else {
@@ -588,19 +596,19 @@ mod tests {
         };
         assert_eq!(pointer, "/params/update");
         assert!(message.contains("schema and types disagree"), "{message}");
-        let needless = judge(kind(), vec![], Some(Ok(vec![leniency("/params/x")])));
+        let open_value = judge(kind(), vec![], Some(Ok(vec![leniency("/params/x")])));
+        assert!(matches!(open_value.status, Status::Lenient));
+        let needless = judge(
+            kind(),
+            vec![],
+            Some(Ok(vec![Leniency {
+                kind: LeniencyKind::Defaulted,
+                ..leniency("/params/x")
+            }])),
+        );
         assert!(
-            matches!(needless.status, Status::Invalid { ref message, .. } if message.contains("`unknown_value`"))
+            matches!(needless.status, Status::Invalid { ref message, .. } if message.contains("`defaulted`"))
         );
-    }
-
-    #[test]
-    fn positions_are_dropped_from_decode_messages() {
-        assert_eq!(
-            without_position("missing field `x` at line 1 column 57"),
-            "missing field `x`"
-        );
-        assert_eq!(without_position("at line one"), "at line one");
     }
 
     #[test]
@@ -609,10 +617,16 @@ mod tests {
         transcript.pending.push((json!(1), "initialize".into()));
         transcript.pending.push((json!("1"), "session/new".into()));
         transcript.pending.push((json!(1), "session/prompt".into()));
-        assert_eq!(transcript.answer(&json!(1)).as_deref(), Some("session/prompt"));
+        assert_eq!(
+            transcript.answer(&json!(1)).as_deref(),
+            Some("session/prompt")
+        );
         assert_eq!(transcript.answer(&json!(1)).as_deref(), Some("initialize"));
         assert_eq!(transcript.answer(&json!(1)), None);
-        assert_eq!(transcript.answer(&json!("1")).as_deref(), Some("session/new"));
+        assert_eq!(
+            transcript.answer(&json!("1")).as_deref(),
+            Some("session/new")
+        );
     }
 
     #[test]
@@ -638,11 +652,15 @@ mod tests {
         let mut t = Transcript::default();
         let mut run = |line: &str| check(&checker, &mut t, line);
         assert_eq!(
-            run(r#"{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}"#),
+            run(
+                r#"{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}"#
+            ),
             ("ok".into(), "session/request_permission".into())
         );
         assert_eq!(
-            run(r#"{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"a"}}}"#),
+            run(
+                r#"{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"a"}}}"#
+            ),
             ("ok".into(), "response to session/request_permission".into())
         );
         assert_eq!(
@@ -658,8 +676,8 @@ mod tests {
             "invalid /method: unknown method `session/nope` (extension methods start with `_`)"
         );
         assert_eq!(
-            run(r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[{"type":"txt"}]}}}"#).0,
-            r#"invalid /params/update/content/0/type: "txt" is not one of "content", "diff", "terminal", "session""#
+            run(r#"{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"txt","text":"hi"}]}}"#).0,
+            r#"invalid /params/prompt/0/type: "txt" is not one of "text", "image", "audio", "resource_link", "resource""#
         );
         assert_eq!(
             run(r#"{"jsonrpc":"1.0","method":"session/cancel","params":{"sessionId":"s"}}"#).0,
@@ -676,10 +694,23 @@ mod tests {
         assert_eq!(
             run(r#"{"colour":"blue"}"#),
             (
-                "invalid : neither a JSON-RPC message, a route body nor a known ACP definition".into(),
+                "invalid : neither a JSON-RPC message, a route body nor a known ACP definition"
+                    .into(),
                 "unrecognized".into()
             )
         );
         assert_eq!(run("{oops").1, "not JSON");
+        assert_eq!(
+            run(r#"{"method":"session/cancel","params":{"sessionId":"s"}}"#).0,
+            r#"invalid : `jsonrpc` is missing (it must be `"2.0"`)"#
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s","prompt":[]}}"#).0,
+            "invalid : `session/prompt` is a request: it needs an `id`"
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}"#),
+            ("ok".into(), "error response (request not seen)".into())
+        );
     }
 }

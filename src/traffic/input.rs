@@ -76,7 +76,11 @@ pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
 
 /// The 1-based line of the byte at `offset`.
 fn line_of(content: &[u8], offset: usize) -> usize {
-    content[..offset].iter().filter(|&&byte| byte == b'\n').count() + 1
+    content[..offset]
+        .iter()
+        .filter(|&&byte| byte == b'\n')
+        .count()
+        + 1
 }
 
 #[cfg(test)]
@@ -87,7 +91,13 @@ mod tests {
     fn non_json_lines_stay_messages() {
         let messages = split_messages(b"{\"a\":1}\nnot json\n");
         assert_eq!(messages.len(), 2);
-        assert_eq!(messages[1], Message { line: 2, text: b"not json" });
+        assert_eq!(
+            messages[1],
+            Message {
+                line: 2,
+                text: b"not json"
+            }
+        );
     }
 
     #[test]
@@ -100,7 +110,10 @@ mod tests {
     fn one_line_document_is_one_message() {
         assert_eq!(
             split_messages(b"{\"a\":1}"),
-            [Message { line: 1, text: b"{\"a\":1}" }]
+            [Message {
+                line: 1,
+                text: b"{\"a\":1}"
+            }]
         );
     }
 }

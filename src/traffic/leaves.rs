@@ -127,8 +127,10 @@ fn union_leaves(
         out.push(not_one_of(here, error.instance(), &alternatives));
         return;
     }
-    let tags: Vec<Option<&ValidationError<'static>>> =
-        branches.iter().map(|branch| tag_rejection(here, branch)).collect();
+    let tags: Vec<Option<&ValidationError<'static>>> = branches
+        .iter()
+        .map(|branch| tag_rejection(here, branch))
+        .collect();
     if let Some(Some(first)) = tags.first() {
         let tag = first.instance_path().as_str();
         if tags
@@ -170,7 +172,10 @@ fn union_leaves(
 
 /// The alternatives of a union whose every branch fails only at `here` by `const`, `enum`,
 /// `type` or a nested union of the same sort; `None` for any other union.
-fn scalar_alternatives(here: &str, branches: &[Vec<ValidationError<'static>>]) -> Option<Vec<String>> {
+fn scalar_alternatives(
+    here: &str,
+    branches: &[Vec<ValidationError<'static>>],
+) -> Option<Vec<String>> {
     let mut alternatives = Vec::new();
     for branch in branches {
         if branch.iter().any(|e| e.instance_path().as_str() != here) {
@@ -320,7 +325,10 @@ mod tests {
 
     #[test]
     fn unknown_tag_is_reported_at_the_tag() {
-        let errors = errors_of(&tagged(), &json!({"content": [{"type": "txt", "text": "hi"}]}));
+        let errors = errors_of(
+            &tagged(),
+            &json!({"content": [{"type": "txt", "text": "hi"}]}),
+        );
         assert_eq!(
             errors,
             vec![SchemaError::new(
@@ -335,15 +343,24 @@ mod tests {
         let errors = errors_of(&tagged(), &json!({"content": [{"type": 5}]}));
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].pointer, "/params/content/0/type");
-        assert!(errors[0].message.starts_with("5 is not one of \"text\""), "{errors:?}");
+        assert!(
+            errors[0].message.starts_with("5 is not one of \"text\""),
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn known_tag_descends_into_its_branch() {
-        let errors = errors_of(&tagged(), &json!({"content": [{"type": "text", "text": 1}]}));
+        let errors = errors_of(
+            &tagged(),
+            &json!({"content": [{"type": "text", "text": 1}]}),
+        );
         assert_eq!(
             errors,
-            vec![SchemaError::new("/params/content/0/text", r#"1 is not of type "string""#)]
+            vec![SchemaError::new(
+                "/params/content/0/text",
+                r#"1 is not of type "string""#
+            )]
         );
     }
 

@@ -17,7 +17,7 @@
 //! - Anything else: the ACP definitions of [`FRAGMENT_DEFINITIONS`], in order; the first that
 //!   accepts the value and declares each of its members names it (`fragment ContentBlock`).
 //!
-//! Values with a generated type (session/update params, session/request_permission params and
+//! Values with a generated type (`session/update` params, `session/request_permission` params and
 //! result, `ToolCall` and `ToolCallUpdate` fragments) are also decoded with
 //! [`crate::decode()`], and the two verdicts are combined: see [`Status`].
 //!

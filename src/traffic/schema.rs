@@ -45,14 +45,17 @@ impl AcpSchema {
     pub(crate) fn from_json(text: &str) -> Result<Self, TrafficError> {
         let root: Value =
             serde_json::from_str(text).map_err(|source| TrafficError::SchemaJson { source })?;
-        let defs = root
-            .get("$defs")
-            .and_then(Value::as_object)
-            .ok_or(TrafficError::SchemaShape {
-                missing: "$defs".to_owned(),
-            })?;
+        let defs =
+            root.get("$defs")
+                .and_then(Value::as_object)
+                .ok_or(TrafficError::SchemaShape {
+                    missing: "$defs".to_owned(),
+                })?;
         let methods = methods(defs);
-        let definitions = defs.keys().map(|name| (name.clone(), OnceLock::new())).collect();
+        let definitions = defs
+            .keys()
+            .map(|name| (name.clone(), OnceLock::new()))
+            .collect();
         Ok(Self {
             root,
             methods,
@@ -137,7 +140,7 @@ impl AcpSchema {
         if schema.contains_key("patternProperties")
             || schema
                 .get("additionalProperties")
-                .is_some_and(|extra| extra.is_object())
+                .is_some_and(Value::is_object)
         {
             return true;
         }
@@ -158,7 +161,12 @@ impl AcpSchema {
             }
         }
         for keyword in ["allOf", "anyOf", "oneOf"] {
-            for branch in schema.get(keyword).and_then(Value::as_array).into_iter().flatten() {
+            for branch in schema
+                .get(keyword)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if self.collect_members(branch, seen, declared) {
                     return true;
                 }

@@ -80,12 +80,11 @@ pub enum Kind {
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let answered = |f: &mut fmt::Formatter<'_>, what: &str, method: &Option<String>| {
-            match method {
+        let answered =
+            |f: &mut fmt::Formatter<'_>, what: &str, method: &Option<String>| match method {
                 Some(method) => write!(f, "{what} to {method}"),
                 None => write!(f, "{what} (request not seen)"),
-            }
-        };
+            };
         match self {
             Self::Request { method } | Self::Notification { method } => f.write_str(method),
             Self::Response { method } => answered(f, "response", method),
@@ -124,7 +123,11 @@ impl Verdict {
         }
     }
 
-    pub(crate) fn invalid(kind: Kind, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn invalid(
+        kind: Kind,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             status: Status::Invalid {
                 pointer: pointer.into(),
@@ -197,12 +200,20 @@ mod tests {
     #[test]
     fn kinds_display_as_the_output_names_them() {
         let shown = [
-            Kind::Notification { method: "session/update".into() },
-            Kind::Response { method: Some("session/request_permission".into()) },
+            Kind::Notification {
+                method: "session/update".into(),
+            },
+            Kind::Response {
+                method: Some("session/request_permission".into()),
+            },
             Kind::Response { method: None },
-            Kind::ErrorResponse { method: Some("session/prompt".into()) },
+            Kind::ErrorResponse {
+                method: Some("session/prompt".into()),
+            },
             Kind::RouteBody,
-            Kind::Fragment { definition: "ContentBlock".into() },
+            Kind::Fragment {
+                definition: "ContentBlock".into(),
+            },
             Kind::NotJson,
         ]
         .map(|kind| kind.to_string());
@@ -240,7 +251,10 @@ mod tests {
         let mut summary = Summary::default();
         summary.add(&Verdict::ok(Kind::RouteBody));
         summary.add(&Verdict::invalid(Kind::NotJson, "", "x"));
-        assert_eq!(summary.to_string(), "2 messages: 1 ok, 0 lenient, 1 invalid");
+        assert_eq!(
+            summary.to_string(),
+            "2 messages: 1 ok, 0 lenient, 1 invalid"
+        );
         assert_eq!(
             serde_json::to_value(summary).unwrap(),
             json!({"messages": 2, "ok": 1, "lenient": 0, "invalid": 1})

@@ -10,10 +10,12 @@
     reason = "generated code; reviewed in generated/acp.rs"
 )]
 mod generated {
-    include!("../generated/acp.rs");
+    include!("../../generated/acp.rs");
 }
 
 pub use generated::*;
 
 /// The ACP v1 JSON Schema this module was generated from (`schema/acp/acp.schema.json`).
-pub const SCHEMA_JSON: &str = include_str!("../schema/acp/acp.schema.json");
+pub const SCHEMA_JSON: &str = include_str!("../../schema/acp/acp.schema.json");
+
+mod merge;
