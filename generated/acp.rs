@@ -9,6 +9,9 @@ pub struct AgentAuthCapabilities {
 
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports the logout method.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`logout`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "logout",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -19,6 +22,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -37,30 +43,45 @@ See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol
 #[non_exhaustive]
 pub struct AgentCapabilities {
     ///Whether the agent supports `session/load`.
+    ///
+    /// Optional (`loadSession`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "loadSession",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub load_session: ::std::option::Option<bool>,
     ///Prompt capabilities supported by the agent.
+    ///
+    /// Optional (`promptCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "promptCapabilities",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub prompt_capabilities: ::std::option::Option<PromptCapabilities>,
     ///MCP capabilities supported by the agent.
+    ///
+    /// Optional (`mcpCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "mcpCapabilities",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub mcp_capabilities: ::std::option::Option<McpCapabilities>,
     ///Session lifecycle and prompt capabilities advertised by the agent.
+    ///
+    /// Optional (`sessionCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "sessionCapabilities",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub session_capabilities: ::std::option::Option<SessionCapabilities>,
     ///Authentication-related capabilities supported by the agent.
+    ///
+    /// Optional (`auth`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "auth", skip_serializing_if = "::std::option::Option::is_none")]
     pub auth: ::std::option::Option<AgentAuthCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -68,6 +89,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -81,9 +105,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct AgentNotification {
     ///The notification method name.
+    ///
+    /// Required (`method`).
     #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific notification parameters.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
     #[serde(
         rename = "params",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -95,12 +123,18 @@ pub struct AgentNotification {
 #[non_exhaustive]
 pub struct AgentRequest {
     ///The request id used to correlate the matching response.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: RequestId,
     ///The method name to invoke.
+    ///
+    /// Required (`method`).
     #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific request parameters.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
     #[serde(
         rename = "params",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -112,9 +146,13 @@ pub struct AgentRequest {
 #[non_exhaustive]
 pub struct AgentResponseError {
     ///The id of the request this response answers.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific error data.
+    ///
+    /// Required (`error`).
     #[serde(rename = "error")]
     pub error: Error,
 }
@@ -123,9 +161,13 @@ pub struct AgentResponseError {
 #[non_exhaustive]
 pub struct AgentResponseResult {
     ///The id of the request this response answers.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific response data.
+    ///
+    /// Required (`result`).
     #[serde(rename = "result")]
     pub result: AgentResponseResultResult,
 }
@@ -134,18 +176,28 @@ pub struct AgentResponseResult {
 #[non_exhaustive]
 pub struct Annotations {
     ///Intended recipients for this content, such as the user or assistant.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`audience`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "audience",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub audience: crate::MaybeUndefined<::std::vec::Vec<Role>>,
     ///Timestamp indicating when the underlying resource was last modified.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`lastModified`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "lastModified",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub last_modified: crate::MaybeUndefined<::std::string::String>,
     ///Relative importance of this content when clients choose what to surface.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`priority`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "priority",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -156,6 +208,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -169,15 +224,22 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct AudioContent {
     ///Optional annotations that help clients decide how to display or route this content.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "annotations",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Base64-encoded media payload.
+    ///
+    /// Required (`data`).
     #[serde(rename = "data")]
     pub data: ::std::string::String,
     ///MIME type describing the encoded media payload.
+    ///
+    /// Required (`mimeType`).
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -185,6 +247,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -206,6 +271,9 @@ pub struct AuthCapabilities {
 The client SHOULD set this to `true` only when it can reproduce the
 configured agent invocation in an interactive terminal. When `true`, the
 agent MAY include `terminal` entries in its authentication methods.*/
+    ///
+    /// Optional (`terminal`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "terminal", skip_serializing_if = "::std::option::Option::is_none")]
     pub terminal: ::std::option::Option<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -213,6 +281,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -228,12 +299,19 @@ This is the default authentication method type.*/
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     ///Unique identifier for this authentication method.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: AuthMethodId,
     ///Human-readable name of the authentication method.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional human-readable description of this authentication method.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -244,6 +322,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -304,22 +385,35 @@ The client MUST NOT pass this method to `authenticate`.*/
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     ///Unique identifier for this authentication method.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: AuthMethodId,
     ///Human-readable name of the authentication method.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional human-readable description of this authentication method.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     ///Additional arguments to append to the configured agent invocation for terminal auth.
+    ///
+    /// Optional (`args`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "args", skip_serializing_if = "::std::option::Option::is_none")]
     pub args: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /**Additional environment variables to set on the configured agent invocation for terminal auth.
 These values override same-named variables in the base launch configuration.*/
+    ///
+    /// Optional (`env`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "env", skip_serializing_if = "::std::option::Option::is_none")]
     pub env: ::std::option::Option<
         ::std::collections::HashMap<::std::string::String, ::std::string::String>,
@@ -329,6 +423,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -345,6 +442,8 @@ Specifies which authentication method to use.*/
 pub struct AuthenticateRequest {
     /**The ID of the authentication method to use.
 Must be one of the methods advertised in the initialize response.*/
+    ///
+    /// Required (`methodId`).
     #[serde(rename = "methodId")]
     pub method_id: AuthMethodId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -352,6 +451,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -369,6 +471,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -382,12 +487,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct AvailableCommand {
     ///Command name (e.g., `create_plan`, `research_codebase`).
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Human-readable description of what the command does.
+    ///
+    /// Required (`description`).
     #[serde(rename = "description")]
     pub description: ::std::string::String,
     ///Input for the command if required
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`input`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "input",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -398,6 +510,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -411,6 +526,10 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
     ///Commands the agent can execute
+    ///
+    /// Required (`availableCommands`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "availableCommands")]
     pub available_commands: ::std::vec::Vec<AvailableCommand>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -418,6 +537,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -431,15 +553,22 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct BlobResourceContents {
     ///Base64-encoded bytes for a binary resource payload.
+    ///
+    /// Required (`blob`).
     #[serde(rename = "blob")]
     pub blob: ::std::string::String,
     ///MIME type describing the encoded media payload.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mimeType`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "mimeType",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub mime_type: crate::MaybeUndefined<::std::string::String>,
     ///URI associated with this resource or media payload.
+    ///
+    /// Required (`uri`).
     #[serde(rename = "uri")]
     pub uri: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -447,6 +576,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -466,6 +598,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -481,6 +616,9 @@ pub struct BooleanPropertySchema {
     /**Optional title for the property.
 
 Optional. Omitted and `null` are equivalent and mean no title is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -489,6 +627,9 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     /**Human-readable description.
 
 Optional. Omitted and `null` are equivalent and mean no description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -497,6 +638,9 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     /**Default value.
 
 Optional. Omitted and `null` are equivalent and mean no default value is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "default",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -509,6 +653,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -524,6 +671,8 @@ See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/pr
 #[non_exhaustive]
 pub struct CancelNotification {
     ///The ID of the session to cancel operations for.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -531,6 +680,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -546,6 +698,8 @@ See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/ca
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     ///The ID of the request to cancel.
+    ///
+    /// Required (`requestId`).
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -553,6 +707,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -572,15 +729,24 @@ See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protoco
 pub struct ClientCapabilities {
     /**File system capabilities supported by the client.
 Determines which file operations the agent can request.*/
+    ///
+    /// Optional (`fs`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "fs", skip_serializing_if = "::std::option::Option::is_none")]
     pub fs: ::std::option::Option<FileSystemCapabilities>,
     ///Whether the Client support all `terminal/*` methods.
+    ///
+    /// Optional (`terminal`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "terminal", skip_serializing_if = "::std::option::Option::is_none")]
     pub terminal: ::std::option::Option<bool>,
     /**Session-related capabilities supported by the client.
 
 Optional. Omitted or `null` both mean the client does not advertise any
 session-related extensions.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`session`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "session",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -594,6 +760,9 @@ Supplying `{}` means the client understands child associations, work-state
 snapshots, session-directed messages, and restricted-session semantics.
 
 See protocol docs: [Subagents](https://agentclientprotocol.com/protocol/v1/subagents)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`subagents`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "subagents",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -603,6 +772,9 @@ See protocol docs: [Subagents](https://agentclientprotocol.com/protocol/v1/subag
 
 Optional. Omitted or `null` both mean the Client does not advertise support.
 Supplying `{}` means the Client can receive both update types.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`plan`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "plan",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -611,6 +783,9 @@ Supplying `{}` means the Client can receive both update types.*/
     /**Authentication capabilities supported by the client.
 Determines which authentication method types the agent may include
 in its `InitializeResponse`.*/
+    ///
+    /// Optional (`auth`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "auth", skip_serializing_if = "::std::option::Option::is_none")]
     pub auth: ::std::option::Option<AuthCapabilities>,
     /**Elicitation capabilities supported by the client.
@@ -618,6 +793,9 @@ Determines which elicitation modes the agent may use.
 
 Optional. Omitted or `null` both mean the client does not advertise
 elicitation support.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`elicitation`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "elicitation",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -628,6 +806,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -641,9 +822,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ClientNotification {
     ///The notification method name.
+    ///
+    /// Required (`method`).
     #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific notification parameters.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
     #[serde(
         rename = "params",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -655,12 +840,18 @@ pub struct ClientNotification {
 #[non_exhaustive]
 pub struct ClientRequest {
     ///The request id used to correlate the matching response.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: RequestId,
     ///The method name to invoke.
+    ///
+    /// Required (`method`).
     #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific request parameters.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
     #[serde(
         rename = "params",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -672,9 +863,13 @@ pub struct ClientRequest {
 #[non_exhaustive]
 pub struct ClientResponseError {
     ///The id of the request this response answers.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific error data.
+    ///
+    /// Required (`error`).
     #[serde(rename = "error")]
     pub error: Error,
 }
@@ -683,9 +878,13 @@ pub struct ClientResponseError {
 #[non_exhaustive]
 pub struct ClientResponseResult {
     ///The id of the request this response answers.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific response data.
+    ///
+    /// Required (`result`).
     #[serde(rename = "result")]
     pub result: ClientResponseResultResult,
 }
@@ -695,6 +894,9 @@ pub struct ClientResponseResult {
 pub struct ClientSessionCapabilities {
     /**Support for ID-addressed context compaction updates. Omitted or `null`
 means unsupported. `{}` advertises the complete compaction contract.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`compaction`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "compaction",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -704,6 +906,9 @@ means unsupported. `{}` advertises the complete compaction contract.*/
 
 Omitted or `null` both mean the client does not advertise support for any
 config option extensions.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "configOptions",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -713,6 +918,9 @@ config option extensions.*/
 
 Optional. Omitted or `null` both mean the client does not advertise support.
 Supplying `{}` means the client can present notices to the user.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`notices`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "notices",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -723,6 +931,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -742,6 +953,8 @@ Only available if the Agent supports the `sessionCapabilities.close` capability.
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     ///The ID of the session to close.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -749,6 +962,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -766,6 +982,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -849,12 +1068,19 @@ the `session.compaction` Client capability.*/
 #[non_exhaustive]
 pub struct CompactionSummaryChunk {
     ///ID of the compaction whose summary receives this content.
+    ///
+    /// Required (`compactionId`).
     #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     ///One content block to append.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ContentBlock,
     ///Metadata scoped to this chunk. Omission and `null` both mean absent.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -875,24 +1101,38 @@ stored value unchanged, `null` clears it, and a concrete value replaces it.
 #[non_exhaustive]
 pub struct CompactionUpdate {
     ///The Agent-owned ID of this compaction, unique within the session.
+    ///
+    /// Required (`compactionId`).
     #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     ///Current lifecycle status.
+    ///
+    /// Required (`status`).
     #[serde(rename = "status")]
     pub status: CompactionStatus,
     ///Complete replacement user-displayable summary content for the compaction.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`summary`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "summary",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub summary: crate::MaybeUndefined<::std::vec::Vec<ContentBlock>>,
     ///Human-readable error details for the compaction.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`error`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "error",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub error: crate::MaybeUndefined<::std::string::String>,
     ///Extensible metadata patch for this compaction.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -906,6 +1146,8 @@ pub struct CompactionUpdate {
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     ///The ID of the elicitation that completed.
+    ///
+    /// Required (`elicitationId`).
     #[serde(rename = "elicitationId")]
     pub elicitation_id: ElicitationId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -915,6 +1157,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -928,6 +1173,10 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
     ///The full set of configuration options and their current values.
+    ///
+    /// Required (`configOptions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "configOptions")]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -935,6 +1184,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -948,6 +1200,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct Content {
     ///The actual content block.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ContentBlock,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -955,6 +1209,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -968,12 +1225,17 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ContentChunk {
     ///A single item of content
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ContentBlock,
     /**A unique identifier for the message this chunk belongs to.
 
 All chunks belonging to the same message share the same `messageId`.
 A change in `messageId` indicates a new message has started.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`messageId`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "messageId",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -984,6 +1246,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -997,10 +1262,14 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct Cost {
     ///Total cumulative cost for session.
+    ///
+    /// Required (`amount`).
     #[serde(rename = "amount")]
     pub amount: f64,
     /**Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
 unit such as "credits".*/
+    ///
+    /// Required (`currency`).
     #[serde(rename = "currency")]
     pub currency: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1008,6 +1277,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1025,6 +1297,8 @@ Elicitations are tied to a session (optionally a tool call) or a request.*/
 #[non_exhaustive]
 pub struct CreateElicitationRequest {
     ///A human-readable message describing what input is needed.
+    ///
+    /// Required (`message`).
     #[serde(rename = "message")]
     pub message: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1034,6 +1308,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1056,6 +1333,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1072,18 +1352,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct CreateTerminalRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The command to execute.
+    ///
+    /// Required (`command`).
     #[serde(rename = "command")]
     pub command: ::std::string::String,
     ///Array of command arguments.
+    ///
+    /// Optional (`args`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "args", skip_serializing_if = "::std::option::Option::is_none")]
     pub args: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Environment variables for the command.
+    ///
+    /// Optional (`env`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "env", skip_serializing_if = "::std::option::Option::is_none")]
     pub env: ::std::option::Option<::std::vec::Vec<EnvVariable>>,
     ///Working directory for the command. Must be an absolute path.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cwd`).
     #[serde(rename = "cwd", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub cwd: crate::MaybeUndefined<::std::string::String>,
     /**Maximum number of output bytes to retain.
@@ -1094,6 +1386,8 @@ to stay within the limit.
 The Client MUST ensure truncation happens at a character boundary to maintain valid
 string output, even if this means the retained output is slightly less than the
 specified limit.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`outputByteLimit`).
     #[serde(
         rename = "outputByteLimit",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1104,6 +1398,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1117,6 +1414,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct CreateTerminalResponse {
     ///The unique identifier for the created terminal.
+    ///
+    /// Required (`terminalId`).
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1124,6 +1423,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1139,6 +1441,8 @@ See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/s
 #[non_exhaustive]
 pub struct CurrentModeUpdate {
     ///The ID of the current mode
+    ///
+    /// Required (`currentModeId`).
     #[serde(rename = "currentModeId")]
     pub current_mode_id: SessionModeId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1146,6 +1450,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1161,6 +1468,8 @@ Only available if the Agent supports the `sessionCapabilities.delete` capability
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     ///The ID of the session to delete.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1168,6 +1477,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1185,6 +1497,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1202,15 +1517,22 @@ See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-ca
 #[non_exhaustive]
 pub struct Diff {
     ///The absolute file path being modified.
+    ///
+    /// Required (`path`).
     #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///The original content (omitted or `null` for new files).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`oldText`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "oldText",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub old_text: crate::MaybeUndefined<::std::string::String>,
     ///The new content after modification.
+    ///
+    /// Required (`newText`).
     #[serde(rename = "newText")]
     pub new_text: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1218,6 +1540,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1231,6 +1556,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     ///The user-provided content, if any, as an object matching the requested schema.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`content`).
     #[serde(
         rename = "content",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1247,6 +1574,9 @@ pub struct ElicitationCapabilities {
 
 Optional. Omitted and `null` are equivalent and mean form support is not advertised.
 Supplying `{}` explicitly advertises form support.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`form`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "form",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1256,6 +1586,9 @@ Supplying `{}` explicitly advertises form support.*/
 
 Optional. Omitted or `null` both mean the client does not advertise support.
 Supplying `{}` means the client supports URL-based elicitation.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`url`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "url", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub url: crate::MaybeUndefined<ElicitationUrlCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1265,6 +1598,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1286,6 +1622,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1299,6 +1638,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ElicitationFormMode {
     ///A JSON Schema describing the form fields to present to the user.
+    ///
+    /// Required (`requestedSchema`).
     #[serde(rename = "requestedSchema")]
     pub requested_schema: ElicitationSchema,
     /// The variant part of this object (members selected by its tag).
@@ -1352,6 +1693,8 @@ impl ::std::str::FromStr for ElicitationId {
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     ///The request this elicitation is tied to.
+    ///
+    /// Required (`requestId`).
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
 }
@@ -1363,17 +1706,25 @@ as required by the elicitation specification.*/
 #[non_exhaustive]
 pub struct ElicitationSchema {
     ///Type discriminator. Always `"object"`.
+    ///
+    /// Optional (`type`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
     pub type_: ::std::option::Option<ElicitationSchemaType>,
     /**Optional title for the schema.
 
 Optional. Omitted and `null` are equivalent and mean no title is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///Property definitions (MUST be primitive types).
+    ///
+    /// Optional (`properties`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     #[serde(
         rename = "properties",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -1384,6 +1735,8 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     /**List of required property names.
 
 Optional. Omitted and `null` are equivalent and mean no property names are required.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`required`).
     #[serde(
         rename = "required",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1392,6 +1745,9 @@ Optional. Omitted and `null` are equivalent and mean no property names are requi
     /**Optional description of what this schema represents.
 
 Optional. Omitted and `null` are equivalent and mean no schema description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1404,6 +1760,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1421,12 +1780,17 @@ during a tool call and needs to redirect it to the user.*/
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
     ///The session this elicitation is tied to.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**Optional tool call within the session.
 
 Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
 session without a specific tool call.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`toolCallId`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "toolCallId",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1446,6 +1810,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1459,9 +1826,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ElicitationUrlMode {
     ///The unique identifier for this elicitation.
+    ///
+    /// Required (`elicitationId`).
     #[serde(rename = "elicitationId")]
     pub elicitation_id: ElicitationId,
     ///The URL to direct the user to.
+    ///
+    /// Required (`url`).
     #[serde(rename = "url")]
     pub url: ::std::string::String,
     /// The variant part of this object (members selected by its tag).
@@ -1473,12 +1844,17 @@ pub struct ElicitationUrlMode {
 #[non_exhaustive]
 pub struct EmbeddedResource {
     ///Optional annotations that help clients decide how to display or route this content.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "annotations",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Embedded resource payload, either text or binary data.
+    ///
+    /// Required (`resource`).
     #[serde(rename = "resource")]
     pub resource: EmbeddedResourceResource,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1486,6 +1862,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1499,14 +1878,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct EnumOption {
     ///The constant value for this option.
+    ///
+    /// Required (`const`).
     #[serde(rename = "const")]
     pub const_: ::std::string::String,
     ///Human-readable title for this option.
+    ///
+    /// Required (`title`).
     #[serde(rename = "title")]
     pub title: ::std::string::String,
     /**Human-readable description.
 
 Optional. Omitted and `null` are equivalent and mean no description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1519,6 +1905,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1532,9 +1921,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct EnvVariable {
     ///The name of the environment variable.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///The value to set for the environment variable.
+    ///
+    /// Required (`value`).
     #[serde(rename = "value")]
     pub value: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1542,6 +1935,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1561,14 +1957,21 @@ See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification
 pub struct Error {
     /**A number indicating the error type that occurred.
 This MUST be an integer as defined in the JSON-RPC specification.*/
+    ///
+    /// Required (`code`).
     #[serde(rename = "code")]
     pub code: ErrorCode,
     /**A string providing a short description of the error.
 The message SHOULD be limited to a concise single sentence.*/
+    ///
+    /// Required (`message`).
     #[serde(rename = "message")]
     pub message: ::std::string::String,
     /**Optional primitive or structured value that contains additional information about the error.
 This may include debugging information or context-specific details.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`data`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "data",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1583,6 +1986,9 @@ pub struct ErrorStopReason {
 
 Optional. Omitted or `null` both mean the agent is not reporting failure details.
 Agents SHOULD include it.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`error`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "error",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1668,12 +2074,18 @@ See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/init
 #[non_exhaustive]
 pub struct FileSystemCapabilities {
     ///Whether the Client supports `fs/read_text_file` requests.
+    ///
+    /// Optional (`readTextFile`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "readTextFile",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub read_text_file: ::std::option::Option<bool>,
     ///Whether the Client supports `fs/write_text_file` requests.
+    ///
+    /// Optional (`writeTextFile`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "writeTextFile",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -1684,6 +2096,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1697,9 +2112,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct HttpHeader {
     ///The name of the HTTP header.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///The value to set for the HTTP header.
+    ///
+    /// Required (`value`).
     #[serde(rename = "value")]
     pub value: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1707,6 +2126,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1724,6 +2146,9 @@ pub struct IdleStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
 Implementations MUST NOT make assumptions about values at these keys.
 Optional. Omitted and `null` mean no metadata for this state snapshot.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1740,18 +2165,28 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
 #[non_exhaustive]
 pub struct ImageContent {
     ///Optional annotations that help clients decide how to display or route this content.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "annotations",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Base64-encoded media payload.
+    ///
+    /// Required (`data`).
     #[serde(rename = "data")]
     pub data: ::std::string::String,
     ///MIME type describing the encoded media payload.
+    ///
+    /// Required (`mimeType`).
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     ///URI associated with this resource or media payload.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`uri`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "uri", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub uri: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1759,6 +2194,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1775,12 +2213,17 @@ title for UI representation.*/
 pub struct Implementation {
     /**Intended for programmatic or logical use, but can be used as a display
 name fallback if title isn't present.*/
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     /**Intended for UI and end-user contexts and optimized to be human-readable
 and easily understood.
 
 If not provided, the name SHOULD be used for display.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1788,6 +2231,8 @@ If not provided, the name SHOULD be used for display.*/
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Version of the implementation. Can be displayed to the user or used
 for debugging or metrics purposes. (e.g. "1.0.0").*/
+    ///
+    /// Required (`version`).
     #[serde(rename = "version")]
     pub version: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1795,6 +2240,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1812,9 +2260,14 @@ See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/
 #[non_exhaustive]
 pub struct InitializeRequest {
     ///The latest protocol version supported by the client.
+    ///
+    /// Required (`protocolVersion`).
     #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     ///Capabilities supported by the client.
+    ///
+    /// Optional (`clientCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "clientCapabilities",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -1823,6 +2276,9 @@ pub struct InitializeRequest {
     /**Information about the Client name and version sent to the Agent.
 
 Note: in future versions of the protocol, this will be required.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`clientInfo`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "clientInfo",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1833,6 +2289,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1853,15 +2312,24 @@ pub struct InitializeResponse {
 or the latest protocol version supported by the agent.
 
 The client SHOULD disconnect, if it doesn't support this version.*/
+    ///
+    /// Required (`protocolVersion`).
     #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     ///Capabilities supported by the agent.
+    ///
+    /// Optional (`agentCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "agentCapabilities",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub agent_capabilities: ::std::option::Option<AgentCapabilities>,
     ///Authentication methods supported by the agent.
+    ///
+    /// Optional (`authMethods`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "authMethods",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -1870,6 +2338,9 @@ The client SHOULD disconnect, if it doesn't support this version.*/
     /**Information about the Agent name and version sent to the Client.
 
 Note: in future versions of the protocol, this will be required.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`agentInfo`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "agentInfo",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1880,6 +2351,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1895,6 +2369,9 @@ pub struct IntegerPropertySchema {
     /**Optional title for the property.
 
 Optional. Omitted and `null` are equivalent and mean no title is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1903,6 +2380,9 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     /**Human-readable description.
 
 Optional. Omitted and `null` are equivalent and mean no description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1911,6 +2391,8 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     /**Minimum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minimum`).
     #[serde(
         rename = "minimum",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1919,6 +2401,8 @@ Optional. Omitted and `null` are equivalent and mean there is no inclusive lower
     /**Maximum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maximum`).
     #[serde(
         rename = "maximum",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1927,6 +2411,9 @@ Optional. Omitted and `null` are equivalent and mean there is no inclusive upper
     /**Default value.
 
 Optional. Omitted and `null` are equivalent and mean no default value is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "default",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1939,6 +2426,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1952,9 +2442,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct KillTerminalRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to kill.
+    ///
+    /// Required (`terminalId`).
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1962,6 +2456,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1979,6 +2476,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -1994,9 +2494,13 @@ Only available if the Agent supports the `sessionCapabilities.list` capability.*
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     ///Filter sessions by working directory. Must be an absolute path.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cwd`).
     #[serde(rename = "cwd", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub cwd: crate::MaybeUndefined<::std::string::String>,
     ///Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cursor`).
     #[serde(
         rename = "cursor",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2007,6 +2511,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2020,10 +2527,17 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     ///Array of session information objects
+    ///
+    /// Required (`sessions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "sessions")]
     pub sessions: ::std::vec::Vec<SessionInfo>,
     /**Opaque cursor token. If present, pass this in the next request's cursor parameter
 to fetch the next page. If absent, there are no more results.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`nextCursor`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "nextCursor",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2034,6 +2548,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2051,9 +2568,14 @@ See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v
 #[non_exhaustive]
 pub struct LoadSessionRequest {
     ///List of MCP servers to connect to for this session.
+    ///
+    /// Required (`mcpServers`).
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "mcpServers")]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     ///The working directory for this session. Must be an absolute path.
+    ///
+    /// Required (`cwd`).
     #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots to activate for this session. Each path MUST be absolute.
@@ -2062,6 +2584,9 @@ When omitted or empty, no additional roots are activated. When non-empty,
 this is the complete resulting additional-root list for the loaded
 session. It MAY differ from any previously used or reported list as long as
 the request `cwd` matches the session's `cwd`.*/
+    ///
+    /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(
         rename = "additionalDirectories",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -2070,6 +2595,8 @@ the request `cwd` matches the session's `cwd`.*/
         ::std::vec::Vec<::std::string::String>,
     >,
     ///The ID of the session to load.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**System-level instructions for the loaded session.
@@ -2079,6 +2606,8 @@ system prompt it stored with the session or use its default instructions.
 Clients MUST only send this when the Agent advertises
 `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
 when the session was created.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
     #[serde(
         rename = "systemPrompt",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2089,6 +2618,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2104,12 +2636,19 @@ pub struct LoadSessionResponse {
     /**Initial mode state if supported by the Agent
 
 See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`modes`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "modes",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub modes: crate::MaybeUndefined<SessionModeState>,
     ///Initial session configuration options if supported by the Agent.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "configOptions",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2120,6 +2659,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2139,6 +2681,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2158,6 +2703,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2175,6 +2723,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2188,9 +2739,15 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct McpCapabilities {
     ///Agent supports `http` MCP servers.
+    ///
+    /// Optional (`http`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "http", skip_serializing_if = "::std::option::Option::is_none")]
     pub http: ::std::option::Option<bool>,
     ///Agent supports `sse` MCP servers.
+    ///
+    /// Optional (`sse`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "sse", skip_serializing_if = "::std::option::Option::is_none")]
     pub sse: ::std::option::Option<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2198,6 +2755,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2211,12 +2771,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct McpServerHttp {
     ///Human-readable name identifying this MCP server.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///URL to the MCP server.
+    ///
+    /// Required (`url`).
     #[serde(rename = "url")]
     pub url: ::std::string::String,
     ///HTTP headers to set when making requests to the MCP server.
+    ///
+    /// Required (`headers`).
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "headers")]
     pub headers: ::std::vec::Vec<HttpHeader>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2224,6 +2791,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2237,12 +2807,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct McpServerSse {
     ///Human-readable name identifying this MCP server.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///URL to the MCP server.
+    ///
+    /// Required (`url`).
     #[serde(rename = "url")]
     pub url: ::std::string::String,
     ///HTTP headers to set when making requests to the MCP server.
+    ///
+    /// Required (`headers`).
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "headers")]
     pub headers: ::std::vec::Vec<HttpHeader>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2250,6 +2827,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2263,15 +2843,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct McpServerStdio {
     ///Human-readable name identifying this MCP server.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Absolute path to the MCP server executable.
+    ///
+    /// Required (`command`).
     #[serde(rename = "command")]
     pub command: ::std::string::String,
     ///Command-line arguments to pass to the MCP server.
+    ///
+    /// Required (`args`).
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "args")]
     pub args: ::std::vec::Vec<::std::string::String>,
     ///Environment variables to set when launching the MCP server.
+    ///
+    /// Required (`env`).
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "env")]
     pub env: ::std::vec::Vec<EnvVariable>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2279,6 +2869,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2335,6 +2928,9 @@ pub struct MultiSelectPropertySchema {
     /**Optional title for the property.
 
 Optional. Omitted and `null` are equivalent and mean no title is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2343,6 +2939,9 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     /**Human-readable description.
 
 Optional. Omitted and `null` are equivalent and mean no description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2351,6 +2950,8 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     /**Minimum number of items to select.
 
 Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minItems`).
     #[serde(
         rename = "minItems",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2359,17 +2960,25 @@ Optional. Omitted and `null` are equivalent and mean there is no minimum selecti
     /**Maximum number of items to select.
 
 Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maxItems`).
     #[serde(
         rename = "maxItems",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub max_items: crate::MaybeUndefined<u64>,
     ///The items definition describing allowed values.
+    ///
+    /// Required (`items`).
     #[serde(rename = "items")]
     pub items: MultiSelectItems,
     /**Default selected values.
 
 Optional. Omitted and `null` are equivalent and mean no default selections are provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "default",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2382,6 +2991,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2397,6 +3009,8 @@ See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol
 #[non_exhaustive]
 pub struct NewSessionRequest {
     ///The working directory for this session. Must be an absolute path.
+    ///
+    /// Required (`cwd`).
     #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots for this session. Each path MUST be absolute.
@@ -2404,6 +3018,9 @@ pub struct NewSessionRequest {
 These expand the session's filesystem scope without changing `cwd`, which
 remains the base for relative paths. When omitted or empty, no
 additional roots are activated for the new session.*/
+    ///
+    /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(
         rename = "additionalDirectories",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -2412,6 +3029,9 @@ additional roots are activated for the new session.*/
         ::std::vec::Vec<::std::string::String>,
     >,
     ///List of MCP (Model Context Protocol) servers the agent should connect to.
+    ///
+    /// Required (`mcpServers`).
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(rename = "mcpServers")]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     /**System-level instructions for the new session.
@@ -2419,6 +3039,8 @@ additional roots are activated for the new session.*/
 Optional. Omitted and `null` are equivalent and mean the Agent uses its
 own default instructions. Clients MUST only send this when the Agent
 advertises `sessionCapabilities.systemPrompt`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
     #[serde(
         rename = "systemPrompt",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2429,6 +3051,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2446,17 +3071,26 @@ pub struct NewSessionResponse {
     /**Unique identifier for the created session.
 
 Used in all subsequent requests for this conversation.*/
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**Initial mode state if supported by the Agent
 
 See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`modes`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "modes",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub modes: crate::MaybeUndefined<SessionModeState>,
     ///Initial session configuration options if supported by the Agent.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "configOptions",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2467,6 +3101,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2488,14 +3125,21 @@ See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
 #[non_exhaustive]
 pub struct Notice {
     ///Presentation severity hint.
+    ///
+    /// Required (`severity`).
     #[serde(rename = "severity")]
     pub severity: NoticeSeverity,
     ///Required non-empty plain-text title that can stand alone.
+    ///
+    /// Required (`title`).
     #[serde(rename = "title")]
     pub title: NoticeTitle,
     /**Optional plain-text detail or guidance.
 
 Omitted and `null` are equivalent and mean no description was supplied.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2504,6 +3148,9 @@ Omitted and `null` are equivalent and mean no description was supplied.*/
     /**Metadata scoped to this notice.
 
 Omitted and `null` are equivalent and mean no metadata was supplied.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2599,6 +3246,9 @@ pub struct NumberPropertySchema {
     /**Optional title for the property.
 
 Optional. Omitted and `null` are equivalent and mean no title is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2607,6 +3257,9 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     /**Human-readable description.
 
 Optional. Omitted and `null` are equivalent and mean no description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2615,6 +3268,8 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     /**Minimum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minimum`).
     #[serde(
         rename = "minimum",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2623,6 +3278,8 @@ Optional. Omitted and `null` are equivalent and mean there is no inclusive lower
     /**Maximum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maximum`).
     #[serde(
         rename = "maximum",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2631,6 +3288,9 @@ Optional. Omitted and `null` are equivalent and mean there is no inclusive upper
     /**Default value.
 
 Optional. Omitted and `null` are equivalent and mean no default value is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "default",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2643,6 +3303,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2656,12 +3319,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct PermissionOption {
     ///Unique identifier for this permission option.
+    ///
+    /// Required (`optionId`).
     #[serde(rename = "optionId")]
     pub option_id: PermissionOptionId,
     ///Human-readable label to display to the user.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Hint about the nature of this permission option.
+    ///
+    /// Required (`kind`).
     #[serde(rename = "kind")]
     pub kind: PermissionOptionKind,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2669,6 +3338,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2728,6 +3400,10 @@ pub struct Plan {
 
 The Agent MUST send all entries with their current status.
 The Client MUST replace the entire checklist with each update.*/
+    ///
+    /// Required (`entries`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "entries")]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2735,6 +3411,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2752,6 +3431,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2769,13 +3451,19 @@ See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/ag
 #[non_exhaustive]
 pub struct PlanEntry {
     ///Human-readable description of what this task aims to accomplish.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The relative importance of this task.
 Used to indicate which tasks are most critical to the overall goal.*/
+    ///
+    /// Required (`priority`).
     #[serde(rename = "priority")]
     pub priority: PlanEntryPriority,
     ///Current execution status of this task.
+    ///
+    /// Required (`status`).
     #[serde(rename = "status")]
     pub status: PlanEntryStatus,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2783,6 +3471,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2837,12 +3528,18 @@ impl ::std::str::FromStr for PlanId {
 #[non_exhaustive]
 pub struct PlanItems {
     ///The plan ID to update.
+    ///
+    /// Required (`planId`).
     #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /**The list of tasks to be accomplished.
 
 The Agent MUST send all entries with their current status.
 The Client MUST replace the checklist with this `planId` on each update.*/
+    ///
+    /// Required (`entries`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "entries")]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2850,6 +3547,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2863,9 +3563,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct PlanMarkdown {
     ///The plan ID to update.
+    ///
+    /// Required (`planId`).
     #[serde(rename = "planId")]
     pub plan_id: PlanId,
     ///The complete plan as Markdown, not just the text that changed.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The absolute path of the file that holds this plan.
@@ -2873,6 +3577,9 @@ pub struct PlanMarkdown {
 Omitted and `null` both mean the plan has no file. A supplied path MUST
 be absolute. `content` is the plan to display whether or not `path` is set.
 Clients can use `path` to open the file.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`path`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "path",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2883,6 +3590,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2896,6 +3606,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct PlanRemoved {
     ///The plan ID to remove. Clients MUST ignore a removal for an unknown ID.
+    ///
+    /// Required (`planId`).
     #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2903,6 +3615,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2916,6 +3631,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct PlanUpdate {
     ///Replaces the whole plan with this `planId`, even if its `type` changes.
+    ///
+    /// Required (`plan`).
     #[serde(rename = "plan")]
     pub plan: PlanUpdateContent,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2923,6 +3640,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2947,15 +3667,24 @@ See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protoco
 #[non_exhaustive]
 pub struct PromptCapabilities {
     ///Agent supports `image` content blocks.
+    ///
+    /// Optional (`image`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "image", skip_serializing_if = "::std::option::Option::is_none")]
     pub image: ::std::option::Option<bool>,
     ///Agent supports `audio` content blocks.
+    ///
+    /// Optional (`audio`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "audio", skip_serializing_if = "::std::option::Option::is_none")]
     pub audio: ::std::option::Option<bool>,
     /**Agent supports embedded context in `session/prompt` requests.
 
 When enabled, the Client is allowed to include `resource` content blocks
 in prompt requests for pieces of context that are referenced in the message.*/
+    ///
+    /// Optional (`embeddedContext`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "embeddedContext",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -2966,6 +3695,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -2983,6 +3715,8 @@ See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/pr
 #[non_exhaustive]
 pub struct PromptRequest {
     ///The ID of the session to send this user message to
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The blocks of content that compose the user's message.
@@ -2998,6 +3732,8 @@ The client MAY include referenced pieces of context as either
 When available, `resource` is preferred
 as it avoids extra round-trips and allows the message to include
 pieces of context from sources the agent may not have access to.*/
+    ///
+    /// Required (`prompt`).
     #[serde(rename = "prompt")]
     pub prompt: ::std::vec::Vec<ContentBlock>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3005,6 +3741,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3020,6 +3759,8 @@ See protocol docs: [Check for Completion](https://agentclientprotocol.com/protoc
 #[non_exhaustive]
 pub struct PromptResponse {
     ///Indicates why the agent stopped processing the turn.
+    ///
+    /// Required (`stopReason`).
     #[serde(rename = "stopReason")]
     pub stop_reason: StopReason,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3027,6 +3768,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3088,18 +3832,26 @@ Only available if the client supports the `fs.readTextFile` capability.*/
 #[non_exhaustive]
 pub struct ReadTextFileRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///Absolute path to the file to read.
+    ///
+    /// Required (`path`).
     #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///Line number to start reading from (1-based).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`line`).
     #[serde(
         rename = "line",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub line: crate::MaybeUndefined<u32>,
     ///Maximum number of lines to read.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`limit`).
     #[serde(
         rename = "limit",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3110,6 +3862,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3123,6 +3878,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ReadTextFileResponse {
     ///Content payload returned by this response.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3130,6 +3887,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3143,9 +3903,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct ReleaseTerminalRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to release.
+    ///
+    /// Required (`terminalId`).
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3153,6 +3917,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3170,6 +3937,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3187,12 +3957,18 @@ See protocol docs: [Requesting Permission](https://agentclientprotocol.com/proto
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///Details about the tool call requiring permission.
+    ///
+    /// Required (`toolCall`).
     #[serde(rename = "toolCall")]
     pub tool_call: ToolCallUpdate,
     ///Available permission options for the user to choose from.
+    ///
+    /// Required (`options`).
     #[serde(rename = "options")]
     pub options: ::std::vec::Vec<PermissionOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3200,6 +3976,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3213,6 +3992,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     ///The user's decision on the permission request.
+    ///
+    /// Required (`outcome`).
     #[serde(rename = "outcome")]
     pub outcome: RequestPermissionOutcome,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3220,6 +4001,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3235,6 +4019,9 @@ pub struct RequiresActionStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
 Implementations MUST NOT make assumptions about values at these keys.
 Optional. Omitted and `null` mean no metadata for this state snapshot.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3248,39 +4035,58 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
 #[non_exhaustive]
 pub struct ResourceLink {
     ///Optional annotations that help clients decide how to display or route this content.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "annotations",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Optional human-readable details shown with this protocol object.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     ///MIME type describing the encoded media payload.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mimeType`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "mimeType",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub mime_type: crate::MaybeUndefined<::std::string::String>,
     ///Human-readable name shown for this protocol object.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional size of the linked resource in bytes, if known.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`size`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "size",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub size: crate::MaybeUndefined<i64>,
     ///Optional display title for end-user UI.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///URI associated with this resource or media payload.
+    ///
+    /// Required (`uri`).
     #[serde(rename = "uri")]
     pub uri: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3288,6 +4094,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3306,9 +4115,13 @@ Only available if the Agent supports the `sessionCapabilities.resume` capability
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
     ///The ID of the session to resume.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The working directory for this session. Must be an absolute path.
+    ///
+    /// Required (`cwd`).
     #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots to activate for this session. Each path MUST be absolute.
@@ -3317,6 +4130,9 @@ When omitted or empty, no additional roots are activated. When non-empty,
 this is the complete resulting additional-root list for the resumed
 session. It MAY differ from any previously used or reported list as long as
 the request `cwd` matches the session's `cwd`.*/
+    ///
+    /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(
         rename = "additionalDirectories",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -3325,6 +4141,9 @@ the request `cwd` matches the session's `cwd`.*/
         ::std::vec::Vec<::std::string::String>,
     >,
     ///List of MCP servers to connect to for this session.
+    ///
+    /// Optional (`mcpServers`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
     #[serde(
         rename = "mcpServers",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -3337,6 +4156,8 @@ system prompt it stored with the session or use its default instructions.
 Clients MUST only send this when the Agent advertises
 `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
 when the session was created.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
     #[serde(
         rename = "systemPrompt",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3347,6 +4168,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3362,12 +4186,19 @@ pub struct ResumeSessionResponse {
     /**Initial mode state if supported by the Agent
 
 See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`modes`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "modes",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub modes: crate::MaybeUndefined<SessionModeState>,
     ///Initial session configuration options if supported by the Agent.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "configOptions",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3378,6 +4209,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3393,6 +4227,9 @@ pub struct RunningStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
 Implementations MUST NOT make assumptions about values at these keys.
 Optional. Omitted and `null` mean no metadata for this state snapshot.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3406,6 +4243,8 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     ///The ID of the option the user selected.
+    ///
+    /// Required (`optionId`).
     #[serde(rename = "optionId")]
     pub option_id: PermissionOptionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3413,6 +4252,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3435,6 +4277,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3454,6 +4299,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3478,6 +4326,9 @@ pub struct SessionCapabilities {
 
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports listing sessions.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`list`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "list",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3487,6 +4338,9 @@ Supplying `{}` means the agent supports listing sessions.*/
 
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports deleting sessions from `session/list`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`delete`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "delete",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3501,6 +4355,9 @@ supported session lifecycle requests.
 Agents that also support `session/list` may return
 `SessionInfo.additionalDirectories` to report the complete ordered
 additional-root list associated with a listed session.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`additionalDirectories`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "additionalDirectories",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3512,6 +4369,9 @@ additional-root list associated with a listed session.*/
 
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports `systemPrompt` in `append` mode.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "systemPrompt",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3521,6 +4381,9 @@ Supplying `{}` means the agent supports `systemPrompt` in `append` mode.*/
 
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports resuming sessions.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`resume`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "resume",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3530,6 +4393,9 @@ Supplying `{}` means the agent supports resuming sessions.*/
 
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports closing sessions.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`close`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "close",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3540,6 +4406,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3559,6 +4428,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3572,6 +4444,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
     ///The current value of the boolean option.
+    ///
+    /// Required (`currentValue`).
     #[serde(rename = "currentValue")]
     pub current_value: bool,
 }
@@ -3662,18 +4536,28 @@ impl ::std::str::FromStr for SessionConfigId {
 #[non_exhaustive]
 pub struct SessionConfigOption {
     ///Unique identifier for the configuration option.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: SessionConfigId,
     ///Human-readable label for the option.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional description for the Client to display to the user.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     ///Optional semantic category for this option (UX only).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`category`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "category",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3684,6 +4568,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3705,6 +4592,9 @@ Optional. Omitted or `null` both mean the client does not advertise support.
 Supplying `{}` means agents may include `type: "boolean"` entries in
 `configOptions`, and the client may send `session/set_config_option`
 requests with `type: "boolean"` and a boolean `value`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`boolean`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "boolean",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3715,6 +4605,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3728,9 +4621,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SessionConfigSelect {
     ///The currently selected value.
+    ///
+    /// Required (`currentValue`).
     #[serde(rename = "currentValue")]
     pub current_value: SessionConfigValueId,
     ///The set of selectable options.
+    ///
+    /// Required (`options`).
     #[serde(rename = "options")]
     pub options: SessionConfigSelectOptions,
 }
@@ -3739,12 +4636,20 @@ pub struct SessionConfigSelect {
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
     ///Unique identifier for this group.
+    ///
+    /// Required (`group`).
     #[serde(rename = "group")]
     pub group: SessionConfigGroupId,
     ///Human-readable label for this group.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///The set of option values in this group.
+    ///
+    /// Required (`options`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "options")]
     pub options: ::std::vec::Vec<SessionConfigSelectOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3752,6 +4657,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3765,12 +4673,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
     ///Unique identifier for this option value.
+    ///
+    /// Required (`value`).
     #[serde(rename = "value")]
     pub value: SessionConfigValueId,
     ///Human-readable label for this option value.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional description for this option value.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3781,6 +4696,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3841,6 +4759,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3900,9 +4821,13 @@ impl ::std::str::FromStr for SessionId {
 #[non_exhaustive]
 pub struct SessionInfo {
     ///Unique identifier for the session
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The working directory for this session. Must be an absolute path.
+    ///
+    /// Required (`cwd`).
     #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots reported for this session. Each path MUST be absolute.
@@ -3910,6 +4835,10 @@ pub struct SessionInfo {
 When present, this is the complete ordered additional-root list reported
 by the Agent. Omitted and empty values are equivalent: the response
 reports no additional roots.*/
+    ///
+    /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "additionalDirectories",
         skip_serializing_if = "::std::option::Option::is_none"
@@ -3918,12 +4847,18 @@ reports no additional roots.*/
         ::std::vec::Vec<::std::string::String>,
     >,
     ///Human-readable title for the session
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///ISO 8601 timestamp of last activity
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`updatedAt`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "updatedAt",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3934,6 +4869,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3950,12 +4888,18 @@ Clients can use it to keep session titles and state current.*/
 #[non_exhaustive]
 pub struct SessionInfoUpdate {
     ///Human-readable title for the session. Set to null to clear.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///ISO 8601 timestamp of last activity. Set to null to clear.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`updatedAt`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "updatedAt",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3966,6 +4910,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3985,6 +4932,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -3998,11 +4948,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SessionMessage {
     ///Identifier of this message within the enclosing session's transcript.
+    ///
+    /// Required (`messageId`).
     #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /**The sending session.
 
 Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`senderSessionId`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "senderSessionId",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4011,6 +4966,9 @@ Omitted leaves the stored value unchanged. `null` clears it. A value replaces it
     /**The receiving session.
 
 Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`recipientSessionId`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "recipientSessionId",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4021,6 +4979,9 @@ sender's transcript.
 
 Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
 after the message starts streaming.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`senderMessageId`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "senderMessageId",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4031,6 +4992,9 @@ recipient's transcript.
 
 Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
 after the message starts streaming.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`recipientMessageId`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "recipientMessageId",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4038,6 +5002,10 @@ after the message starts streaming.*/
     pub recipient_message_id: crate::MaybeUndefined<MessageId>,
     /**Omitted leaves content unchanged. `null` or `[]` clears it.
 A non-empty array replaces all content.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`content`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "content",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4046,6 +5014,9 @@ A non-empty array replaces all content.*/
     /**Omitted leaves metadata unchanged. `null` removes it.
 
 Implementations MUST NOT make assumptions about values in `_meta`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4062,14 +5033,21 @@ A chunk carries only content. The message's participants and references come fro
 #[non_exhaustive]
 pub struct SessionMessageChunk {
     ///Identifier of this message within the enclosing session's transcript.
+    ///
+    /// Required (`messageId`).
     #[serde(rename = "messageId")]
     pub message_id: MessageId,
     ///A single content block appended to the message.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ContentBlock,
     /**Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
 
 Implementations MUST NOT make assumptions about values in `_meta`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4085,12 +5063,19 @@ See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/s
 #[non_exhaustive]
 pub struct SessionMode {
     ///Stable identifier used to refer to this protocol object in later messages.
+    ///
+    /// Required (`id`).
     #[serde(rename = "id")]
     pub id: SessionModeId,
     ///Human-readable name shown for this protocol object.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional human-readable details shown with this protocol object.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4101,6 +5086,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4155,9 +5143,15 @@ impl ::std::str::FromStr for SessionModeId {
 #[non_exhaustive]
 pub struct SessionModeState {
     ///The current mode the Agent is in.
+    ///
+    /// Required (`currentModeId`).
     #[serde(rename = "currentModeId")]
     pub current_mode_id: SessionModeId,
     ///The set of modes that the Agent can operate in
+    ///
+    /// Required (`availableModes`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "availableModes")]
     pub available_modes: ::std::vec::Vec<SessionMode>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4165,6 +5159,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4182,9 +5179,13 @@ See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protoc
 #[non_exhaustive]
 pub struct SessionNotification {
     ///The ID of the session this update pertains to.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The actual update content.
+    ///
+    /// Required (`update`).
     #[serde(rename = "update")]
     pub update: SessionUpdate,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4192,6 +5193,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4211,6 +5215,8 @@ referenced session received or finished any work.*/
 #[non_exhaustive]
 pub struct SessionReference {
     ///The referenced session.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4218,6 +5224,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4237,6 +5246,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4255,6 +5267,9 @@ pub struct SessionSystemPromptCapabilities {
     /**Delivery modes the agent supports in addition to `append`.
 
 Optional. Omitted or `null` both mean the agent supports only `append`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mode`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "mode",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4265,6 +5280,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4285,6 +5303,9 @@ pub struct SessionSystemPromptModeCapabilities {
 Optional. Omitted or `null` both mean the agent does not advertise support.
 Supplying `{}` means the agent supports replacing its built-in default
 instructions with the client-provided system prompt.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`override`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "override",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4295,6 +5316,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4315,6 +5339,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4328,9 +5355,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequest {
     ///The ID of the session to set the configuration option for.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the configuration option to set.
+    ///
+    /// Required (`configId`).
     #[serde(rename = "configId")]
     pub config_id: SessionConfigId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4338,6 +5369,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4354,6 +5388,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestKindBoolean {
     ///The boolean value.
+    ///
+    /// Required (`value`).
     #[serde(rename = "value")]
     pub value: bool,
 }
@@ -4366,6 +5402,8 @@ variant.*/
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestKindValueId {
     ///The value ID.
+    ///
+    /// Required (`value`).
     #[serde(rename = "value")]
     pub value: SessionConfigValueId,
 }
@@ -4374,6 +5412,10 @@ pub struct SetSessionConfigOptionRequestKindValueId {
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     ///The full set of configuration options and their current values.
+    ///
+    /// Required (`configOptions`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "configOptions")]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4381,6 +5423,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4394,9 +5439,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct SetSessionModeRequest {
     ///The ID of the session to set the mode for.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the mode to set.
+    ///
+    /// Required (`modeId`).
     #[serde(rename = "modeId")]
     pub mode_id: SessionModeId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4404,6 +5453,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4421,6 +5473,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4434,6 +5489,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     ///Allowed enum values.
+    ///
+    /// Required (`enum`).
     #[serde(rename = "enum")]
     pub enum_: ::std::vec::Vec<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4443,6 +5500,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4461,6 +5521,9 @@ pub struct StringPropertySchema {
     /**Optional title for the property.
 
 Optional. Omitted and `null` are equivalent and mean no title is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4469,6 +5532,9 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     /**Human-readable description.
 
 Optional. Omitted and `null` are equivalent and mean no description is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4477,6 +5543,8 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     /**Minimum string length.
 
 Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minLength`).
     #[serde(
         rename = "minLength",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4485,6 +5553,8 @@ Optional. Omitted and `null` are equivalent and mean there is no minimum length 
     /**Maximum string length.
 
 Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maxLength`).
     #[serde(
         rename = "maxLength",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4493,6 +5563,8 @@ Optional. Omitted and `null` are equivalent and mean there is no maximum length 
     /**Pattern the string must match.
 
 Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`pattern`).
     #[serde(
         rename = "pattern",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4501,6 +5573,8 @@ Optional. Omitted and `null` are equivalent and mean there is no pattern constra
     /**String format.
 
 Optional. Omitted and `null` are equivalent and mean there is no format constraint.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`format`).
     #[serde(
         rename = "format",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4509,6 +5583,9 @@ Optional. Omitted and `null` are equivalent and mean there is no format constrai
     /**Default value.
 
 Optional. Omitted and `null` are equivalent and mean no default value is provided.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "default",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4517,6 +5594,8 @@ Optional. Omitted and `null` are equivalent and mean no default value is provide
     /**Enum values for untitled single-select enums.
 Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
 declared by `enum`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`enum`).
     #[serde(
         rename = "enum",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4525,6 +5604,8 @@ declared by `enum`.*/
     /**Titled enum options for titled single-select enums.
 Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
 declared by `oneOf`.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`oneOf`).
     #[serde(
         rename = "oneOf",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4537,6 +5618,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4557,6 +5641,9 @@ pub struct SubagentCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
 these keys.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4575,6 +5662,9 @@ pub struct SubagentSessionCapabilities {
     /**Permits the client to cancel this child's current work without ending
 the session. Omitted or `null` means unsupported. An object (including
 `{}`) means supported.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cancel`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "cancel",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4583,6 +5673,9 @@ the session. Omitted or `null` means unsupported. An object (including
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
 these keys.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4616,12 +5709,17 @@ While unset, each inherits the immediate parent's effective value.*/
 #[non_exhaustive]
 pub struct SubagentUpdate {
     ///The opaque session ID identifying the child in all ACP messages.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The parent's human-readable display title for this child. It need not be unique.
 
 Omitted means unchanged. `null` clears it. If unset, the Client chooses
 a fallback presentation.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4632,6 +5730,9 @@ a fallback presentation.*/
 Omitted means unchanged. `null` clears it. If unset, the Client chooses
 a fallback presentation. This is current display metadata, not the
 history of instructions sent to the child.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "description",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4643,6 +5744,9 @@ Omitted means unchanged. `null` clears the capability set and disables
 child mutations. If never supplied, no session mutations are permitted.
 Read-only operations retain their normal protocol semantics and capability
 requirements. A concrete object replaces the whole capability set.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`capabilities`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "capabilities",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4654,6 +5758,9 @@ Omitted means unchanged. `null` clears the current activity without
 asserting idle or sending an `unknown` snapshot. A concrete state
 replaces the previous state object wholesale. If never supplied, the
 current activity is unset/unconfirmed.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`state`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "state",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4665,6 +5772,8 @@ Optional and nullable. Omitted means unchanged. `null` clears the
 reported value. While unset, the child inherits its immediate parent's
 effective working directory. Clients use this value for the child's
 root set and as the default terminal working directory.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cwd`).
     #[serde(rename = "cwd", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub cwd: crate::MaybeUndefined<::std::string::String>,
     /**Additional workspace roots for the child. Each path MUST be absolute.
@@ -4674,6 +5783,8 @@ reported value. While unset, the child inherits its immediate parent's
 effective additional directories, independently of `cwd`. A concrete
 array replaces the whole list. `[]` reports no additional directories.
 Clients use these values for the child's root set.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`additionalDirectories`).
     #[serde(
         rename = "additionalDirectories",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4687,6 +5798,9 @@ these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 Omitted means unchanged. `null` removes the metadata.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4708,6 +5822,8 @@ pub struct SystemPrompt {
 
 Required. Agents MUST return an error for a mode they do not support rather than
 treating it as `append` or `override`.*/
+    ///
+    /// Required (`mode`).
     #[serde(rename = "mode")]
     pub mode: SystemPromptMode,
     /**The system prompt content.
@@ -4719,6 +5835,8 @@ blocks they do not support.
 
 Clients MUST NOT send an empty array. Agents MAY reject one with
 `-32602` without creating, loading, or resuming the session.*/
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ::std::vec::Vec<ContentBlock>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4726,6 +5844,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4743,6 +5864,8 @@ See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/termin
 #[non_exhaustive]
 pub struct Terminal {
     ///Identifier of the terminal instance to embed in the content stream.
+    ///
+    /// Required (`terminalId`).
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4750,6 +5873,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4763,12 +5889,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct TerminalExitStatus {
     ///The process exit code (may be null if terminated by signal).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`exitCode`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "exitCode",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub exit_code: crate::MaybeUndefined<u32>,
     ///The signal that terminated the process (may be null if exited normally).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`signal`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "signal",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4779,6 +5911,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4833,9 +5968,13 @@ impl ::std::str::FromStr for TerminalId {
 #[non_exhaustive]
 pub struct TerminalOutputRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to get output from.
+    ///
+    /// Required (`terminalId`).
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4843,6 +5982,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4856,12 +5998,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct TerminalOutputResponse {
     ///The terminal output captured so far.
+    ///
+    /// Required (`output`).
     #[serde(rename = "output")]
     pub output: ::std::string::String,
     ///Whether the output was truncated due to byte limits.
+    ///
+    /// Required (`truncated`).
     #[serde(rename = "truncated")]
     pub truncated: bool,
     ///Exit status if the command has completed.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`exitStatus`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "exitStatus",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4872,6 +6021,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4885,12 +6037,17 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct TextContent {
     ///Optional annotations that help clients decide how to display or route this content.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "annotations",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Text payload carried by this content block.
+    ///
+    /// Required (`text`).
     #[serde(rename = "text")]
     pub text: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4898,6 +6055,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4911,15 +6071,22 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct TextResourceContents {
     ///MIME type describing the encoded media payload.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mimeType`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "mimeType",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub mime_type: crate::MaybeUndefined<::std::string::String>,
     ///Text payload carried by this content block.
+    ///
+    /// Required (`text`).
     #[serde(rename = "text")]
     pub text: ::std::string::String,
     ///URI associated with this resource or media payload.
+    ///
+    /// Required (`uri`).
     #[serde(rename = "uri")]
     pub uri: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4927,6 +6094,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4940,6 +6110,8 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     ///Titled enum options.
+    ///
+    /// Required (`anyOf`).
     #[serde(rename = "anyOf")]
     pub any_of: ::std::vec::Vec<EnumOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4949,6 +6121,9 @@ these keys.
 Optional. Omitted and `null` are equivalent and mean no metadata.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4967,15 +6142,22 @@ See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool
 #[non_exhaustive]
 pub struct ToolCall {
     ///Unique identifier for this tool call within the session.
+    ///
+    /// Required (`toolCallId`).
     #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     ///Human-readable title describing what the tool is doing.
+    ///
+    /// Required (`title`).
     #[serde(rename = "title")]
     pub title: ::std::string::String,
     /**Programmatic name of the tool being invoked.
 
 This field is optional. Omitting it or sending `null` both mean that no
 tool name is available.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`name`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "name",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -4983,28 +6165,48 @@ tool name is available.*/
     pub name: crate::MaybeUndefined<::std::string::String>,
     /**The category of tool being invoked.
 Helps clients choose appropriate icons and UI treatment.*/
+    ///
+    /// Optional (`kind`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "kind", skip_serializing_if = "::std::option::Option::is_none")]
     pub kind: ::std::option::Option<ToolKind>,
     ///Current execution status of the tool call.
+    ///
+    /// Optional (`status`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(rename = "status", skip_serializing_if = "::std::option::Option::is_none")]
     pub status: ::std::option::Option<ToolCallStatus>,
     ///Content produced by the tool call.
+    ///
+    /// Optional (`content`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(rename = "content", skip_serializing_if = "::std::option::Option::is_none")]
     pub content: ::std::option::Option<::std::vec::Vec<ToolCallContent>>,
     /**File locations affected by this tool call.
 Enables "follow-along" features in clients.*/
+    ///
+    /// Optional (`locations`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "locations",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub locations: ::std::option::Option<::std::vec::Vec<ToolCallLocation>>,
     ///Raw input parameters sent to the tool.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawInput`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "rawInput",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub raw_input: crate::MaybeUndefined<::serde_json::Value>,
     ///Raw output returned by the tool.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawOutput`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "rawOutput",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5015,6 +6217,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5074,9 +6279,14 @@ See protocol docs: [Following the Agent](https://agentclientprotocol.com/protoco
 #[non_exhaustive]
 pub struct ToolCallLocation {
     ///The absolute file path being accessed or modified.
+    ///
+    /// Required (`path`).
     #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///Optional 1-based line number within the file.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`line`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "line",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5087,6 +6297,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5105,21 +6318,32 @@ See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-c
 #[non_exhaustive]
 pub struct ToolCallUpdate {
     ///The ID of the tool call being updated.
+    ///
+    /// Required (`toolCallId`).
     #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     ///Update the tool kind.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`kind`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "kind",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub kind: crate::MaybeUndefined<ToolKind>,
     ///Update the execution status.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`status`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "status",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub status: crate::MaybeUndefined<ToolCallStatus>,
     ///Update the human-readable title.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "title",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5129,30 +6353,47 @@ pub struct ToolCallUpdate {
 
 This field is optional. Omitting it or sending `null` both mean that
 the existing name is left unchanged.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`name`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "name",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub name: crate::MaybeUndefined<::std::string::String>,
     ///Replace the content collection.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`content`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "content",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub content: crate::MaybeUndefined<::std::vec::Vec<ToolCallContent>>,
     ///Replace the locations collection.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`locations`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
+    /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
     #[serde(
         rename = "locations",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub locations: crate::MaybeUndefined<::std::vec::Vec<ToolCallLocation>>,
     ///Update the raw input.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawInput`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "rawInput",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub raw_input: crate::MaybeUndefined<::serde_json::Value>,
     ///Update the raw output.
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawOutput`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "rawOutput",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5163,6 +6404,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5189,6 +6433,9 @@ pub struct UnknownStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
 Implementations MUST NOT make assumptions about values at these keys.
 Optional. Omitted and `null` mean no metadata for this state snapshot.*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5202,6 +6449,8 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
 #[non_exhaustive]
 pub struct UnstructuredCommandInput {
     ///A hint to display when the input hasn't been provided yet
+    ///
+    /// Required (`hint`).
     #[serde(rename = "hint")]
     pub hint: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5209,6 +6458,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5222,12 +6474,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct UsageUpdate {
     ///Tokens currently in context.
+    ///
+    /// Required (`used`).
     #[serde(rename = "used")]
     pub used: u64,
     ///Total context window size in tokens.
+    ///
+    /// Required (`size`).
     #[serde(rename = "size")]
     pub size: u64,
     ///Cumulative session cost (optional).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cost`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "cost",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5238,6 +6497,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5251,9 +6513,13 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct WaitForTerminalExitRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to wait for.
+    ///
+    /// Required (`terminalId`).
     #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5261,6 +6527,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5274,12 +6543,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 #[non_exhaustive]
 pub struct WaitForTerminalExitResponse {
     ///The process exit code (may be null if terminated by signal).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`exitCode`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "exitCode",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub exit_code: crate::MaybeUndefined<u32>,
     ///The signal that terminated the process (may be null if exited normally).
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`signal`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "signal",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5290,6 +6565,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5305,12 +6583,18 @@ Only available if the client supports the `fs.writeTextFile` capability.*/
 #[non_exhaustive]
 pub struct WriteTextFileRequest {
     ///The session ID for this request.
+    ///
+    /// Required (`sessionId`).
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///Absolute path to the file to write.
+    ///
+    /// Required (`path`).
     #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///The text content to write to the file.
+    ///
+    /// Required (`content`).
     #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5318,6 +6602,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
@@ -5335,6 +6622,9 @@ metadata to their interactions. Implementations MUST NOT make assumptions about 
 these keys.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
+    ///
+    /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
+    /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     #[serde(
         rename = "_meta",
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"

@@ -7,27 +7,39 @@ Decoding is tolerant: unknown members are ignored and omitted optional members d
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ToolCallRequest {
     ///Name of the tool to call, as the provider registered it.
+    ///
+    /// Required (`name`).
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Arguments of the call, passed to the provider as-is (any JSON value; MCP sends an object).
+    ///
+    /// Required (`arguments`); `null` is allowed and kept as `None`.
     #[serde(rename = "arguments")]
     pub arguments: ::serde_json::Value,
     ///The producer's id for this call. Absent means the producer sent no id, never that the call has none; a reader that synthesizes a fallback id must record that it did.
+    ///
+    /// Optional (`tool_call_id`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     #[serde(
         rename = "tool_call_id",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub tool_call_id: ::std::option::Option<::std::string::String>,
     ///MCP `progressToken` to report progress against: a string or an integer.
+    ///
+    /// Optional (`progress_token`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     #[serde(
         rename = "progress_token",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub progress_token: ::std::option::Option<::serde_json::Value>,
     ///Idempotency key of the call: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
+    ///
+    /// Optional (`call_key`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     #[serde(rename = "call_key", skip_serializing_if = "::std::option::Option::is_none")]
     pub call_key: ::std::option::Option<::std::string::String>,
     ///Pin of the input schema the arguments were built against: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
+    ///
+    /// Optional (`schema_pin`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     #[serde(
         rename = "schema_pin",
         skip_serializing_if = "::std::option::Option::is_none"

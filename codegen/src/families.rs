@@ -52,5 +52,30 @@ pub const ROUTE: Family = Family {
     forward_compatible: false,
 };
 
+/// The canonical tool model: what a tool is, one call to it, its result and its lifecycle.
+///
+/// The generated types are the wire shapes only (private `canonical::wire`); the public types in
+/// `src/canonical/` convert from them through the same checks as their constructors. Definitions
+/// whose rule typify cannot carry (patterns need `regress`, bounds would become `NonZero*` with
+/// errors that name no member) are generated as their plain Rust type and checked by hand.
+pub const CANONICAL: Family = Family {
+    name: "canonical",
+    schemas: &[
+        "schema/canonical/ids.schema.json",
+        "schema/canonical/limits.schema.json",
+        "schema/canonical/execution-class.schema.json",
+        "schema/canonical/tool-spec.schema.json",
+        "schema/canonical/tool-call.schema.json",
+        "schema/canonical/tool-result.schema.json",
+        "schema/canonical/lifecycle.schema.json",
+    ],
+    output: "generated/canonical.rs",
+    roots: None,
+    replacements: &[],
+    open_unions: &[],
+    // Exhaustive on purpose: the canonical model is one contract between our own components.
+    forward_compatible: false,
+};
+
 /// Every family, in generation order.
-pub const ALL: &[Family] = &[ACP, ROUTE];
+pub const ALL: &[Family] = &[ACP, ROUTE, CANONICAL];

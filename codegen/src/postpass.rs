@@ -204,6 +204,8 @@ struct Member {
     required: bool,
     /// For setters: the value type and how it is stored.
     setter: Option<(syn::Type, TokenStream)>,
+    /// Doc lines on presence, `null` and declared leniency.
+    notes: Vec<String>,
 }
 
 fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result<Member, PostpassError> {
@@ -272,6 +274,30 @@ fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result
         };
         (ty, seed, finish, Some((base.clone(), quote!(::std::option::Option::Some(value.into())))))
     };
+    let mut notes = Vec::new();
+    if facts.required {
+        notes.push(format!(
+            "Required (`{json}`){}.",
+            if facts.nullable { "; `null` is allowed and kept as `None`" } else { "" }
+        ));
+    } else if facts.nullable {
+        notes.push(format!(
+            "Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`{json}`)."
+        ));
+    } else {
+        notes.push(format!(
+            "Optional (`{json}`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`."
+        ));
+    }
+    if facts.default_on_error {
+        notes.push("Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).".to_owned());
+    }
+    if facts.default_on_null {
+        notes.push("Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.".to_owned());
+    }
+    if facts.skip_invalid_items {
+        notes.push("Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.".to_owned());
+    }
     Ok(Member {
         ident,
         json,
@@ -279,6 +305,7 @@ fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result
         decode: quote!(#seed ; #finish),
         required: facts.required,
         setter,
+        notes,
     })
 }
 
@@ -341,6 +368,14 @@ fn rewrite_struct(
         } else {
             syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "crate::MaybeUndefined::is_undefined")])
         };
+        let has_docs = field.attrs.iter().any(|a| a.path().is_ident("doc"));
+        if has_docs {
+            field.attrs.push(syn::parse_quote!(#[doc = ""]));
+        }
+        for note in &m.notes {
+            let line = format!(" {note}");
+            field.attrs.push(syn::parse_quote!(#[doc = #line]));
+        }
         field.attrs.push(attr);
         fields.push(field);
     }
