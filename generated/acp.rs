@@ -32,6 +32,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities supported by the agent.
 
@@ -99,6 +104,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC notification object.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -117,6 +127,11 @@ pub struct AgentNotification {
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub params: crate::MaybeUndefined<AgentNotificationParams>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC request object.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -140,6 +155,11 @@ pub struct AgentRequest {
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub params: crate::MaybeUndefined<AgentRequestParams>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A failed JSON-RPC response.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -155,6 +175,11 @@ pub struct AgentResponseError {
     /// Required (`error`).
     #[serde(rename = "error")]
     pub error: Error,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A successful JSON-RPC response.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -170,6 +195,11 @@ pub struct AgentResponseResult {
     /// Required (`result`).
     #[serde(rename = "result")]
     pub result: AgentResponseResultResult,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -218,6 +248,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Audio provided to or from an LLM.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -257,6 +292,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Authentication capabilities supported by the client.
 
@@ -291,6 +331,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Agent handles authentication itself through `authenticate`.
 
@@ -332,6 +377,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Typed identifier used for auth method values on the wire.
 #[derive(
@@ -433,6 +483,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for the authenticate method.
 
@@ -461,6 +516,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to the `authenticate` method.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -481,6 +541,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Information about a command.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -520,6 +585,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Available commands are ready or have changed
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -547,6 +617,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Binary resource contents.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -586,6 +661,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for boolean session configuration options.
 
@@ -608,6 +688,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Schema for boolean properties in an elicitation form.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -663,6 +748,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification to cancel ongoing operations for a session.
 
@@ -690,6 +780,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification to cancel an ongoing request.
 
@@ -717,6 +812,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities supported by the client.
 
@@ -816,6 +916,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC notification object.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -834,6 +939,11 @@ pub struct ClientNotification {
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub params: crate::MaybeUndefined<ClientNotificationParams>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC request object.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -857,6 +967,11 @@ pub struct ClientRequest {
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub params: crate::MaybeUndefined<ClientRequestParams>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A failed JSON-RPC response.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -872,6 +987,11 @@ pub struct ClientResponseError {
     /// Required (`error`).
     #[serde(rename = "error")]
     pub error: Error,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A successful JSON-RPC response.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -887,6 +1007,11 @@ pub struct ClientResponseResult {
     /// Required (`result`).
     #[serde(rename = "result")]
     pub result: ClientResponseResultResult,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Session-related capabilities supported by the client.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -941,6 +1066,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for closing an active session.
 
@@ -972,6 +1102,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from closing a session.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -992,6 +1127,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Client support for ID-addressed context compaction updates.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1088,6 +1228,11 @@ pub struct CompactionSummaryChunk {
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A context compaction upsert. The first notification fixes the compaction's
 timeline position. Later updates with the same ID patch that entity in place.
@@ -1140,6 +1285,11 @@ pub struct CompactionUpdate {
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Notification sent by the agent when a URL-based elicitation is complete.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1167,6 +1317,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Session configuration options have been updated.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1194,6 +1349,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Standard content block (text, images, resources).
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1219,6 +1379,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A streamed item of content
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1256,6 +1421,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Cost information for a session.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1287,6 +1457,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request from the agent to elicit structured user input.
 
@@ -1408,6 +1583,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the ID of the created terminal.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1433,6 +1613,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**The current mode of the session has changed
 
@@ -1460,6 +1645,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for deleting an existing session from `session/list`.
 
@@ -1487,6 +1677,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from deleting a session.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1507,6 +1702,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A diff representing file modifications.
 
@@ -1550,6 +1750,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///The user accepted the elicitation and provided content.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1565,6 +1770,11 @@ pub struct ElicitationAcceptAction {
     pub content: crate::MaybeUndefined<
         ::std::collections::HashMap<::std::string::String, ElicitationContentValue>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Elicitation capabilities supported by the client.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1608,6 +1818,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Form-based elicitation capabilities.
 
@@ -1632,6 +1847,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Form-based elicitation mode where the client renders a form from the provided schema.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1697,6 +1917,11 @@ pub struct ElicitationRequestScope {
     /// Required (`requestId`).
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Type-safe elicitation schema for requesting structured user input.
 
@@ -1770,6 +1995,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Session-scoped elicitation, optionally tied to a specific tool call.
 
@@ -1796,6 +2026,11 @@ session without a specific tool call.*/
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub tool_call_id: crate::MaybeUndefined<ToolCallId>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**URL-based elicitation capabilities.
 
@@ -1820,6 +2055,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///URL-based elicitation mode where the client directs the user to a URL.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1872,6 +2112,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A titled enum option with a const value, human-readable title, and optional description.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1915,6 +2160,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An environment variable to set when launching an MCP server.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1945,6 +2195,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**JSON-RPC error object.
 
@@ -1977,6 +2232,11 @@ This may include debugging information or context-specific details.*/
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub data: crate::MaybeUndefined<::serde_json::Value>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Details of a failure that ended a child's foreground work.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1994,6 +2254,11 @@ Agents SHOULD include it.*/
         skip_serializing_if = "crate::MaybeUndefined::is_undefined"
     )]
     pub error: crate::MaybeUndefined<Error>,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Allows either side to send an arbitrary notification that is not part of the ACP spec.
 Extension notifications provide a way to send one-way messages for custom functionality
@@ -2106,6 +2371,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An HTTP header to set when making requests to the MCP server.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2136,6 +2406,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Foreground work is not in progress. The parent can give the child more work.
 
@@ -2204,6 +2479,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Metadata about the implementation of the client or agent.
 Describes the name and version of an ACP implementation, with an optional
@@ -2250,6 +2530,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for the initialize method.
 
@@ -2299,6 +2584,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Response to the `initialize` method.
 
@@ -2361,6 +2651,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Schema for integer properties in an elicitation form.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2436,6 +2731,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request to kill a terminal without releasing it.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2466,6 +2766,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `terminal/kill` method
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2486,6 +2791,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for listing existing sessions.
 
@@ -2521,6 +2831,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from listing sessions.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2558,6 +2873,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for loading an existing session.
 
@@ -2628,6 +2948,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from loading an existing session.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2669,6 +2994,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Logout capabilities supported by the agent.
 
@@ -2691,6 +3021,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for the logout method.
 
@@ -2713,6 +3048,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to the `logout` method.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2733,6 +3073,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///MCP capabilities supported by the agent
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2765,6 +3110,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///HTTP transport configuration for MCP.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2801,6 +3151,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///SSE transport configuration for MCP.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2837,6 +3192,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Stdio transport configuration for MCP.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2879,6 +3239,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a message within a session.
 #[derive(
@@ -3001,6 +3366,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for creating a new session.
 
@@ -3061,6 +3431,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Response from creating a new session.
 
@@ -3111,6 +3486,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Fire-and-forget information for the user.
 
@@ -3158,6 +3538,11 @@ Omitted and `null` are equivalent and mean no metadata was supplied.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Client support for presenting live notices to the user.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3313,6 +3698,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An option presented to the user when requesting permission.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3348,6 +3738,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a permission option.
 #[derive(
@@ -3421,6 +3816,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Capabilities for receiving `plan_update` and `plan_removed` session updates.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3441,6 +3841,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A single entry in the execution plan.
 
@@ -3481,6 +3886,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a plan within a session.
 #[derive(
@@ -3557,6 +3967,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A plan represented as Markdown.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3600,6 +4015,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Removal notice for a plan identified by ID.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3625,6 +4045,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A content update for a plan identified by ID.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3650,6 +4075,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Prompt capabilities supported by the agent in `session/prompt` requests.
 
@@ -3705,6 +4135,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for sending a user prompt to the agent.
 
@@ -3751,6 +4186,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Response from processing a user prompt.
 
@@ -3778,6 +4218,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Protocol version identifier.
 
@@ -3872,6 +4317,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the contents of a text file.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3897,6 +4347,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request to release a terminal and free its resources.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3927,6 +4382,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to terminal/release method
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3947,6 +4407,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request for user permission to execute a tool call.
 
@@ -3986,6 +4451,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to a permission request.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4011,6 +4481,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Foreground work is blocked on user action.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -4029,6 +4504,11 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A resource that the server is capable of reading, included in a prompt or tool call result.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4104,6 +4584,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for resuming an existing session.
 
@@ -4178,6 +4663,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from resuming an existing session.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -4219,6 +4709,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Foreground work is in progress.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -4237,6 +4732,11 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///The user selected one of the provided options.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4262,6 +4762,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for additional session directories support.
 
@@ -4287,6 +4792,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capability to cancel work in a subagent session without ending that session.
 
@@ -4309,6 +4819,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Session capabilities supported by the agent.
 
@@ -4416,6 +4931,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `session/close` method.
 
@@ -4438,6 +4958,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A boolean on/off toggle session configuration option payload.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4448,6 +4973,11 @@ pub struct SessionConfigBoolean {
     /// Required (`currentValue`).
     #[serde(rename = "currentValue")]
     pub current_value: bool,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a session configuration option value group.
 #[derive(
@@ -4615,6 +5145,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A single-value selector (dropdown) session configuration option payload.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4630,6 +5165,11 @@ pub struct SessionConfigSelect {
     /// Required (`options`).
     #[serde(rename = "options")]
     pub options: SessionConfigSelectOptions,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A group of possible values for a session configuration option.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4667,6 +5207,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A possible value for a session configuration option.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -4706,6 +5251,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a session configuration option value.
 #[derive(
@@ -4769,6 +5319,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A unique identifier for a conversation session between a client and agent.
 
@@ -4879,6 +5434,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Update to session metadata. All fields are optional to support partial updates.
 
@@ -4920,6 +5480,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `session/list` method.
 
@@ -4942,6 +5507,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An upsert for an inter-session message.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -5024,6 +5594,11 @@ Implementations MUST NOT make assumptions about values in `_meta`.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A streamed content block of an inter-session message.
 
@@ -5055,6 +5630,11 @@ Implementations MUST NOT make assumptions about values in `_meta`.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A mode the agent can operate in.
 
@@ -5096,6 +5676,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a Session Mode.
 #[derive(
@@ -5169,6 +5754,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification containing a session update from the agent.
 
@@ -5203,6 +5793,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A display-only reference to another session that this tool call operates on,
 such as a subagent it created, delegated to, or is waiting on.
@@ -5234,6 +5829,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `session/resume` method.
 
@@ -5256,6 +5856,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for client-provided system prompts.
 
@@ -5290,6 +5895,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**System prompt delivery modes the agent supports in addition to `append`.
 
@@ -5326,6 +5936,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `override` system prompt mode.
 
@@ -5349,6 +5964,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request parameters for setting a session configuration option.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -5392,6 +6012,11 @@ pub struct SetSessionConfigOptionRequestKindBoolean {
     /// Required (`value`).
     #[serde(rename = "value")]
     pub value: bool,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A `SessionConfigValueId` string value.
 
@@ -5406,6 +6031,11 @@ pub struct SetSessionConfigOptionRequestKindValueId {
     /// Required (`value`).
     #[serde(rename = "value")]
     pub value: SessionConfigValueId,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `session/set_config_option` method.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -5433,6 +6063,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request parameters for setting a session mode.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -5463,6 +6098,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `session/set_mode` method.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -5483,6 +6123,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///String item schema for multi-select enum properties.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -5510,6 +6155,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Schema for string properties in an elicitation form.
 
@@ -5628,6 +6278,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capability marker for exposing reusable child sessions as restricted ACP sessions.
 
@@ -5651,6 +6306,11 @@ these keys.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Client-initiated session mutations permitted for a specific subagent session.
 
@@ -5683,6 +6343,11 @@ these keys.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification that the enclosing parent session created and owns a child session.
 
@@ -5808,6 +6473,11 @@ Omitted means unchanged. `null` removes the metadata.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Client-provided system-level instructions for a session.
 
@@ -5854,6 +6524,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Embed a terminal created with `terminal/create` by its id.
 
@@ -5883,6 +6558,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Exit status of a terminal command.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -5921,6 +6601,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Typed identifier used for terminal values on the wire.
 #[derive(
@@ -5992,6 +6677,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the terminal output and exit status.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6031,6 +6721,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Text provided to or from an LLM.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6065,6 +6760,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Text-based resource contents.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6104,6 +6804,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Items definition for titled multi-select enum properties.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6131,6 +6836,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Represents a tool call that the language model has requested.
 
@@ -6227,6 +6937,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a tool call within a session.
 #[derive(
@@ -6307,6 +7022,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**An update to an existing tool call.
 
@@ -6414,6 +7134,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**The Agent cannot currently determine foreground activity.
 
@@ -6443,6 +7168,11 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///All text that was typed after the command name is provided as input.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6468,6 +7198,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Context window and cost update for a session.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6507,6 +7242,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request to wait for a terminal command to exit.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -6537,6 +7277,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the exit status of a terminal command.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -6575,6 +7320,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request to write content to a text file.
 
@@ -6612,6 +7362,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `fs/write_text_file`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -6632,6 +7387,11 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
+    /// Members the schema does not define, kept as received (in name order) and written
+    /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+    /// allows them.
+    #[serde(flatten)]
+    pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Error types.
 pub mod error {
@@ -6690,6 +7450,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -6739,14 +7500,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AgentAuthCapabilities {
                     logout: m0.unwrap_or_default(),
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -6760,6 +7523,7 @@ impl AgentAuthCapabilities {
         Self {
             logout: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `logout`.
@@ -6818,6 +7582,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -6947,8 +7712,9 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -6959,6 +7725,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                     session_capabilities: m3.unwrap_or_default(),
                     auth: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -6976,6 +7743,7 @@ impl AgentCapabilities {
             session_capabilities: ::std::default::Default::default(),
             auth: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `loadSession`.
@@ -7053,6 +7821,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                 let mut m1: ::std::option::Option<
                     crate::MaybeUndefined<AgentNotificationParams>,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7087,14 +7856,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AgentNotification {
                     method: m0.ok_or_else(|| crate::runtime::missing("method"))?,
                     params: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -7108,6 +7879,7 @@ impl AgentNotification {
         Self {
             method: method.into(),
             params: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `params`.
@@ -7142,6 +7914,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                 let mut m2: ::std::option::Option<
                     crate::MaybeUndefined<AgentRequestParams>,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7190,8 +7963,9 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -7199,6 +7973,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                     id: m0.ok_or_else(|| crate::runtime::missing("id"))?,
                     method: m1.ok_or_else(|| crate::runtime::missing("method"))?,
                     params: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -7216,6 +7991,7 @@ impl AgentRequest {
             id: id.into(),
             method: method.into(),
             params: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `params`.
@@ -7247,6 +8023,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
             ) -> ::std::result::Result<AgentResponseError, A::Error> {
                 let mut m0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut m1: ::std::option::Option<Error> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7279,14 +8056,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AgentResponseError {
                     id: m0.ok_or_else(|| crate::runtime::missing("id"))?,
                     error: m1.ok_or_else(|| crate::runtime::missing("error"))?,
+                    unknown_members,
                 })
             }
         }
@@ -7303,6 +8082,7 @@ impl AgentResponseError {
         Self {
             id: id.into(),
             error: error.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -7325,6 +8105,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
             ) -> ::std::result::Result<AgentResponseResult, A::Error> {
                 let mut m0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut m1: ::std::option::Option<AgentResponseResultResult> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7357,14 +8138,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AgentResponseResult {
                     id: m0.ok_or_else(|| crate::runtime::missing("id"))?,
                     result: m1.ok_or_else(|| crate::runtime::missing("result"))?,
+                    unknown_members,
                 })
             }
         }
@@ -7381,6 +8164,7 @@ impl AgentResponseResult {
         Self {
             id: id.into(),
             result: result.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -7413,6 +8197,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7504,8 +8289,9 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -7514,6 +8300,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                     last_modified: m1.unwrap_or_default(),
                     priority: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -7529,6 +8316,7 @@ impl Annotations {
             last_modified: ::std::default::Default::default(),
             priority: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `audience`.
@@ -7592,6 +8380,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7669,8 +8458,9 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -7679,6 +8469,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                     data: m1.ok_or_else(|| crate::runtime::missing("data"))?,
                     mime_type: m2.ok_or_else(|| crate::runtime::missing("mimeType"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -7697,6 +8488,7 @@ impl AudioContent {
             data: data.into(),
             mime_type: mime_type.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `annotations`.
@@ -7740,6 +8532,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7789,14 +8582,16 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AuthCapabilities {
                     terminal: m0.unwrap_or_default(),
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -7810,6 +8605,7 @@ impl AuthCapabilities {
         Self {
             terminal: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `terminal`.
@@ -7857,6 +8653,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -7934,8 +8731,9 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -7944,6 +8742,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                     name: m1.ok_or_else(|| crate::runtime::missing("name"))?,
                     description: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -7962,6 +8761,7 @@ impl AuthMethodAgent {
             name: name.into(),
             description: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `description`.
@@ -8023,6 +8823,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8139,8 +8940,9 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -8151,6 +8953,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                     args: m3.unwrap_or_default(),
                     env: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8171,6 +8974,7 @@ impl AuthMethodTerminal {
             args: ::std::default::Default::default(),
             env: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `description`.
@@ -8237,6 +9041,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8280,14 +9085,16 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AuthenticateRequest {
                     method_id: m0.ok_or_else(|| crate::runtime::missing("methodId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8301,6 +9108,7 @@ impl AuthenticateRequest {
         Self {
             method_id: method_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -8337,6 +9145,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8366,13 +9175,15 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(AuthenticateResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8385,6 +9196,7 @@ impl AuthenticateResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -8426,6 +9238,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8503,8 +9316,9 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -8514,6 +9328,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                         .ok_or_else(|| crate::runtime::missing("description"))?,
                     input: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8532,6 +9347,7 @@ impl AvailableCommand {
             description: description.into(),
             input: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `input`.
@@ -8578,6 +9394,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8627,8 +9444,9 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -8636,6 +9454,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                     available_commands: m0
                         .ok_or_else(|| crate::runtime::missing("availableCommands"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8651,6 +9470,7 @@ impl AvailableCommandsUpdate {
         Self {
             available_commands: available_commands.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -8692,6 +9512,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8769,8 +9590,9 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -8779,6 +9601,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                     mime_type: m1.unwrap_or_default(),
                     uri: m2.ok_or_else(|| crate::runtime::missing("uri"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8797,6 +9620,7 @@ impl BlobResourceContents {
             mime_type: ::std::default::Default::default(),
             uri: uri.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `mimeType`.
@@ -8842,6 +9666,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -8871,13 +9696,15 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(BooleanConfigOptionCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -8890,6 +9717,7 @@ impl BooleanConfigOptionCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -8933,6 +9761,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9022,8 +9851,9 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -9032,6 +9862,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                     description: m1.unwrap_or_default(),
                     default: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -9047,6 +9878,7 @@ impl BooleanPropertySchema {
             description: ::std::default::Default::default(),
             default: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -9108,6 +9940,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9151,14 +9984,16 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(CancelNotification {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -9172,6 +10007,7 @@ impl CancelNotification {
         Self {
             session_id: session_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -9209,6 +10045,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9252,14 +10089,16 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(CancelRequestNotification {
                     request_id: m0.ok_or_else(|| crate::runtime::missing("requestId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -9273,6 +10112,7 @@ impl CancelRequestNotification {
         Self {
             request_id: request_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -9328,6 +10168,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9497,8 +10338,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -9511,6 +10353,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                     auth: m5.unwrap_or_default(),
                     elicitation: m6.unwrap_or_default(),
                     meta: m7.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -9530,6 +10373,7 @@ impl ClientCapabilities {
             auth: ::std::default::Default::default(),
             elicitation: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `fs`.
@@ -9619,6 +10463,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                 let mut m1: ::std::option::Option<
                     crate::MaybeUndefined<ClientNotificationParams>,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9653,14 +10498,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ClientNotification {
                     method: m0.ok_or_else(|| crate::runtime::missing("method"))?,
                     params: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -9674,6 +10521,7 @@ impl ClientNotification {
         Self {
             method: method.into(),
             params: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `params`.
@@ -9708,6 +10556,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                 let mut m2: ::std::option::Option<
                     crate::MaybeUndefined<ClientRequestParams>,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9756,8 +10605,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -9765,6 +10615,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                     id: m0.ok_or_else(|| crate::runtime::missing("id"))?,
                     method: m1.ok_or_else(|| crate::runtime::missing("method"))?,
                     params: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -9782,6 +10633,7 @@ impl ClientRequest {
             id: id.into(),
             method: method.into(),
             params: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `params`.
@@ -9813,6 +10665,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
             ) -> ::std::result::Result<ClientResponseError, A::Error> {
                 let mut m0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut m1: ::std::option::Option<Error> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9845,14 +10698,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ClientResponseError {
                     id: m0.ok_or_else(|| crate::runtime::missing("id"))?,
                     error: m1.ok_or_else(|| crate::runtime::missing("error"))?,
+                    unknown_members,
                 })
             }
         }
@@ -9869,6 +10724,7 @@ impl ClientResponseError {
         Self {
             id: id.into(),
             error: error.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -9891,6 +10747,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             ) -> ::std::result::Result<ClientResponseResult, A::Error> {
                 let mut m0: ::std::option::Option<RequestId> = ::std::option::Option::None;
                 let mut m1: ::std::option::Option<ClientResponseResultResult> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -9923,14 +10780,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ClientResponseResult {
                     id: m0.ok_or_else(|| crate::runtime::missing("id"))?,
                     result: m1.ok_or_else(|| crate::runtime::missing("result"))?,
+                    unknown_members,
                 })
             }
         }
@@ -9947,6 +10806,7 @@ impl ClientResponseResult {
         Self {
             id: id.into(),
             result: result.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -9981,6 +10841,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10072,8 +10933,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -10082,6 +10944,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
                     config_options: m1.unwrap_or_default(),
                     notices: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10097,6 +10960,7 @@ impl ClientSessionCapabilities {
             config_options: ::std::default::Default::default(),
             notices: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `compaction`.
@@ -10161,6 +11025,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10204,14 +11069,16 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(CloseSessionRequest {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10225,6 +11092,7 @@ impl CloseSessionRequest {
         Self {
             session_id: session_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -10261,6 +11129,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10290,13 +11159,15 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(CloseSessionResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10309,6 +11180,7 @@ impl CloseSessionResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -10347,6 +11219,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10404,8 +11277,9 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -10414,6 +11288,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                         .ok_or_else(|| crate::runtime::missing("compactionId"))?,
                     content: m1.ok_or_else(|| crate::runtime::missing("content"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10431,6 +11306,7 @@ impl CompactionSummaryChunk {
             compaction_id: compaction_id.into(),
             content: content.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -10475,6 +11351,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10574,8 +11451,9 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -10586,6 +11464,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                     summary: m2.unwrap_or_default(),
                     error: m3.unwrap_or_default(),
                     meta: m4.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10605,6 +11484,7 @@ impl CompactionUpdate {
             summary: ::std::default::Default::default(),
             error: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `summary`.
@@ -10660,6 +11540,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10703,8 +11584,9 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -10712,6 +11594,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                     elicitation_id: m0
                         .ok_or_else(|| crate::runtime::missing("elicitationId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10725,6 +11608,7 @@ impl CompleteElicitationNotification {
         Self {
             elicitation_id: elicitation_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -10764,6 +11648,7 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10813,8 +11698,9 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -10822,6 +11708,7 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                     config_options: m0
                         .ok_or_else(|| crate::runtime::missing("configOptions"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10837,6 +11724,7 @@ impl ConfigOptionUpdate {
         Self {
             config_options: config_options.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -10874,6 +11762,7 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -10917,14 +11806,16 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(Content {
                     content: m0.ok_or_else(|| crate::runtime::missing("content"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -10938,6 +11829,7 @@ impl Content {
         Self {
             content: content.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -10976,6 +11868,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11039,8 +11932,9 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -11048,6 +11942,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                     content: m0.ok_or_else(|| crate::runtime::missing("content"))?,
                     message_id: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11062,6 +11957,7 @@ impl ContentChunk {
             content: content.into(),
             message_id: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `messageId`.
@@ -11106,6 +12002,7 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11163,8 +12060,9 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -11172,6 +12070,7 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                     amount: m0.ok_or_else(|| crate::runtime::missing("amount"))?,
                     currency: m1.ok_or_else(|| crate::runtime::missing("currency"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11189,6 +12088,7 @@ impl Cost {
             amount: amount.into(),
             currency: currency.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -11381,6 +12281,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11506,8 +12407,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -11519,6 +12421,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                     cwd: m4.unwrap_or_default(),
                     output_byte_limit: m5.unwrap_or_default(),
                     meta: m6.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11540,6 +12443,7 @@ impl CreateTerminalRequest {
             cwd: ::std::default::Default::default(),
             output_byte_limit: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `args`.
@@ -11610,6 +12514,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11653,8 +12558,9 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -11662,6 +12568,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
                     terminal_id: m0
                         .ok_or_else(|| crate::runtime::missing("terminalId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11675,6 +12582,7 @@ impl CreateTerminalResponse {
         Self {
             terminal_id: terminal_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -11712,6 +12620,7 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11755,8 +12664,9 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -11764,6 +12674,7 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                     current_mode_id: m0
                         .ok_or_else(|| crate::runtime::missing("currentModeId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11777,6 +12688,7 @@ impl CurrentModeUpdate {
         Self {
             current_mode_id: current_mode_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -11814,6 +12726,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11857,14 +12770,16 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(DeleteSessionRequest {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11878,6 +12793,7 @@ impl DeleteSessionRequest {
         Self {
             session_id: session_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -11914,6 +12830,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -11943,13 +12860,15 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(DeleteSessionResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -11962,6 +12881,7 @@ impl DeleteSessionResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -12003,6 +12923,7 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12080,8 +13001,9 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -12090,6 +13012,7 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                     old_text: m1.unwrap_or_default(),
                     new_text: m2.ok_or_else(|| crate::runtime::missing("newText"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12108,6 +13031,7 @@ impl Diff {
             old_text: ::std::default::Default::default(),
             new_text: new_text.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `oldText`.
@@ -12156,6 +13080,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                         >,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12181,13 +13106,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ElicitationAcceptAction {
                     content: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12200,6 +13127,7 @@ impl ElicitationAcceptAction {
     pub fn new() -> Self {
         Self {
             content: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `content`.
@@ -12242,6 +13170,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12311,8 +13240,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -12320,6 +13250,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                     form: m0.unwrap_or_default(),
                     url: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12334,6 +13265,7 @@ impl ElicitationCapabilities {
             form: ::std::default::Default::default(),
             url: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `form`.
@@ -12388,6 +13320,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12417,13 +13350,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ElicitationFormCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12436,6 +13371,7 @@ impl ElicitationFormCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -12513,6 +13449,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
                 mut map: A,
             ) -> ::std::result::Result<ElicitationRequestScope, A::Error> {
                 let mut m0: ::std::option::Option<RequestId> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12531,13 +13468,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ElicitationRequestScope {
                     request_id: m0.ok_or_else(|| crate::runtime::missing("requestId"))?,
+                    unknown_members,
                 })
             }
         }
@@ -12550,6 +13489,7 @@ impl ElicitationRequestScope {
     pub fn new(request_id: impl ::std::convert::Into<RequestId>) -> Self {
         Self {
             request_id: request_id.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -12595,6 +13535,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12723,8 +13664,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -12735,6 +13677,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                     required: m3.unwrap_or_default(),
                     description: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12752,6 +13695,7 @@ impl ElicitationSchema {
             required: ::std::default::Default::default(),
             description: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `type`.
@@ -12832,6 +13776,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
             ) -> ::std::result::Result<ElicitationSessionScope, A::Error> {
                 let mut m0: ::std::option::Option<SessionId> = ::std::option::Option::None;
                 let mut m1: ::std::option::Option<crate::MaybeUndefined<ToolCallId>> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12870,14 +13815,16 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ElicitationSessionScope {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     tool_call_id: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12891,6 +13838,7 @@ impl ElicitationSessionScope {
         Self {
             session_id: session_id.into(),
             tool_call_id: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `toolCallId`.
@@ -12922,6 +13870,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -12951,13 +13900,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ElicitationUrlCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -12970,6 +13921,7 @@ impl ElicitationUrlCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -13068,6 +14020,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13131,8 +14084,9 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -13140,6 +14094,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                     annotations: m0.unwrap_or_default(),
                     resource: m1.ok_or_else(|| crate::runtime::missing("resource"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13154,6 +14109,7 @@ impl EmbeddedResource {
             annotations: ::std::default::Default::default(),
             resource: resource.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `annotations`.
@@ -13201,6 +14157,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13278,8 +14235,9 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -13288,6 +14246,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                     title: m1.ok_or_else(|| crate::runtime::missing("title"))?,
                     description: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13306,6 +14265,7 @@ impl EnumOption {
             title: title.into(),
             description: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `description`.
@@ -13353,6 +14313,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13410,8 +14371,9 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -13419,6 +14381,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                     name: m0.ok_or_else(|| crate::runtime::missing("name"))?,
                     value: m1.ok_or_else(|| crate::runtime::missing("value"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13436,6 +14399,7 @@ impl EnvVariable {
             name: name.into(),
             value: value.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -13472,6 +14436,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut m2: ::std::option::Option<
                     crate::MaybeUndefined<::serde_json::Value>,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13524,8 +14489,9 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -13533,6 +14499,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                     code: m0.ok_or_else(|| crate::runtime::missing("code"))?,
                     message: m1.ok_or_else(|| crate::runtime::missing("message"))?,
                     data: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13550,6 +14517,7 @@ impl Error {
             code: code.into(),
             message: message.into(),
             data: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `data`.
@@ -13580,6 +14548,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                 mut map: A,
             ) -> ::std::result::Result<ErrorStopReason, A::Error> {
                 let mut m0: ::std::option::Option<crate::MaybeUndefined<Error>> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13604,13 +14573,15 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ErrorStopReason {
                     error: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13623,6 +14594,7 @@ impl ErrorStopReason {
     pub fn new() -> Self {
         Self {
             error: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `error`.
@@ -13656,6 +14628,7 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13725,8 +14698,9 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -13734,6 +14708,7 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
                     read_text_file: m0.unwrap_or_default(),
                     write_text_file: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13748,6 +14723,7 @@ impl FileSystemCapabilities {
             read_text_file: ::std::default::Default::default(),
             write_text_file: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `readTextFile`.
@@ -13798,6 +14774,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -13855,8 +14832,9 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -13864,6 +14842,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                     name: m0.ok_or_else(|| crate::runtime::missing("name"))?,
                     value: m1.ok_or_else(|| crate::runtime::missing("value"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -13881,6 +14860,7 @@ impl HttpHeader {
             name: name.into(),
             value: value.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -13986,6 +14966,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -14083,8 +15064,9 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -14094,6 +15076,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                     mime_type: m2.ok_or_else(|| crate::runtime::missing("mimeType"))?,
                     uri: m3.unwrap_or_default(),
                     meta: m4.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -14113,6 +15096,7 @@ impl ImageContent {
             mime_type: mime_type.into(),
             uri: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `annotations`.
@@ -14169,6 +15153,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -14246,8 +15231,9 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -14256,6 +15242,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                     title: m1.unwrap_or_default(),
                     version: m2.ok_or_else(|| crate::runtime::missing("version"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -14274,6 +15261,7 @@ impl Implementation {
             title: ::std::default::Default::default(),
             version: version.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -14326,6 +15314,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -14409,8 +15398,9 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -14420,6 +15410,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                     client_capabilities: m1.unwrap_or_default(),
                     client_info: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -14435,6 +15426,7 @@ impl InitializeRequest {
             client_capabilities: ::std::default::Default::default(),
             client_info: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `clientCapabilities`.
@@ -14499,6 +15491,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -14604,8 +15597,9 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -14616,6 +15610,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                     auth_methods: m2.unwrap_or_default(),
                     agent_info: m3.unwrap_or_default(),
                     meta: m4.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -14632,6 +15627,7 @@ impl InitializeResponse {
             auth_methods: ::std::default::Default::default(),
             agent_info: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `agentCapabilities`.
@@ -14704,6 +15700,7 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -14825,8 +15822,9 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -14837,6 +15835,7 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                     maximum: m3.unwrap_or_default(),
                     default: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -14854,6 +15853,7 @@ impl IntegerPropertySchema {
             maximum: ::std::default::Default::default(),
             default: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -14928,6 +15928,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -14985,8 +15986,9 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -14995,6 +15997,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
                     terminal_id: m1
                         .ok_or_else(|| crate::runtime::missing("terminalId"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15012,6 +16015,7 @@ impl KillTerminalRequest {
             session_id: session_id.into(),
             terminal_id: terminal_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -15048,6 +16052,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15077,13 +16082,15 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(KillTerminalResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15096,6 +16103,7 @@ impl KillTerminalResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -15138,6 +16146,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15199,8 +16208,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -15208,6 +16218,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                     cwd: m0.unwrap_or_default(),
                     cursor: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15222,6 +16233,7 @@ impl ListSessionsRequest {
             cwd: ::std::default::Default::default(),
             cursor: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `cwd`.
@@ -15280,6 +16292,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15349,8 +16362,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -15358,6 +16372,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                     sessions: m0.ok_or_else(|| crate::runtime::missing("sessions"))?,
                     next_cursor: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15374,6 +16389,7 @@ impl ListSessionsResponse {
             sessions: sessions.into(),
             next_cursor: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `nextCursor`.
@@ -15426,6 +16442,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15536,8 +16553,9 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -15549,6 +16567,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                     session_id: m3.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     system_prompt: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15570,6 +16589,7 @@ impl LoadSessionRequest {
             session_id: session_id.into(),
             system_prompt: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `additionalDirectories`.
@@ -15630,6 +16650,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15701,8 +16722,9 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -15710,6 +16732,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
                     modes: m0.unwrap_or_default(),
                     config_options: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15724,6 +16747,7 @@ impl LoadSessionResponse {
             modes: ::std::default::Default::default(),
             config_options: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `modes`.
@@ -15775,6 +16799,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15804,13 +16829,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(LogoutCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15823,6 +16850,7 @@ impl LogoutCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -15859,6 +16887,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15888,13 +16917,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(LogoutRequest {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15907,6 +16938,7 @@ impl LogoutRequest {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -15943,6 +16975,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -15972,13 +17005,15 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(LogoutResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -15991,6 +17026,7 @@ impl LogoutResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -16029,6 +17065,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -16098,8 +17135,9 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -16107,6 +17145,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                     http: m0.unwrap_or_default(),
                     sse: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -16121,6 +17160,7 @@ impl McpCapabilities {
             http: ::std::default::Default::default(),
             sse: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `http`.
@@ -16172,6 +17212,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -16248,8 +17289,9 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -16258,6 +17300,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                     url: m1.ok_or_else(|| crate::runtime::missing("url"))?,
                     headers: m2.ok_or_else(|| crate::runtime::missing("headers"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -16277,6 +17320,7 @@ impl McpServerHttp {
             url: url.into(),
             headers: headers.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -16316,6 +17360,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -16392,8 +17437,9 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -16402,6 +17448,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
                     url: m1.ok_or_else(|| crate::runtime::missing("url"))?,
                     headers: m2.ok_or_else(|| crate::runtime::missing("headers"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -16421,6 +17468,7 @@ impl McpServerSse {
             url: url.into(),
             headers: headers.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -16463,6 +17511,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -16558,8 +17607,9 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -16569,6 +17619,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                     args: m2.ok_or_else(|| crate::runtime::missing("args"))?,
                     env: m3.ok_or_else(|| crate::runtime::missing("env"))?,
                     meta: m4.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -16590,6 +17641,7 @@ impl McpServerStdio {
             args: args.into(),
             env: env.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -16638,6 +17690,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -16775,8 +17828,9 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -16788,6 +17842,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                     items: m4.ok_or_else(|| crate::runtime::missing("items"))?,
                     default: m5.unwrap_or_default(),
                     meta: m6.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -16806,6 +17861,7 @@ impl MultiSelectPropertySchema {
             items: items.into(),
             default: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -16887,6 +17943,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -16983,8 +18040,9 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -16995,6 +18053,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         .ok_or_else(|| crate::runtime::missing("mcpServers"))?,
                     system_prompt: m3.unwrap_or_default(),
                     meta: m4.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17014,6 +18073,7 @@ impl NewSessionRequest {
             mcp_servers: mcp_servers.into(),
             system_prompt: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `additionalDirectories`.
@@ -17075,6 +18135,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -17160,8 +18221,9 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -17170,6 +18232,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                     modes: m1.unwrap_or_default(),
                     config_options: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17185,6 +18248,7 @@ impl NewSessionResponse {
             modes: ::std::default::Default::default(),
             config_options: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `modes`.
@@ -17241,6 +18305,7 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -17318,8 +18383,9 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -17328,6 +18394,7 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                     title: m1.ok_or_else(|| crate::runtime::missing("title"))?,
                     description: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17346,6 +18413,7 @@ impl Notice {
             title: title.into(),
             description: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `description`.
@@ -17400,6 +18468,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -17521,8 +18590,9 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -17533,6 +18603,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                     maximum: m3.unwrap_or_default(),
                     default: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17550,6 +18621,7 @@ impl NumberPropertySchema {
             maximum: ::std::default::Default::default(),
             default: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -17625,6 +18697,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -17696,8 +18769,9 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -17706,6 +18780,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                     name: m1.ok_or_else(|| crate::runtime::missing("name"))?,
                     kind: m2.ok_or_else(|| crate::runtime::missing("kind"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17725,6 +18800,7 @@ impl PermissionOption {
             name: name.into(),
             kind: kind.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -17762,6 +18838,7 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -17811,14 +18888,16 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(Plan {
                     entries: m0.ok_or_else(|| crate::runtime::missing("entries"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17832,6 +18911,7 @@ impl Plan {
         Self {
             entries: entries.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -17868,6 +18948,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -17897,13 +18978,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(PlanCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -17916,6 +18999,7 @@ impl PlanCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -17955,6 +19039,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18026,8 +19111,9 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -18036,6 +19122,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                     priority: m1.ok_or_else(|| crate::runtime::missing("priority"))?,
                     status: m2.ok_or_else(|| crate::runtime::missing("status"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18055,6 +19142,7 @@ impl PlanEntry {
             priority: priority.into(),
             status: status.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -18093,6 +19181,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18156,8 +19245,9 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -18165,6 +19255,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                     plan_id: m0.ok_or_else(|| crate::runtime::missing("planId"))?,
                     entries: m1.ok_or_else(|| crate::runtime::missing("entries"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18182,6 +19273,7 @@ impl PlanItems {
             plan_id: plan_id.into(),
             entries: entries.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -18223,6 +19315,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18300,8 +19393,9 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -18310,6 +19404,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                     content: m1.ok_or_else(|| crate::runtime::missing("content"))?,
                     path: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18328,6 +19423,7 @@ impl PlanMarkdown {
             content: content.into(),
             path: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `path`.
@@ -18374,6 +19470,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18417,14 +19514,16 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(PlanRemoved {
                     plan_id: m0.ok_or_else(|| crate::runtime::missing("planId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18438,6 +19537,7 @@ impl PlanRemoved {
         Self {
             plan_id: plan_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -18475,6 +19575,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18518,14 +19619,16 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(PlanUpdate {
                     plan: m0.ok_or_else(|| crate::runtime::missing("plan"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18539,6 +19642,7 @@ impl PlanUpdate {
         Self {
             plan: plan.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -18578,6 +19682,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18667,8 +19772,9 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -18677,6 +19783,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                     audio: m1.unwrap_or_default(),
                     embedded_context: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18692,6 +19799,7 @@ impl PromptCapabilities {
             audio: ::std::default::Default::default(),
             embedded_context: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `image`.
@@ -18748,6 +19856,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18807,8 +19916,9 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -18816,6 +19926,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     prompt: m1.ok_or_else(|| crate::runtime::missing("prompt"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18833,6 +19944,7 @@ impl PromptRequest {
             session_id: session_id.into(),
             prompt: prompt.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -18870,6 +19982,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -18913,8 +20026,9 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -18922,6 +20036,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                     stop_reason: m0
                         .ok_or_else(|| crate::runtime::missing("stopReason"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -18935,6 +20050,7 @@ impl PromptResponse {
         Self {
             stop_reason: stop_reason.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -18975,6 +20091,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19064,8 +20181,9 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -19075,6 +20193,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
                     line: m2.unwrap_or_default(),
                     limit: m3.unwrap_or_default(),
                     meta: m4.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19094,6 +20213,7 @@ impl ReadTextFileRequest {
             line: ::std::default::Default::default(),
             limit: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `line`.
@@ -19143,6 +20263,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19186,14 +20307,16 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ReadTextFileResponse {
                     content: m0.ok_or_else(|| crate::runtime::missing("content"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19207,6 +20330,7 @@ impl ReadTextFileResponse {
         Self {
             content: content.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -19245,6 +20369,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19302,8 +20427,9 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -19312,6 +20438,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
                     terminal_id: m1
                         .ok_or_else(|| crate::runtime::missing("terminalId"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19329,6 +20456,7 @@ impl ReleaseTerminalRequest {
             session_id: session_id.into(),
             terminal_id: terminal_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -19365,6 +20493,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19394,13 +20523,15 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(ReleaseTerminalResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19413,6 +20544,7 @@ impl ReleaseTerminalResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -19452,6 +20584,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19525,8 +20658,9 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -19535,6 +20669,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                     tool_call: m1.ok_or_else(|| crate::runtime::missing("toolCall"))?,
                     options: m2.ok_or_else(|| crate::runtime::missing("options"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19554,6 +20689,7 @@ impl RequestPermissionRequest {
             tool_call: tool_call.into(),
             options: options.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -19591,6 +20727,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19634,14 +20771,16 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(RequestPermissionResponse {
                     outcome: m0.ok_or_else(|| crate::runtime::missing("outcome"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19655,6 +20794,7 @@ impl RequestPermissionResponse {
         Self {
             outcome: outcome.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -19691,6 +20831,7 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19720,13 +20861,15 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(RequiresActionStateUpdate {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19739,6 +20882,7 @@ impl RequiresActionStateUpdate {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -19788,6 +20932,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -19945,8 +21090,9 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -19959,6 +21105,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                     title: m5.unwrap_or_default(),
                     uri: m6.ok_or_else(|| crate::runtime::missing("uri"))?,
                     meta: m7.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -19981,6 +21128,7 @@ impl ResourceLink {
             title: ::std::default::Default::default(),
             uri: uri.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `annotations`.
@@ -20065,6 +21213,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20174,8 +21323,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -20186,6 +21336,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                     mcp_servers: m3.unwrap_or_default(),
                     system_prompt: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20206,6 +21357,7 @@ impl ResumeSessionRequest {
             mcp_servers: ::std::default::Default::default(),
             system_prompt: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `additionalDirectories`.
@@ -20275,6 +21427,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20346,8 +21499,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -20355,6 +21509,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                     modes: m0.unwrap_or_default(),
                     config_options: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20369,6 +21524,7 @@ impl ResumeSessionResponse {
             modes: ::std::default::Default::default(),
             config_options: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `modes`.
@@ -20420,6 +21576,7 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20449,13 +21606,15 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(RunningStateUpdate {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20468,6 +21627,7 @@ impl RunningStateUpdate {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -20505,6 +21665,7 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20548,14 +21709,16 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SelectedPermissionOutcome {
                     option_id: m0.ok_or_else(|| crate::runtime::missing("optionId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20569,6 +21732,7 @@ impl SelectedPermissionOutcome {
         Self {
             option_id: option_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -20608,6 +21772,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20637,13 +21802,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionAdditionalDirectoriesCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20656,6 +21823,7 @@ impl SessionAdditionalDirectoriesCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -20692,6 +21860,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20721,13 +21890,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionCancelCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20740,6 +21911,7 @@ impl SessionCancelCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -20794,6 +21966,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -20947,8 +22120,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -20960,6 +22134,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                     resume: m4.unwrap_or_default(),
                     close: m5.unwrap_or_default(),
                     meta: m6.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -20978,6 +22153,7 @@ impl SessionCapabilities {
             resume: ::std::default::Default::default(),
             close: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `list`.
@@ -21068,6 +22244,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21097,13 +22274,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionCloseCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -21116,6 +22295,7 @@ impl SessionCloseCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -21148,6 +22328,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                 mut map: A,
             ) -> ::std::result::Result<SessionConfigBoolean, A::Error> {
                 let mut m0: ::std::option::Option<bool> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21166,14 +22347,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionConfigBoolean {
                     current_value: m0
                         .ok_or_else(|| crate::runtime::missing("currentValue"))?,
+                    unknown_members,
                 })
             }
         }
@@ -21186,6 +22369,7 @@ impl SessionConfigBoolean {
     pub fn new(current_value: impl ::std::convert::Into<bool>) -> Self {
         Self {
             current_value: current_value.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -21371,6 +22555,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21422,14 +22607,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionConfigOptionsCapabilities {
                     boolean: m0.unwrap_or_default(),
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -21443,6 +22630,7 @@ impl SessionConfigOptionsCapabilities {
         Self {
             boolean: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `boolean`.
@@ -21485,6 +22673,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
             ) -> ::std::result::Result<SessionConfigSelect, A::Error> {
                 let mut m0: ::std::option::Option<SessionConfigValueId> = ::std::option::Option::None;
                 let mut m1: ::std::option::Option<SessionConfigSelectOptions> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21517,8 +22706,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -21526,6 +22716,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
                     current_value: m0
                         .ok_or_else(|| crate::runtime::missing("currentValue"))?,
                     options: m1.ok_or_else(|| crate::runtime::missing("options"))?,
+                    unknown_members,
                 })
             }
         }
@@ -21542,6 +22733,7 @@ impl SessionConfigSelect {
         Self {
             current_value: current_value.into(),
             options: options.into(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
 }
@@ -21572,6 +22764,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21649,8 +22842,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -21659,6 +22853,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                     name: m1.ok_or_else(|| crate::runtime::missing("name"))?,
                     options: m2.ok_or_else(|| crate::runtime::missing("options"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -21678,6 +22873,7 @@ impl SessionConfigSelectGroup {
             name: name.into(),
             options: options.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -21719,6 +22915,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21796,8 +22993,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -21806,6 +23004,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                     name: m1.ok_or_else(|| crate::runtime::missing("name"))?,
                     description: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -21824,6 +23023,7 @@ impl SessionConfigSelectOption {
             name: name.into(),
             description: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `description`.
@@ -21869,6 +23069,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -21898,13 +23099,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionDeleteCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -21917,6 +23120,7 @@ impl SessionDeleteCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -21964,6 +23168,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -22083,8 +23288,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -22095,6 +23301,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                     title: m3.unwrap_or_default(),
                     updated_at: m4.unwrap_or_default(),
                     meta: m5.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -22115,6 +23322,7 @@ impl SessionInfo {
             title: ::std::default::Default::default(),
             updated_at: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `additionalDirectories`.
@@ -22184,6 +23392,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -22253,8 +23462,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -22262,6 +23472,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                     title: m0.unwrap_or_default(),
                     updated_at: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -22276,6 +23487,7 @@ impl SessionInfoUpdate {
             title: ::std::default::Default::default(),
             updated_at: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -22330,6 +23542,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -22359,13 +23572,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionListCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -22378,6 +23593,7 @@ impl SessionListCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -22422,6 +23638,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -22567,8 +23784,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -22580,6 +23798,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                     recipient_message_id: m4.unwrap_or_default(),
                     content: m5.unwrap_or_default(),
                     meta: m6.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -22598,6 +23817,7 @@ impl SessionMessage {
             recipient_message_id: ::std::default::Default::default(),
             content: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `senderSessionId`.
@@ -22681,6 +23901,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -22738,8 +23959,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -22747,6 +23969,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                     message_id: m0.ok_or_else(|| crate::runtime::missing("messageId"))?,
                     content: m1.ok_or_else(|| crate::runtime::missing("content"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -22764,6 +23987,7 @@ impl SessionMessageChunk {
             message_id: message_id.into(),
             content: content.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -22805,6 +24029,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -22882,8 +24107,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -22892,6 +24118,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
                     name: m1.ok_or_else(|| crate::runtime::missing("name"))?,
                     description: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -22910,6 +24137,7 @@ impl SessionMode {
             name: name.into(),
             description: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `description`.
@@ -22957,6 +24185,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23020,8 +24249,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -23031,6 +24261,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
                     available_modes: m1
                         .ok_or_else(|| crate::runtime::missing("availableModes"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23048,6 +24279,7 @@ impl SessionModeState {
             current_mode_id: current_mode_id.into(),
             available_modes: available_modes.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -23086,6 +24318,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23143,8 +24376,9 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -23152,6 +24386,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     update: m1.ok_or_else(|| crate::runtime::missing("update"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23169,6 +24404,7 @@ impl SessionNotification {
             session_id: session_id.into(),
             update: update.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -23206,6 +24442,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionReference {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23249,14 +24486,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionReference {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionReference {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23270,6 +24509,7 @@ impl SessionReference {
         Self {
             session_id: session_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -23306,6 +24546,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23335,13 +24576,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionResumeCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23354,6 +24597,7 @@ impl SessionResumeCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -23393,6 +24637,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23444,14 +24689,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionSystemPromptCapabilities {
                     mode: m0.unwrap_or_default(),
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23465,6 +24712,7 @@ impl SessionSystemPromptCapabilities {
         Self {
             mode: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `mode`.
@@ -23513,6 +24761,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23564,14 +24813,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionSystemPromptModeCapabilities {
                     override_: m0.unwrap_or_default(),
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23585,6 +24836,7 @@ impl SessionSystemPromptModeCapabilities {
         Self {
             override_: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `override`.
@@ -23633,6 +24885,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23662,13 +24915,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SessionSystemPromptOverrideCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -23681,6 +24936,7 @@ impl SessionSystemPromptOverrideCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -23813,6 +25069,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindBoolean
                 A::Error,
             > {
                 let mut m0: ::std::option::Option<bool> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23831,13 +25088,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindBoolean
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SetSessionConfigOptionRequestKindBoolean {
                     value: m0.ok_or_else(|| crate::runtime::missing("value"))?,
+                    unknown_members,
                 })
             }
         }
@@ -23848,7 +25107,10 @@ impl SetSessionConfigOptionRequestKindBoolean {
     /// A `SetSessionConfigOptionRequestKindBoolean` with its required members; optional members are absent.
     #[must_use]
     pub fn new(value: impl ::std::convert::Into<bool>) -> Self {
-        Self { value: value.into() }
+        Self {
+            value: value.into(),
+            unknown_members: ::serde_json::Map::new(),
+        }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindValueId {
@@ -23872,6 +25134,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindValueId
                 A::Error,
             > {
                 let mut m0: ::std::option::Option<SessionConfigValueId> = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23890,13 +25153,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindValueId
                                 )?,
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SetSessionConfigOptionRequestKindValueId {
                     value: m0.ok_or_else(|| crate::runtime::missing("value"))?,
+                    unknown_members,
                 })
             }
         }
@@ -23907,7 +25172,10 @@ impl SetSessionConfigOptionRequestKindValueId {
     /// A `SetSessionConfigOptionRequestKindValueId` with its required members; optional members are absent.
     #[must_use]
     pub fn new(value: impl ::std::convert::Into<SessionConfigValueId>) -> Self {
-        Self { value: value.into() }
+        Self {
+            value: value.into(),
+            unknown_members: ::serde_json::Map::new(),
+        }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
@@ -23935,6 +25203,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -23984,8 +25253,9 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -23993,6 +25263,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                     config_options: m0
                         .ok_or_else(|| crate::runtime::missing("configOptions"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24008,6 +25279,7 @@ impl SetSessionConfigOptionResponse {
         Self {
             config_options: config_options.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -24046,6 +25318,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -24103,8 +25376,9 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -24112,6 +25386,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
                     session_id: m0.ok_or_else(|| crate::runtime::missing("sessionId"))?,
                     mode_id: m1.ok_or_else(|| crate::runtime::missing("modeId"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24129,6 +25404,7 @@ impl SetSessionModeRequest {
             session_id: session_id.into(),
             mode_id: mode_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -24165,6 +25441,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -24194,13 +25471,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SetSessionModeResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24213,6 +25492,7 @@ impl SetSessionModeResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -24252,6 +25532,7 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -24297,14 +25578,16 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(StringMultiSelectItems {
                     enum_: m0.ok_or_else(|| crate::runtime::missing("enum"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24320,6 +25603,7 @@ impl StringMultiSelectItems {
         Self {
             enum_: enum_.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -24377,6 +25661,7 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -24566,8 +25851,9 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -24582,6 +25868,7 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                     enum_: m7.unwrap_or_default(),
                     one_of: m8.unwrap_or_default(),
                     meta: m9.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24603,6 +25890,7 @@ impl StringPropertySchema {
             enum_: ::std::default::Default::default(),
             one_of: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -24711,6 +25999,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -24740,13 +26029,15 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SubagentCapabilities {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24759,6 +26050,7 @@ impl SubagentCapabilities {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -24798,6 +26090,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -24847,14 +26140,16 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(SubagentSessionCapabilities {
                     cancel: m0.unwrap_or_default(),
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -24868,6 +26163,7 @@ impl SubagentSessionCapabilities {
         Self {
             cancel: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `cancel`.
@@ -24930,6 +26226,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25087,8 +26384,9 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25101,6 +26399,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                     cwd: m5.unwrap_or_default(),
                     additional_directories: m6.unwrap_or_default(),
                     meta: m7.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25120,6 +26419,7 @@ impl SubagentUpdate {
             cwd: ::std::default::Default::default(),
             additional_directories: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `title`.
@@ -25209,6 +26509,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25268,8 +26569,9 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25277,6 +26579,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                     mode: m0.ok_or_else(|| crate::runtime::missing("mode"))?,
                     content: m1.ok_or_else(|| crate::runtime::missing("content"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25294,6 +26597,7 @@ impl SystemPrompt {
             mode: mode.into(),
             content: content.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -25331,6 +26635,7 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25374,8 +26679,9 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25383,6 +26689,7 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                     terminal_id: m0
                         .ok_or_else(|| crate::runtime::missing("terminalId"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25396,6 +26703,7 @@ impl Terminal {
         Self {
             terminal_id: terminal_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -25436,6 +26744,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25505,8 +26814,9 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25514,6 +26824,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                     exit_code: m0.unwrap_or_default(),
                     signal: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25528,6 +26839,7 @@ impl TerminalExitStatus {
             exit_code: ::std::default::Default::default(),
             signal: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `exitCode`.
@@ -25581,6 +26893,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25638,8 +26951,9 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25648,6 +26962,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
                     terminal_id: m1
                         .ok_or_else(|| crate::runtime::missing("terminalId"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25665,6 +26980,7 @@ impl TerminalOutputRequest {
             session_id: session_id.into(),
             terminal_id: terminal_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -25706,6 +27022,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25783,8 +27100,9 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25793,6 +27111,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
                     truncated: m1.ok_or_else(|| crate::runtime::missing("truncated"))?,
                     exit_status: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25811,6 +27130,7 @@ impl TerminalOutputResponse {
             truncated: truncated.into(),
             exit_status: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `exitStatus`.
@@ -25858,6 +27178,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -25921,8 +27242,9 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -25930,6 +27252,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                     annotations: m0.unwrap_or_default(),
                     text: m1.ok_or_else(|| crate::runtime::missing("text"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -25944,6 +27267,7 @@ impl TextContent {
             annotations: ::std::default::Default::default(),
             text: text.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `annotations`.
@@ -25991,6 +27315,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -26068,8 +27393,9 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -26078,6 +27404,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                     text: m1.ok_or_else(|| crate::runtime::missing("text"))?,
                     uri: m2.ok_or_else(|| crate::runtime::missing("uri"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -26096,6 +27423,7 @@ impl TextResourceContents {
             text: text.into(),
             uri: uri.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `mimeType`.
@@ -26142,6 +27470,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -26187,14 +27516,16 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(TitledMultiSelectItems {
                     any_of: m0.ok_or_else(|| crate::runtime::missing("anyOf"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -26208,6 +27539,7 @@ impl TitledMultiSelectItems {
         Self {
             any_of: any_of.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -26265,6 +27597,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -26466,8 +27799,9 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -26483,6 +27817,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                     raw_input: m7.unwrap_or_default(),
                     raw_output: m8.unwrap_or_default(),
                     meta: m9.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -26507,6 +27842,7 @@ impl ToolCall {
             raw_input: ::std::default::Default::default(),
             raw_output: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `name`.
@@ -26602,6 +27938,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -26665,8 +28002,9 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -26674,6 +28012,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                     path: m0.ok_or_else(|| crate::runtime::missing("path"))?,
                     line: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -26688,6 +28027,7 @@ impl ToolCallLocation {
             path: path.into(),
             line: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `line`.
@@ -26753,6 +28093,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -26960,8 +28301,9 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -26977,6 +28319,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                     raw_input: m7.unwrap_or_default(),
                     raw_output: m8.unwrap_or_default(),
                     meta: m9.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -26998,6 +28341,7 @@ impl ToolCallUpdate {
             raw_input: ::std::default::Default::default(),
             raw_output: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `kind`.
@@ -27100,6 +28444,7 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27129,13 +28474,15 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(UnknownStateUpdate {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27148,6 +28495,7 @@ impl UnknownStateUpdate {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -27185,6 +28533,7 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27228,14 +28577,16 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(UnstructuredCommandInput {
                     hint: m0.ok_or_else(|| crate::runtime::missing("hint"))?,
                     meta: m1.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27249,6 +28600,7 @@ impl UnstructuredCommandInput {
         Self {
             hint: hint.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -27288,6 +28640,7 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27365,8 +28718,9 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -27375,6 +28729,7 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                     size: m1.ok_or_else(|| crate::runtime::missing("size"))?,
                     cost: m2.unwrap_or_default(),
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27393,6 +28748,7 @@ impl UsageUpdate {
             size: size.into(),
             cost: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `cost`.
@@ -27437,6 +28793,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27494,8 +28851,9 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -27504,6 +28862,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
                     terminal_id: m1
                         .ok_or_else(|| crate::runtime::missing("terminalId"))?,
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27521,6 +28880,7 @@ impl WaitForTerminalExitRequest {
             session_id: session_id.into(),
             terminal_id: terminal_id.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -27561,6 +28921,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27630,8 +28991,9 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -27639,6 +29001,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
                     exit_code: m0.unwrap_or_default(),
                     signal: m1.unwrap_or_default(),
                     meta: m2.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27653,6 +29016,7 @@ impl WaitForTerminalExitResponse {
             exit_code: ::std::default::Default::default(),
             signal: ::std::default::Default::default(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `exitCode`.
@@ -27707,6 +29071,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27778,8 +29143,9 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
@@ -27788,6 +29154,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
                     path: m1.ok_or_else(|| crate::runtime::missing("path"))?,
                     content: m2.ok_or_else(|| crate::runtime::missing("content"))?,
                     meta: m3.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27807,6 +29174,7 @@ impl WriteTextFileRequest {
             path: path.into(),
             content: content.into(),
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -27843,6 +29211,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
                         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     >,
                 > = ::std::option::Option::None;
+                let mut unknown_members = ::serde_json::Map::new();
                 while let ::std::option::Option::Some(key) = map
                     .next_key::<crate::runtime::Key<'de>>()?
                 {
@@ -27872,13 +29241,15 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
                                     .unwrap_or_default(),
                             );
                         }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        other => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            unknown_members.insert(other.to_owned(), value);
                         }
                     }
                 }
                 ::std::result::Result::Ok(WriteTextFileResponse {
                     meta: m0.unwrap_or_default(),
+                    unknown_members,
                 })
             }
         }
@@ -27891,6 +29262,7 @@ impl WriteTextFileResponse {
     pub fn new() -> Self {
         Self {
             meta: ::std::default::Default::default(),
+            unknown_members: ::serde_json::Map::new(),
         }
     }
     /// Sets `_meta`.
@@ -29050,14 +30422,21 @@ impl RequestId {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "RequestId";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         if raw.is_null() {
             return ::std::result::Result::Ok(Self::Null);
         }
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(crate::runtime::Plain::<i64>::new(), &raw) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Number(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Number(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -29067,11 +30446,33 @@ impl RequestId {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Str(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Str(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(crate::runtime::no_variant("RequestId", &raw))
+        match best {
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(crate::runtime::Plain::<i64>::new(), &raw)
+                    .map(Self::Number)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<::std::string::String>::new(),
+                        &raw,
+                    )
+                    .map(Self::Str)
+            }
+            _ => {
+                ::std::result::Result::Err(crate::runtime::no_variant("RequestId", &raw))
+            }
+        }
     }
 }
 /// Content produced by a tool call.
@@ -29134,35 +30535,42 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl ToolCallContent {
+impl crate::runtime::Tagged for ToolCallContent {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "ToolCallContent";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ToolCallContent";
         let tag = crate::runtime::tag_of(&raw, "type", "ToolCallContent")?;
         match tag.as_deref() {
             ::std::option::Option::Some("content") => {
-                crate::runtime::Seed::run(crate::runtime::Plain::<Content>::new(), &raw)
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Content>::new(),
+                        &crate::runtime::without(&raw, "type"),
+                    )
                     .map(Self::Content)
             }
             ::std::option::Option::Some("diff") => {
-                crate::runtime::Seed::run(crate::runtime::Plain::<Diff>::new(), &raw)
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Diff>::new(),
+                        &crate::runtime::without(&raw, "type"),
+                    )
                     .map(Self::Diff)
             }
             ::std::option::Option::Some("terminal") => {
-                crate::runtime::Seed::run(crate::runtime::Plain::<Terminal>::new(), &raw)
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Terminal>::new(),
+                        &crate::runtime::without(&raw, "type"),
+                    )
                     .map(Self::Terminal)
             }
             ::std::option::Option::Some("session") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SessionReference>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Session)
             }
@@ -29182,6 +30590,64 @@ impl ToolCallContent {
                         "type",
                         "ToolCallContent",
                         &["content", "diff", "terminal", "session"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("content") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Content>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Content)
+            }
+            ::std::option::Option::Some("diff") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Diff>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Diff)
+            }
+            ::std::option::Option::Some("terminal") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Terminal>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Terminal)
+            }
+            ::std::option::Option::Some("session") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionReference>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Session)
+            }
+            ::std::option::Option::Some(other) => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::unknown_tag(
+                            "type",
+                            other,
+                            "ToolCallContent",
+                            &["content", "diff", "terminal", "session"],
+                        ),
+                    ),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "type",
+                            "ToolCallContent",
+                            &["content", "diff", "terminal", "session"],
+                        ),
                     ),
                 )
             }
@@ -29264,51 +30730,49 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl ContentBlock {
+impl crate::runtime::Tagged for ContentBlock {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "ContentBlock";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ContentBlock";
         let tag = crate::runtime::tag_of(&raw, "type", "ContentBlock")?;
         match tag.as_deref() {
             ::std::option::Option::Some("text") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<TextContent>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Text)
             }
             ::std::option::Option::Some("image") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ImageContent>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Image)
             }
             ::std::option::Option::Some("audio") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<AudioContent>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Audio)
             }
             ::std::option::Option::Some("resource_link") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ResourceLink>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::ResourceLink)
             }
             ::std::option::Option::Some("resource") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<EmbeddedResource>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Resource)
             }
@@ -29328,6 +30792,71 @@ impl ContentBlock {
                         "type",
                         "ContentBlock",
                         &["text", "image", "audio", "resource_link", "resource"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("text") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<TextContent>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Text)
+            }
+            ::std::option::Option::Some("image") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ImageContent>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Image)
+            }
+            ::std::option::Option::Some("audio") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AudioContent>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Audio)
+            }
+            ::std::option::Option::Some("resource_link") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ResourceLink>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::ResourceLink)
+            }
+            ::std::option::Option::Some("resource") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<EmbeddedResource>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Resource)
+            }
+            ::std::option::Option::Some(other) => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::unknown_tag(
+                            "type",
+                            other,
+                            "ContentBlock",
+                            &["text", "image", "audio", "resource_link", "resource"],
+                        ),
+                    ),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "type",
+                            "ContentBlock",
+                            &["text", "image", "audio", "resource_link", "resource"],
+                        ),
                     ),
                 )
             }
@@ -29372,14 +30901,21 @@ impl EmbeddedResourceResource {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "EmbeddedResourceResource";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<TextResourceContents>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::TextResourceContents(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::TextResourceContents(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -29389,13 +30925,38 @@ impl EmbeddedResourceResource {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::BlobResourceContents(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::BlobResourceContents(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("EmbeddedResourceResource", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<TextResourceContents>::new(),
+                        &raw,
+                    )
+                    .map(Self::TextResourceContents)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<BlobResourceContents>::new(),
+                        &raw,
+                    )
+                    .map(Self::BlobResourceContents)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("EmbeddedResourceResource", &raw),
+                )
+            }
+        }
     }
 }
 /// Request from the agent to elicit structured user input.
@@ -29447,30 +31008,28 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl CreateElicitationRequestKind {
+impl crate::runtime::Tagged for CreateElicitationRequestKind {
+    const TAG: &'static str = "mode";
+    const NAME: &'static str = "CreateElicitationRequestKind";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "CreateElicitationRequestKind";
         let tag = crate::runtime::tag_of(&raw, "mode", "CreateElicitationRequestKind")?;
         match tag.as_deref() {
             ::std::option::Option::Some("form") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ElicitationFormMode>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "mode"),
                     )
                     .map(Self::Form)
             }
             ::std::option::Option::Some("url") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ElicitationUrlMode>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "mode"),
                     )
                     .map(Self::Url)
             }
@@ -29484,6 +31043,44 @@ impl CreateElicitationRequestKind {
                         "mode",
                         "CreateElicitationRequestKind",
                         &["form", "url"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("form") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationFormMode>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Form)
+            }
+            ::std::option::Option::Some("url") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationUrlMode>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Url)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("mode", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown(crate::runtime::rest_with_tag(map, "mode", tag)?),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "mode",
+                            "CreateElicitationRequestKind",
+                            &["form", "url"],
+                        ),
                     ),
                 )
             }
@@ -29560,51 +31157,49 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl ElicitationPropertySchema {
+impl crate::runtime::Tagged for ElicitationPropertySchema {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "ElicitationPropertySchema";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ElicitationPropertySchema";
         let tag = crate::runtime::tag_of(&raw, "type", "ElicitationPropertySchema")?;
         match tag.as_deref() {
             ::std::option::Option::Some("string") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<StringPropertySchema>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::String)
             }
             ::std::option::Option::Some("number") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<NumberPropertySchema>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Number)
             }
             ::std::option::Option::Some("integer") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<IntegerPropertySchema>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Integer)
             }
             ::std::option::Option::Some("boolean") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<BooleanPropertySchema>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Boolean)
             }
             ::std::option::Option::Some("array") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<MultiSelectPropertySchema>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Array)
             }
@@ -29618,6 +31213,65 @@ impl ElicitationPropertySchema {
                         "type",
                         "ElicitationPropertySchema",
                         &["string", "number", "integer", "boolean", "array"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("string") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<StringPropertySchema>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::String)
+            }
+            ::std::option::Option::Some("number") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<NumberPropertySchema>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Number)
+            }
+            ::std::option::Option::Some("integer") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<IntegerPropertySchema>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Integer)
+            }
+            ::std::option::Option::Some("boolean") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<BooleanPropertySchema>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Boolean)
+            }
+            ::std::option::Option::Some("array") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<MultiSelectPropertySchema>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Array)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("type", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown(crate::runtime::rest_with_tag(map, "type", tag)?),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "type",
+                            "ElicitationPropertySchema",
+                            &["string", "number", "integer", "boolean", "array"],
+                        ),
                     ),
                 )
             }
@@ -29661,23 +31315,21 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl MultiSelectItems {
+impl crate::runtime::Tagged for MultiSelectItems {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "MultiSelectItems";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "MultiSelectItems";
         let tag = crate::runtime::tag_of(&raw, "type", "MultiSelectItems")?;
         match tag.as_deref() {
             ::std::option::Option::Some("string") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<StringMultiSelectItems>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::String)
             }
@@ -29689,6 +31341,33 @@ impl MultiSelectItems {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<TitledMultiSelectItems>::new(),
                         &raw,
+                    )
+                    .map(Self::Titled)
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("string") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<StringMultiSelectItems>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::String)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("type", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown(crate::runtime::rest_with_tag(map, "type", tag)?),
+                )
+            }
+            ::std::option::Option::None => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<TitledMultiSelectItems>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
                     )
                     .map(Self::Titled)
             }
@@ -29730,14 +31409,21 @@ impl ElicitationFormModeKind {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ElicitationFormModeKind";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<ElicitationSessionScope>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Session(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Session(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -29747,13 +31433,38 @@ impl ElicitationFormModeKind {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Request(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Request(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("ElicitationFormModeKind", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationSessionScope>::new(),
+                        &raw,
+                    )
+                    .map(Self::Session)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationRequestScope>::new(),
+                        &raw,
+                    )
+                    .map(Self::Request)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ElicitationFormModeKind", &raw),
+                )
+            }
+        }
     }
 }
 /// URL-based elicitation mode where the client directs the user to a URL.
@@ -29791,14 +31502,21 @@ impl ElicitationUrlModeKind {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ElicitationUrlModeKind";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<ElicitationSessionScope>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Session(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Session(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -29808,13 +31526,38 @@ impl ElicitationUrlModeKind {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Request(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Request(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("ElicitationUrlModeKind", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationSessionScope>::new(),
+                        &raw,
+                    )
+                    .map(Self::Session)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationRequestScope>::new(),
+                        &raw,
+                    )
+                    .map(Self::Request)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ElicitationUrlModeKind", &raw),
+                )
+            }
+        }
     }
 }
 /// A JSON-RPC response object.
@@ -29851,14 +31594,21 @@ impl AgentResponse {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "AgentResponse";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<AgentResponseResult>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Result(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Result(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -29868,11 +31618,38 @@ impl AgentResponse {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Error(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Error(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(crate::runtime::no_variant("AgentResponse", &raw))
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AgentResponseResult>::new(),
+                        &raw,
+                    )
+                    .map(Self::Result)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AgentResponseError>::new(),
+                        &raw,
+                    )
+                    .map(Self::Error)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("AgentResponse", &raw),
+                )
+            }
+        }
     }
 }
 /// Describes an available authentication method.
@@ -29911,23 +31688,21 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl AuthMethod {
+impl crate::runtime::Tagged for AuthMethod {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "AuthMethod";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "AuthMethod";
         let tag = crate::runtime::tag_of(&raw, "type", "AuthMethod")?;
         match tag.as_deref() {
             ::std::option::Option::Some("terminal") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<AuthMethodTerminal>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Terminal)
             }
@@ -29942,6 +31717,34 @@ impl AuthMethod {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<AuthMethodAgent>::new(),
                         &raw,
+                    )
+                    .map(Self::Agent)
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("terminal") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AuthMethodTerminal>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Terminal)
+            }
+            ::std::option::Option::Some(_) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AuthMethodAgent>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Agent)
+            }
+            ::std::option::Option::None => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AuthMethodAgent>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
                     )
                     .map(Self::Agent)
             }
@@ -29980,30 +31783,28 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl SessionConfigOptionKind {
+impl crate::runtime::Tagged for SessionConfigOptionKind {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "SessionConfigOptionKind";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "SessionConfigOptionKind";
         let tag = crate::runtime::tag_of(&raw, "type", "SessionConfigOptionKind")?;
         match tag.as_deref() {
             ::std::option::Option::Some("select") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SessionConfigSelect>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Select)
             }
             ::std::option::Option::Some("boolean") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SessionConfigBoolean>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Boolean)
             }
@@ -30023,6 +31824,50 @@ impl SessionConfigOptionKind {
                         "type",
                         "SessionConfigOptionKind",
                         &["select", "boolean"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("select") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionConfigSelect>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Select)
+            }
+            ::std::option::Option::Some("boolean") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionConfigBoolean>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Boolean)
+            }
+            ::std::option::Option::Some(other) => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::unknown_tag(
+                            "type",
+                            other,
+                            "SessionConfigOptionKind",
+                            &["select", "boolean"],
+                        ),
+                    ),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "type",
+                            "SessionConfigOptionKind",
+                            &["select", "boolean"],
+                        ),
                     ),
                 )
             }
@@ -30065,7 +31910,7 @@ impl SessionConfigSelectOptions {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "SessionConfigSelectOptions";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Seq(
@@ -30074,7 +31919,14 @@ impl SessionConfigSelectOptions {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Ungrouped(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Ungrouped(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -30086,13 +31938,42 @@ impl SessionConfigSelectOptions {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Grouped(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Grouped(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("SessionConfigSelectOptions", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Seq(
+                            crate::runtime::Plain::<SessionConfigSelectOption>::new(),
+                        ),
+                        &raw,
+                    )
+                    .map(Self::Ungrouped)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Seq(
+                            crate::runtime::Plain::<SessionConfigSelectGroup>::new(),
+                        ),
+                        &raw,
+                    )
+                    .map(Self::Grouped)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("SessionConfigSelectOptions", &raw),
+                )
+            }
+        }
     }
 }
 /// Different types of updates that can be sent during session processing.
@@ -30366,140 +32247,147 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl SessionUpdate {
+impl crate::runtime::Tagged for SessionUpdate {
+    const TAG: &'static str = "sessionUpdate";
+    const NAME: &'static str = "SessionUpdate";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "SessionUpdate";
         let tag = crate::runtime::tag_of(&raw, "sessionUpdate", "SessionUpdate")?;
         match tag.as_deref() {
             ::std::option::Option::Some("user_message_chunk") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ContentChunk>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::UserMessageChunk)
             }
             ::std::option::Option::Some("agent_message_chunk") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ContentChunk>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::AgentMessageChunk)
             }
             ::std::option::Option::Some("agent_thought_chunk") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ContentChunk>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::AgentThoughtChunk)
             }
             ::std::option::Option::Some("tool_call") => {
-                crate::runtime::Seed::run(crate::runtime::Plain::<ToolCall>::new(), &raw)
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ToolCall>::new(),
+                        &crate::runtime::without(&raw, "sessionUpdate"),
+                    )
                     .map(Self::ToolCall)
             }
             ::std::option::Option::Some("tool_call_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ToolCallUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::ToolCallUpdate)
             }
             ::std::option::Option::Some("plan") => {
-                crate::runtime::Seed::run(crate::runtime::Plain::<Plan>::new(), &raw)
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Plan>::new(),
+                        &crate::runtime::without(&raw, "sessionUpdate"),
+                    )
                     .map(Self::Plan)
             }
             ::std::option::Option::Some("plan_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<PlanUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::PlanUpdate)
             }
             ::std::option::Option::Some("plan_removed") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<PlanRemoved>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::PlanRemoved)
             }
             ::std::option::Option::Some("available_commands_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<AvailableCommandsUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::AvailableCommandsUpdate)
             }
             ::std::option::Option::Some("current_mode_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<CurrentModeUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::CurrentModeUpdate)
             }
             ::std::option::Option::Some("config_option_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ConfigOptionUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::ConfigOptionUpdate)
             }
             ::std::option::Option::Some("session_info_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SessionInfoUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::SessionInfoUpdate)
             }
             ::std::option::Option::Some("usage_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<UsageUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::UsageUpdate)
             }
             ::std::option::Option::Some("notice") => {
-                crate::runtime::Seed::run(crate::runtime::Plain::<Notice>::new(), &raw)
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Notice>::new(),
+                        &crate::runtime::without(&raw, "sessionUpdate"),
+                    )
                     .map(Self::Notice)
             }
             ::std::option::Option::Some("compaction_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<CompactionUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::CompactionUpdate)
             }
             ::std::option::Option::Some("compaction_summary_chunk") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<CompactionSummaryChunk>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::CompactionSummaryChunk)
             }
             ::std::option::Option::Some("subagent_update") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SubagentUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::SubagentUpdate)
             }
             ::std::option::Option::Some("session_message") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SessionMessage>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::SessionMessage)
             }
             ::std::option::Option::Some("session_message_chunk") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SessionMessageChunk>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "sessionUpdate"),
                     )
                     .map(Self::SessionMessageChunk)
             }
@@ -30538,6 +32426,185 @@ impl SessionUpdate {
             }
         }
     }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("user_message_chunk") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ContentChunk>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::UserMessageChunk)
+            }
+            ::std::option::Option::Some("agent_message_chunk") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ContentChunk>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::AgentMessageChunk)
+            }
+            ::std::option::Option::Some("agent_thought_chunk") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ContentChunk>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::AgentThoughtChunk)
+            }
+            ::std::option::Option::Some("tool_call") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ToolCall>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::ToolCall)
+            }
+            ::std::option::Option::Some("tool_call_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ToolCallUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::ToolCallUpdate)
+            }
+            ::std::option::Option::Some("plan") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Plan>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Plan)
+            }
+            ::std::option::Option::Some("plan_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<PlanUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::PlanUpdate)
+            }
+            ::std::option::Option::Some("plan_removed") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<PlanRemoved>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::PlanRemoved)
+            }
+            ::std::option::Option::Some("available_commands_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AvailableCommandsUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::AvailableCommandsUpdate)
+            }
+            ::std::option::Option::Some("current_mode_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CurrentModeUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::CurrentModeUpdate)
+            }
+            ::std::option::Option::Some("config_option_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ConfigOptionUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::ConfigOptionUpdate)
+            }
+            ::std::option::Option::Some("session_info_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionInfoUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::SessionInfoUpdate)
+            }
+            ::std::option::Option::Some("usage_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<UsageUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::UsageUpdate)
+            }
+            ::std::option::Option::Some("notice") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<Notice>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Notice)
+            }
+            ::std::option::Option::Some("compaction_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CompactionUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::CompactionUpdate)
+            }
+            ::std::option::Option::Some("compaction_summary_chunk") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CompactionSummaryChunk>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::CompactionSummaryChunk)
+            }
+            ::std::option::Option::Some("subagent_update") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SubagentUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::SubagentUpdate)
+            }
+            ::std::option::Option::Some("session_message") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionMessage>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::SessionMessage)
+            }
+            ::std::option::Option::Some("session_message_chunk") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionMessageChunk>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::SessionMessageChunk)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("sessionUpdate", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown(
+                        crate::runtime::rest_with_tag(map, "sessionUpdate", tag)?,
+                    ),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "sessionUpdate",
+                            "SessionUpdate",
+                            &[
+                                "user_message_chunk",
+                                "agent_message_chunk",
+                                "agent_thought_chunk",
+                                "tool_call",
+                                "tool_call_update",
+                                "plan",
+                                "plan_update",
+                                "plan_removed",
+                                "available_commands_update",
+                                "current_mode_update",
+                                "config_option_update",
+                                "session_info_update",
+                                "usage_update",
+                                "notice",
+                                "compaction_update",
+                                "compaction_summary_chunk",
+                                "subagent_update",
+                                "session_message",
+                                "session_message_chunk",
+                            ],
+                        ),
+                    ),
+                )
+            }
+        }
+    }
 }
 /// Updated content for a plan.
 #[derive(Clone, Debug, PartialEq)]
@@ -30571,30 +32638,28 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl PlanUpdateContent {
+impl crate::runtime::Tagged for PlanUpdateContent {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "PlanUpdateContent";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "PlanUpdateContent";
         let tag = crate::runtime::tag_of(&raw, "type", "PlanUpdateContent")?;
         match tag.as_deref() {
             ::std::option::Option::Some("items") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<PlanItems>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Items)
             }
             ::std::option::Option::Some("markdown") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<PlanMarkdown>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Markdown)
             }
@@ -30614,6 +32679,50 @@ impl PlanUpdateContent {
                         "type",
                         "PlanUpdateContent",
                         &["items", "markdown"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("items") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<PlanItems>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Items)
+            }
+            ::std::option::Option::Some("markdown") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<PlanMarkdown>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Markdown)
+            }
+            ::std::option::Option::Some(other) => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::unknown_tag(
+                            "type",
+                            other,
+                            "PlanUpdateContent",
+                            &["items", "markdown"],
+                        ),
+                    ),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "type",
+                            "PlanUpdateContent",
+                            &["items", "markdown"],
+                        ),
                     ),
                 )
             }
@@ -30653,20 +32762,38 @@ impl AvailableCommandInput {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "AvailableCommandInput";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<UnstructuredCommandInput>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Unstructured(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Unstructured(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("AvailableCommandInput", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<UnstructuredCommandInput>::new(),
+                        &raw,
+                    )
+                    .map(Self::Unstructured)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("AvailableCommandInput", &raw),
+                )
+            }
+        }
     }
 }
 /// Current foreground-work state of a reusable child session.
@@ -30729,44 +32856,42 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl StateUpdate {
+impl crate::runtime::Tagged for StateUpdate {
+    const TAG: &'static str = "state";
+    const NAME: &'static str = "StateUpdate";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "StateUpdate";
         let tag = crate::runtime::tag_of(&raw, "state", "StateUpdate")?;
         match tag.as_deref() {
             ::std::option::Option::Some("running") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<RunningStateUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "state"),
                     )
                     .map(Self::Running)
             }
             ::std::option::Option::Some("idle") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<IdleStateUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "state"),
                     )
                     .map(Self::Idle)
             }
             ::std::option::Option::Some("requires_action") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<RequiresActionStateUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "state"),
                     )
                     .map(Self::RequiresAction)
             }
             ::std::option::Option::Some("unknown") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<UnknownStateUpdate>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "state"),
                     )
                     .map(Self::Unknown)
             }
@@ -30780,6 +32905,58 @@ impl StateUpdate {
                         "state",
                         "StateUpdate",
                         &["running", "idle", "requires_action", "unknown"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("running") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<RunningStateUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Running)
+            }
+            ::std::option::Option::Some("idle") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<IdleStateUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Idle)
+            }
+            ::std::option::Option::Some("requires_action") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<RequiresActionStateUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::RequiresAction)
+            }
+            ::std::option::Option::Some("unknown") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<UnknownStateUpdate>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Unknown)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("state", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown2(crate::runtime::rest_with_tag(map, "state", tag)?),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "state",
+                            "StateUpdate",
+                            &["running", "idle", "requires_action", "unknown"],
+                        ),
                     ),
                 )
             }
@@ -30862,17 +33039,15 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl IdleStateUpdateKind {
+impl crate::runtime::Tagged for IdleStateUpdateKind {
+    const TAG: &'static str = "stopReason";
+    const NAME: &'static str = "IdleStateUpdateKind";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "IdleStateUpdateKind";
         let tag = crate::runtime::tag_of(&raw, "stopReason", "IdleStateUpdateKind")?;
         match tag.as_deref() {
             ::std::option::Option::Some("end_turn") => {
@@ -30893,7 +33068,7 @@ impl IdleStateUpdateKind {
             ::std::option::Option::Some("error") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ErrorStopReason>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "stopReason"),
                     )
                     .map(Self::Error)
             }
@@ -30902,6 +33077,50 @@ impl IdleStateUpdateKind {
                 ::std::result::Result::Ok(Self::Unknown(raw))
             }
             ::std::option::Option::None => ::std::result::Result::Ok(Self::None),
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("end_turn") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::EndTurn)
+            }
+            ::std::option::Option::Some("max_tokens") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::MaxTokens)
+            }
+            ::std::option::Option::Some("max_turn_requests") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::MaxTurnRequests)
+            }
+            ::std::option::Option::Some("refusal") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::Refusal)
+            }
+            ::std::option::Option::Some("cancelled") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::Cancelled)
+            }
+            ::std::option::Option::Some("error") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ErrorStopReason>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Error)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("stopReason", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown(crate::runtime::rest_with_tag(map, "stopReason", tag)?),
+                )
+            }
+            ::std::option::Option::None => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::None)
+            }
         }
     }
 }
@@ -30953,30 +33172,28 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl McpServer {
+impl crate::runtime::Tagged for McpServer {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "McpServer";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "McpServer";
         let tag = crate::runtime::tag_of(&raw, "type", "McpServer")?;
         match tag.as_deref() {
             ::std::option::Option::Some("http") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<McpServerHttp>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Http)
             }
             ::std::option::Option::Some("sse") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<McpServerSse>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Sse)
             }
@@ -30991,6 +33208,41 @@ impl McpServer {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<McpServerStdio>::new(),
                         &raw,
+                    )
+                    .map(Self::Stdio)
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("http") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<McpServerHttp>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Http)
+            }
+            ::std::option::Option::Some("sse") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<McpServerSse>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Sse)
+            }
+            ::std::option::Option::Some(_) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<McpServerStdio>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Stdio)
+            }
+            ::std::option::Option::None => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<McpServerStdio>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
                     )
                     .map(Self::Stdio)
             }
@@ -31031,17 +33283,15 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl SetSessionConfigOptionRequestKind {
+impl crate::runtime::Tagged for SetSessionConfigOptionRequestKind {
+    const TAG: &'static str = "type";
+    const NAME: &'static str = "SetSessionConfigOptionRequestKind";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "SetSessionConfigOptionRequestKind";
         let tag = crate::runtime::tag_of(
             &raw,
             "type",
@@ -31053,7 +33303,7 @@ impl SetSessionConfigOptionRequestKind {
                         crate::runtime::Plain::<
                             SetSessionConfigOptionRequestKindBoolean,
                         >::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "type"),
                     )
                     .map(Self::Boolean)
             }
@@ -31072,6 +33322,40 @@ impl SetSessionConfigOptionRequestKind {
                             SetSessionConfigOptionRequestKindValueId,
                         >::new(),
                         &raw,
+                    )
+                    .map(Self::ValueId)
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("boolean") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<
+                            SetSessionConfigOptionRequestKindBoolean,
+                        >::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Boolean)
+            }
+            ::std::option::Option::Some(_) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<
+                            SetSessionConfigOptionRequestKindValueId,
+                        >::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::ValueId)
+            }
+            ::std::option::Option::None => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<
+                            SetSessionConfigOptionRequestKindValueId,
+                        >::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
                     )
                     .map(Self::ValueId)
             }
@@ -31112,14 +33396,21 @@ impl ClientResponse {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ClientResponse";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<ClientResponseResult>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Result(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Result(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31129,11 +33420,38 @@ impl ClientResponse {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Error(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Error(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(crate::runtime::no_variant("ClientResponse", &raw))
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ClientResponseResult>::new(),
+                        &raw,
+                    )
+                    .map(Self::Result)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ClientResponseError>::new(),
+                        &raw,
+                    )
+                    .map(Self::Error)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ClientResponse", &raw),
+                )
+            }
+        }
     }
 }
 /// The outcome of a permission request.
@@ -31174,17 +33492,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl RequestPermissionOutcome {
+impl crate::runtime::Tagged for RequestPermissionOutcome {
+    const TAG: &'static str = "outcome";
+    const NAME: &'static str = "RequestPermissionOutcome";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "RequestPermissionOutcome";
         let tag = crate::runtime::tag_of(&raw, "outcome", "RequestPermissionOutcome")?;
         match tag.as_deref() {
             ::std::option::Option::Some("cancelled") => {
@@ -31193,7 +33509,7 @@ impl RequestPermissionOutcome {
             ::std::option::Option::Some("selected") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<SelectedPermissionOutcome>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "outcome"),
                     )
                     .map(Self::Selected)
             }
@@ -31213,6 +33529,47 @@ impl RequestPermissionOutcome {
                         "outcome",
                         "RequestPermissionOutcome",
                         &["cancelled", "selected"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("cancelled") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::Cancelled)
+            }
+            ::std::option::Option::Some("selected") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SelectedPermissionOutcome>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Selected)
+            }
+            ::std::option::Option::Some(other) => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::unknown_tag(
+                            "outcome",
+                            other,
+                            "RequestPermissionOutcome",
+                            &["cancelled", "selected"],
+                        ),
+                    ),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "outcome",
+                            "RequestPermissionOutcome",
+                            &["cancelled", "selected"],
+                        ),
                     ),
                 )
             }
@@ -31267,17 +33624,15 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Self::from_raw(raw).map_err(crate::runtime::lift)
+        crate::runtime::tagged_union::<D, Self>(deserializer)
     }
 }
-impl CreateElicitationResponseKind {
+impl crate::runtime::Tagged for CreateElicitationResponseKind {
+    const TAG: &'static str = "action";
+    const NAME: &'static str = "CreateElicitationResponseKind";
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "CreateElicitationResponseKind";
         let tag = crate::runtime::tag_of(
             &raw,
             "action",
@@ -31287,7 +33642,7 @@ impl CreateElicitationResponseKind {
             ::std::option::Option::Some("accept") => {
                 crate::runtime::Seed::run(
                         crate::runtime::Plain::<ElicitationAcceptAction>::new(),
-                        &raw,
+                        &crate::runtime::without(&raw, "action"),
                     )
                     .map(Self::Accept)
             }
@@ -31307,6 +33662,45 @@ impl CreateElicitationResponseKind {
                         "action",
                         "CreateElicitationResponseKind",
                         &["accept", "decline", "cancel"],
+                    ),
+                )
+            }
+        }
+    }
+    fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+        tag: ::std::option::Option<&str>,
+        map: A,
+    ) -> ::std::result::Result<Self, A::Error> {
+        match tag {
+            ::std::option::Option::Some("accept") => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ElicitationAcceptAction>::new(),
+                        ::serde::de::value::MapAccessDeserializer::new(map),
+                    )
+                    .map(Self::Accept)
+            }
+            ::std::option::Option::Some("decline") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::Decline)
+            }
+            ::std::option::Option::Some("cancel") => {
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::Cancel)
+            }
+            ::std::option::Option::Some(other) => {
+                crate::runtime::unknown_variant("action", other);
+                ::std::result::Result::Ok(
+                    Self::Unknown(crate::runtime::rest_with_tag(map, "action", tag)?),
+                )
+            }
+            ::std::option::Option::None => {
+                ::std::result::Result::Err(
+                    crate::runtime::lift(
+                        crate::runtime::missing_tag(
+                            "action",
+                            "CreateElicitationResponseKind",
+                            &["accept", "decline", "cancel"],
+                        ),
                     ),
                 )
             }
@@ -31358,35 +33752,63 @@ impl ElicitationContentValue {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ElicitationContentValue";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<::std::string::String>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::String(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::String(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(crate::runtime::Plain::<i64>::new(), &raw) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Integer(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Integer(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(crate::runtime::Plain::<f64>::new(), &raw) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Number(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Number(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(crate::runtime::Plain::<bool>::new(), &raw) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::Boolean(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::Boolean(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 3usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31396,13 +33818,52 @@ impl ElicitationContentValue {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::StringArray(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::StringArray(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 4usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("ElicitationContentValue", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<::std::string::String>::new(),
+                        &raw,
+                    )
+                    .map(Self::String)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(crate::runtime::Plain::<i64>::new(), &raw)
+                    .map(Self::Integer)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(crate::runtime::Plain::<f64>::new(), &raw)
+                    .map(Self::Number)
+            }
+            ::std::option::Option::Some((_, 3usize)) => {
+                crate::runtime::Seed::run(crate::runtime::Plain::<bool>::new(), &raw)
+                    .map(Self::Boolean)
+            }
+            ::std::option::Option::Some((_, 4usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Seq(
+                            crate::runtime::Plain::<::std::string::String>::new(),
+                        ),
+                        &raw,
+                    )
+                    .map(Self::StringArray)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ElicitationContentValue", &raw),
+                )
+            }
+        }
     }
 }
 /// Method-specific request parameters.
@@ -31552,14 +34013,21 @@ impl AgentRequestParams {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "AgentRequestParams";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<WriteTextFileRequest>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::WriteTextFileRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::WriteTextFileRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31569,7 +34037,14 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ReadTextFileRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ReadTextFileRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31579,7 +34054,16 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::RequestPermissionRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::RequestPermissionRequest(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31589,7 +34073,14 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CreateTerminalRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::CreateTerminalRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 3usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31599,7 +34090,14 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::TerminalOutputRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::TerminalOutputRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 4usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31609,7 +34107,16 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ReleaseTerminalRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::ReleaseTerminalRequest(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 5usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31619,7 +34126,16 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::WaitForTerminalExitRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::WaitForTerminalExitRequest(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 6usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31629,7 +34145,14 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::KillTerminalRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::KillTerminalRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 7usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31639,7 +34162,16 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CreateElicitationRequest(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::CreateElicitationRequest(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 8usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31649,13 +34181,94 @@ impl AgentRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ExtMethodRequest(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ExtMethodRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 9usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("AgentRequestParams", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<WriteTextFileRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::WriteTextFileRequest)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ReadTextFileRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::ReadTextFileRequest)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<RequestPermissionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::RequestPermissionRequest)
+            }
+            ::std::option::Option::Some((_, 3usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CreateTerminalRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::CreateTerminalRequest)
+            }
+            ::std::option::Option::Some((_, 4usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<TerminalOutputRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::TerminalOutputRequest)
+            }
+            ::std::option::Option::Some((_, 5usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ReleaseTerminalRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::ReleaseTerminalRequest)
+            }
+            ::std::option::Option::Some((_, 6usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<WaitForTerminalExitRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::WaitForTerminalExitRequest)
+            }
+            ::std::option::Option::Some((_, 7usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<KillTerminalRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::KillTerminalRequest)
+            }
+            ::std::option::Option::Some((_, 8usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CreateElicitationRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::CreateElicitationRequest)
+            }
+            ::std::option::Option::Some((_, 9usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ExtRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::ExtMethodRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("AgentRequestParams", &raw),
+                )
+            }
+        }
     }
 }
 /// Method-specific notification parameters.
@@ -31719,14 +34332,21 @@ impl AgentNotificationParams {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "AgentNotificationParams";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<SessionNotification>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::SessionNotification(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::SessionNotification(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31736,9 +34356,16 @@ impl AgentNotificationParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(
-                    Self::CompleteElicitationNotification(value),
-                );
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::CompleteElicitationNotification(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31748,13 +34375,45 @@ impl AgentNotificationParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ExtNotification(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ExtNotification(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("AgentNotificationParams", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SessionNotification>::new(),
+                        &raw,
+                    )
+                    .map(Self::SessionNotification)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CompleteElicitationNotification>::new(),
+                        &raw,
+                    )
+                    .map(Self::CompleteElicitationNotification)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ExtNotification>::new(),
+                        &raw,
+                    )
+                    .map(Self::ExtNotification)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("AgentNotificationParams", &raw),
+                )
+            }
+        }
     }
 }
 /// Method-specific request parameters.
@@ -31934,14 +34593,21 @@ impl ClientRequestParams {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ClientRequestParams";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<InitializeRequest>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::InitializeRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::InitializeRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31951,7 +34617,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::AuthenticateRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::AuthenticateRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31961,7 +34634,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::LogoutRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::LogoutRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31971,7 +34651,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::NewSessionRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::NewSessionRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 3usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31981,7 +34668,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::LoadSessionRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::LoadSessionRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 4usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -31991,7 +34685,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ListSessionsRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ListSessionsRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 5usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32001,7 +34702,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::DeleteSessionRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::DeleteSessionRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 6usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32011,7 +34719,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ResumeSessionRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ResumeSessionRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 7usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32021,7 +34736,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CloseSessionRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::CloseSessionRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 8usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32031,7 +34753,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::SetSessionModeRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::SetSessionModeRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 9usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32041,9 +34770,16 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(
-                    Self::SetSessionConfigOptionRequest(value),
-                );
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::SetSessionConfigOptionRequest(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 10usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32053,7 +34789,14 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::PromptRequest(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::PromptRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 11usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32063,13 +34806,115 @@ impl ClientRequestParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ExtMethodRequest(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ExtMethodRequest(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 12usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("ClientRequestParams", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<InitializeRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::InitializeRequest)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AuthenticateRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::AuthenticateRequest)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<LogoutRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::LogoutRequest)
+            }
+            ::std::option::Option::Some((_, 3usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<NewSessionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::NewSessionRequest)
+            }
+            ::std::option::Option::Some((_, 4usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<LoadSessionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::LoadSessionRequest)
+            }
+            ::std::option::Option::Some((_, 5usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ListSessionsRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::ListSessionsRequest)
+            }
+            ::std::option::Option::Some((_, 6usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<DeleteSessionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::DeleteSessionRequest)
+            }
+            ::std::option::Option::Some((_, 7usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ResumeSessionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::ResumeSessionRequest)
+            }
+            ::std::option::Option::Some((_, 8usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CloseSessionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::CloseSessionRequest)
+            }
+            ::std::option::Option::Some((_, 9usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SetSessionModeRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::SetSessionModeRequest)
+            }
+            ::std::option::Option::Some((_, 10usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SetSessionConfigOptionRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::SetSessionConfigOptionRequest)
+            }
+            ::std::option::Option::Some((_, 11usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<PromptRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::PromptRequest)
+            }
+            ::std::option::Option::Some((_, 12usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ExtRequest>::new(),
+                        &raw,
+                    )
+                    .map(Self::ExtMethodRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ClientRequestParams", &raw),
+                )
+            }
+        }
     }
 }
 /// Method-specific notification parameters.
@@ -32125,14 +34970,21 @@ impl ClientNotificationParams {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ClientNotificationParams";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<CancelNotification>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CancelNotification(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::CancelNotification(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32142,13 +34994,38 @@ impl ClientNotificationParams {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ExtNotification(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ExtNotification(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("ClientNotificationParams", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CancelNotification>::new(),
+                        &raw,
+                    )
+                    .map(Self::CancelNotification)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ExtNotification>::new(),
+                        &raw,
+                    )
+                    .map(Self::ExtNotification)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ClientNotificationParams", &raw),
+                )
+            }
+        }
     }
 }
 /// Method-specific response data.
@@ -32244,14 +35121,21 @@ impl AgentResponseResultResult {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "AgentResponseResultResult";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<InitializeResponse>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::InitializeResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::InitializeResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32261,7 +35145,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::AuthenticateResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::AuthenticateResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32271,7 +35162,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::LogoutResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::LogoutResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32281,7 +35179,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::NewSessionResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::NewSessionResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 3usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32291,7 +35196,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::LoadSessionResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::LoadSessionResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 4usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32301,7 +35213,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ListSessionsResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ListSessionsResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 5usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32311,7 +35230,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::DeleteSessionResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::DeleteSessionResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 6usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32321,7 +35247,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ResumeSessionResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ResumeSessionResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 7usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32331,7 +35264,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CloseSessionResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::CloseSessionResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 8usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32341,7 +35281,16 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::SetSessionModeResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::SetSessionModeResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 9usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32351,9 +35300,16 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(
-                    Self::SetSessionConfigOptionResponse(value),
-                );
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::SetSessionConfigOptionResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 10usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32363,7 +35319,14 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::PromptResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::PromptResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 11usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32373,13 +35336,115 @@ impl AgentResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ExtMethodResponse(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ExtMethodResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 12usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("AgentResponseResultResult", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<InitializeResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::InitializeResponse)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<AuthenticateResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::AuthenticateResponse)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<LogoutResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::LogoutResponse)
+            }
+            ::std::option::Option::Some((_, 3usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<NewSessionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::NewSessionResponse)
+            }
+            ::std::option::Option::Some((_, 4usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<LoadSessionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::LoadSessionResponse)
+            }
+            ::std::option::Option::Some((_, 5usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ListSessionsResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::ListSessionsResponse)
+            }
+            ::std::option::Option::Some((_, 6usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<DeleteSessionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::DeleteSessionResponse)
+            }
+            ::std::option::Option::Some((_, 7usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ResumeSessionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::ResumeSessionResponse)
+            }
+            ::std::option::Option::Some((_, 8usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CloseSessionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::CloseSessionResponse)
+            }
+            ::std::option::Option::Some((_, 9usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SetSessionModeResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::SetSessionModeResponse)
+            }
+            ::std::option::Option::Some((_, 10usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<SetSessionConfigOptionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::SetSessionConfigOptionResponse)
+            }
+            ::std::option::Option::Some((_, 11usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<PromptResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::PromptResponse)
+            }
+            ::std::option::Option::Some((_, 12usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ExtResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::ExtMethodResponse)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("AgentResponseResultResult", &raw),
+                )
+            }
+        }
     }
 }
 /// Method-specific response data.
@@ -32460,14 +35525,21 @@ impl ClientResponseResultResult {
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let _ = "ClientResponseResultResult";
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         let before = crate::runtime::mark();
         match crate::runtime::Seed::run(
             crate::runtime::Plain::<WriteTextFileResponse>::new(),
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::WriteTextFileResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::WriteTextFileResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 0usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32477,7 +35549,14 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ReadTextFileResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ReadTextFileResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 1usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32487,7 +35566,16 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::RequestPermissionResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::RequestPermissionResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 2usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32497,7 +35585,16 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CreateTerminalResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::CreateTerminalResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 3usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32507,7 +35604,16 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::TerminalOutputResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::TerminalOutputResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 4usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32517,7 +35623,16 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ReleaseTerminalResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::ReleaseTerminalResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 5usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32527,9 +35642,16 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(
-                    Self::WaitForTerminalExitResponse(value),
-                );
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::WaitForTerminalExitResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 6usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32539,7 +35661,14 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::KillTerminalResponse(value));
+                let misses: usize = value.unknown_members.len();
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::KillTerminalResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 7usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32549,7 +35678,16 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::CreateElicitationResponse(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(
+                        Self::CreateElicitationResponse(value),
+                    );
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 8usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
@@ -32559,12 +35697,93 @@ impl ClientResponseResultResult {
             &raw,
         ) {
             ::std::result::Result::Ok(value) => {
-                return ::std::result::Result::Ok(Self::ExtMethodResponse(value));
+                let misses: usize = 0usize;
+                if misses == 0 {
+                    return ::std::result::Result::Ok(Self::ExtMethodResponse(value));
+                }
+                crate::runtime::rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = ::std::option::Option::Some((misses, 9usize));
+                }
             }
             ::std::result::Result::Err(_) => crate::runtime::rollback(before),
         }
-        ::std::result::Result::Err(
-            crate::runtime::no_variant("ClientResponseResultResult", &raw),
-        )
+        match best {
+            ::std::option::Option::Some((_, 0usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<WriteTextFileResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::WriteTextFileResponse)
+            }
+            ::std::option::Option::Some((_, 1usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ReadTextFileResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::ReadTextFileResponse)
+            }
+            ::std::option::Option::Some((_, 2usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<RequestPermissionResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::RequestPermissionResponse)
+            }
+            ::std::option::Option::Some((_, 3usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CreateTerminalResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::CreateTerminalResponse)
+            }
+            ::std::option::Option::Some((_, 4usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<TerminalOutputResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::TerminalOutputResponse)
+            }
+            ::std::option::Option::Some((_, 5usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ReleaseTerminalResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::ReleaseTerminalResponse)
+            }
+            ::std::option::Option::Some((_, 6usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<WaitForTerminalExitResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::WaitForTerminalExitResponse)
+            }
+            ::std::option::Option::Some((_, 7usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<KillTerminalResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::KillTerminalResponse)
+            }
+            ::std::option::Option::Some((_, 8usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<CreateElicitationResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::CreateElicitationResponse)
+            }
+            ::std::option::Option::Some((_, 9usize)) => {
+                crate::runtime::Seed::run(
+                        crate::runtime::Plain::<ExtResponse>::new(),
+                        &raw,
+                    )
+                    .map(Self::ExtMethodResponse)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    crate::runtime::no_variant("ClientResponseResultResult", &raw),
+                )
+            }
+        }
     }
 }

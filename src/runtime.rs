@@ -588,3 +588,107 @@ pub fn empty_object<S: serde::Serializer>(serializer: S) -> Result<S::Ok, S::Err
     use serde::ser::SerializeMap;
     serializer.serialize_map(Some(0))?.end()
 }
+
+/// A tagged union the generated code decodes: by streaming when the tag is the first member,
+/// by buffering the object otherwise.
+pub trait Tagged: Sized {
+    /// The tag member.
+    const TAG: &'static str;
+    /// The union's name, for messages.
+    const NAME: &'static str;
+    /// Decodes from a buffered object.
+    ///
+    /// # Errors
+    /// A wrong or missing tag, or the variant's error.
+    fn from_raw(raw: Value) -> Result<Self, serde_json::Error>;
+    /// Decodes the rest of an object whose first member was the tag (`None` for `null`).
+    ///
+    /// # Errors
+    /// A wrong or missing tag, or the variant's error.
+    fn from_stream<'de, A: MapAccess<'de>>(tag: Option<&str>, map: A) -> Result<Self, A::Error>;
+}
+
+/// Decodes a [`Tagged`] union: reads the first member; when it is the tag, the rest of the
+/// object goes straight to the variant; otherwise the object is buffered to find the tag.
+///
+/// # Errors
+/// When the value is not an object, or the union's own errors.
+pub fn tagged_union<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::Error> {
+    struct V<U>(PhantomData<U>);
+    impl<'de, U: Tagged> Visitor<'de> for V<U> {
+        type Value = U;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "an object (`{}`)", U::NAME)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+            let Some(first) = map.next_key::<Key<'de>>()? else {
+                return U::from_raw(Value::Object(serde_json::Map::new())).map_err(lift);
+            };
+            if first.0 == U::TAG {
+                let tag = within(Segment::Key(U::TAG), || string_or_null(&mut map, U::TAG, U::NAME))?;
+                return U::from_stream(tag.as_deref(), map);
+            }
+            let mut object = serde_json::Map::new();
+            object.insert(first.0.into_owned(), map.next_value::<Value>()?);
+            while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                object.insert(key, value);
+            }
+            U::from_raw(Value::Object(object)).map_err(lift)
+        }
+    }
+    d.deserialize_map(V(PhantomData))
+}
+
+fn string_or_null<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    tag: &'static str,
+    union: &'static str,
+) -> Result<Option<String>, A::Error> {
+    match map.next_value::<Value>()? {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        other => Err(de::Error::custom(format_args!(
+            "tag `{tag}` of `{union}` must be a string, found {other}"
+        ))),
+    }
+}
+
+/// Skips the rest of an object.
+///
+/// # Errors
+/// The input's errors.
+pub fn drain<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+/// The rest of an object as JSON, with the tag member put back.
+///
+/// # Errors
+/// The input's errors.
+pub fn rest_with_tag<'de, A: MapAccess<'de>>(
+    mut map: A,
+    tag: &'static str,
+    value: Option<&str>,
+) -> Result<Value, A::Error> {
+    let mut object = serde_json::Map::new();
+    object.insert(tag.to_owned(), value.map_or(Value::Null, Value::from));
+    while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        object.insert(key, value);
+    }
+    Ok(Value::Object(object))
+}
+
+/// A copy of an object without the member `key` (the tag, before decoding a variant's payload).
+#[must_use]
+pub fn without(raw: &Value, key: &str) -> Value {
+    match raw {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| k.as_str() != key)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}

@@ -280,10 +280,10 @@ fn decode_error_names_the_pointer_of_the_failure() {
     .unwrap_err();
     assert_eq!(error.pointer, "/update/title");
     assert_eq!(error.message, "invalid type: integer `5`, expected a string");
-    assert_eq!((error.line, error.column), (1, 83));
+    assert_eq!((error.line, error.column), (1, 81));
     assert_eq!(
         error.to_string(),
-        "invalid type: integer `5`, expected a string at `/update/title` (line 1, column 83)"
+        "invalid type: integer `5`, expected a string at `/update/title` (line 1, column 81)"
     );
 }
 
@@ -317,4 +317,35 @@ fn apply_follows_acp_v1_merge_semantics() {
     let before = call.clone();
     call.apply(&ToolCallUpdate::new("c"));
     assert_eq!(call, before);
+}
+
+#[test]
+fn unknown_members_are_kept_and_written_back() {
+    let wire = json!({
+        "sessionId": "s",
+        "update": {"sessionUpdate": "tool_call", "toolCallId": "c", "title": "Run", "command": "ls", "x-vendor": {"a": 1}},
+        "extra": true
+    });
+    let (notification, report): (SessionNotification, _) = roundtrip(&wire);
+    assert!(report.is_empty());
+    assert_eq!(notification.unknown_members.get("extra"), Some(&json!(true)));
+    let SessionUpdate::ToolCall(call) = &notification.update else {
+        panic!("expected a tool_call");
+    };
+    assert_eq!(call.unknown_members.get("command"), Some(&json!("ls")));
+    assert_eq!(serde_json::to_value(&notification).unwrap(), wire);
+}
+
+#[test]
+fn tag_not_first_is_decoded_the_same() {
+    let first = json!({"sessionId": "s", "update": {"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t"}});
+    let last = br#"{"sessionId":"s","update":{"toolCallId":"c","title":"t","sessionUpdate":"tool_call"}}"#;
+    let a: SessionNotification = serde_json::from_value(first.clone()).unwrap();
+    let b: SessionNotification = serde_json::from_slice(last).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(serde_json::to_value(&b).unwrap(), first);
+    let SessionUpdate::ToolCall(call) = &b.update else {
+        panic!("expected a tool_call");
+    };
+    assert!(call.unknown_members.is_empty(), "the tag is not an unknown member");
 }

@@ -21,6 +21,8 @@ pub struct Family {
     /// `#[non_exhaustive]` types with `new(required...)` and setters (for upstream that adds
     /// members in minor versions).
     pub forward_compatible: bool,
+    /// Structs keep members the schema does not define and write them back.
+    pub keep_unknown_members: bool,
 }
 
 /// The ACP family: the official ACP v1 schema, exported by `toolcall-codegen acp export`.
@@ -34,6 +36,8 @@ pub const ACP: Family = Family {
     // schema does not (yet) declare a catch-all branch for them.
     open_unions: &["SessionUpdate"],
     forward_compatible: true,
+    // ACP allows members it does not define; a relay must not drop them.
+    keep_unknown_members: true,
 };
 
 /// The route body: what a gateway sends a provider on a bound route.
@@ -50,6 +54,8 @@ pub const ROUTE: Family = Family {
     open_unions: &[],
     // Exhaustive on purpose: a new member must break a consumer's struct literal.
     forward_compatible: false,
+    // The route contract: unknown members are tolerated and not carried.
+    keep_unknown_members: false,
 };
 
 /// The canonical tool model: what a tool is, one call to it, its result and its lifecycle.
@@ -71,10 +77,28 @@ pub const CANONICAL: Family = Family {
     ],
     output: "generated/canonical.rs",
     roots: None,
-    replacements: &[],
+    replacements: &[
+        ("ToolId", "::std::string::String"),
+        ("ToolName", "::std::string::String"),
+        ("ChannelId", "::std::string::String"),
+        ("SessionId", "::std::string::String"),
+        ("TransactionId", "::std::string::String"),
+        ("ExchangeId", "::std::string::String"),
+        ("ToolActionId", "::std::string::String"),
+        ("ToolDescription", "::std::string::String"),
+        ("MediaType", "::std::string::String"),
+        ("ErrorCode", "::std::string::String"),
+        ("ErrorMessage", "::std::string::String"),
+        ("JsonSchema", "::serde_json::Value"),
+        ("ConcurrencyLimit", "u32"),
+        ("ByteLimit", "u64"),
+        ("DurationMs", "u64"),
+        ("RequestOrdinal", "u32"),
+    ],
     open_unions: &[],
     // Exhaustive on purpose: the canonical model is one contract between our own components.
     forward_compatible: false,
+    keep_unknown_members: false,
 };
 
 /// Every family, in generation order.

@@ -133,6 +133,7 @@ pub fn generate(files: &[load::SchemaFile], family: &Family) -> Result<syn::File
     })?;
     let options = postpass::Options {
         forward_compatible: family.forward_compatible,
+        keep_unknown_members: family.keep_unknown_members,
     };
     postpass::run(tokens, &merged, options).map_err(|source| PipelineError::Postpass {
         family: family.name.to_owned(),

@@ -28,6 +28,9 @@ use crate::normalize::{
 pub struct Options {
     /// `#[non_exhaustive]` on structs and enums, `new(required...)` and setters on structs.
     pub forward_compatible: bool,
+    /// Structs keep members the schema does not define in `unknown_members` and write them
+    /// back, so that re-encoding a valid message loses nothing.
+    pub keep_unknown_members: bool,
 }
 
 /// Why the post-pass failed.
@@ -86,10 +89,15 @@ pub fn run(
         message: e.to_string(),
     })?;
     let mut extra = Vec::new();
+    let mut keeping = std::collections::BTreeSet::new();
     for item in &mut file.items {
         if let syn::Item::Struct(s) = item {
             if let Some(facts) = normalized.structs.get(&s.ident.to_string()) {
-                extra.extend(rewrite_struct(s, facts, options)?);
+                let (items, keeps) = rewrite_struct(s, facts, options)?;
+                extra.extend(items);
+                if keeps {
+                    keeping.insert(s.ident.to_string());
+                }
             }
         }
     }
@@ -102,7 +110,7 @@ pub fn run(
     }
     for u in &normalized.unions {
         file.items.extend(parse_items(&u.name, union_def(u, options))?);
-        file.items.extend(parse_items(&u.name, union_impls(u))?);
+        file.items.extend(parse_items(&u.name, union_impls(u, &keeping))?);
     }
     strip_schema_docs(&mut file);
     drop_unused_error_module(&mut file);
@@ -333,14 +341,15 @@ fn rewrite_struct(
     s: &mut syn::ItemStruct,
     facts: &StructFacts,
     options: Options,
-) -> Result<Vec<syn::Item>, PostpassError> {
+) -> Result<(Vec<syn::Item>, bool), PostpassError> {
     let name = s.ident.to_string();
     let syn::Fields::Named(named) = &s.fields else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), false));
     };
     let deny_unknown = s.attrs.iter().any(|a| {
         a.path().is_ident("serde") && quote!(#a).to_string().contains("deny_unknown_fields")
     });
+    let keep_unknown = options.keep_unknown_members && !deny_unknown && facts.flatten.is_none();
     let by_json: BTreeMap<String, &syn::Field> =
         named.named.iter().map(|f| (json_name(f), f)).collect();
     let mut members = Vec::new();
@@ -388,6 +397,15 @@ fn rewrite_struct(
             pub #ident: #union
         });
     }
+    if keep_unknown {
+        fields.push(syn::parse_quote! {
+            /// Members the schema does not define, kept as received (in name order) and written
+            /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
+            /// allows them.
+            #[serde(flatten)]
+            pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>
+        });
+    }
     let syn::Fields::Named(named) = &mut s.fields else { unreachable!() };
     named.named = fields.into_iter().collect();
     // Deserialize is ours; keep everything else typify derived.
@@ -416,11 +434,17 @@ fn rewrite_struct(
         s.attrs.push(syn::parse_quote!(#[non_exhaustive]));
     }
 
-    let mut items = vec![syn::Item::Impl(deserialize_struct(&s.ident, &members, facts, deny_unknown))];
+    let mut items = vec![syn::Item::Impl(deserialize_struct(
+        &s.ident,
+        &members,
+        facts,
+        deny_unknown,
+        keep_unknown,
+    ))];
     if options.forward_compatible {
-        items.push(syn::Item::Impl(constructors(&s.ident, &members, facts)));
+        items.push(syn::Item::Impl(constructors(&s.ident, &members, facts, keep_unknown)));
     }
-    Ok(items)
+    Ok((items, keep_unknown))
 }
 
 fn deserialize_struct(
@@ -428,6 +452,7 @@ fn deserialize_struct(
     members: &[(syn::Field, Member)],
     facts: &StructFacts,
     deny_unknown: bool,
+    keep_unknown: bool,
 ) -> syn::ItemImpl {
     let expecting = format!("an object (`{ident}`)");
     let vars: Vec<syn::Ident> = (0..members.len()).map(|i| format_ident!("m{}", i)).collect();
@@ -490,8 +515,21 @@ fn deserialize_struct(
     let fallback = if deny_unknown {
         let names: Vec<&str> = members.iter().map(|(_, m)| m.json.as_str()).collect();
         quote!(other => return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(other, &[#(#names),*])),)
+    } else if keep_unknown {
+        quote!(other => {
+            let value = map.next_value::<::serde_json::Value>()?;
+            unknown_members.insert(other.to_owned(), value);
+        })
     } else {
         quote!(_ => { map.next_value::<::serde::de::IgnoredAny>()?; })
+    };
+    let (unknown_init, unknown_final) = if keep_unknown {
+        (
+            quote!(let mut unknown_members = ::serde_json::Map::new();),
+            quote!(unknown_members,),
+        )
+    } else {
+        (quote!(), quote!())
     };
     syn::parse_quote! {
         impl<'de> ::serde::Deserialize<'de> for #ident {
@@ -504,13 +542,14 @@ fn deserialize_struct(
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::std::result::Result<#ident, A::Error> {
                         #(let mut #vars: ::std::option::Option<#tys> = ::std::option::Option::None;)*
+                        #unknown_init
                         while let ::std::option::Option::Some(key) = map.next_key::<crate::runtime::Key<'de>>()? {
                             match &*key.0 {
                                 #(#arms)*
                                 #fallback
                             }
                         }
-                        ::std::result::Result::Ok(#ident { #(#idents: #finals,)* })
+                        ::std::result::Result::Ok(#ident { #(#idents: #finals,)* #unknown_final })
                     }
                 }
                 deserializer.deserialize_map(Visitor)
@@ -519,7 +558,12 @@ fn deserialize_struct(
     }
 }
 
-fn constructors(ident: &syn::Ident, members: &[(syn::Field, Member)], facts: &StructFacts) -> syn::ItemImpl {
+fn constructors(
+    ident: &syn::Ident,
+    members: &[(syn::Field, Member)],
+    facts: &StructFacts,
+    keep_unknown: bool,
+) -> syn::ItemImpl {
     let mut params = Vec::new();
     let mut inits = Vec::new();
     let mut setters = Vec::new();
@@ -549,6 +593,9 @@ fn constructors(ident: &syn::Ident, members: &[(syn::Field, Member)], facts: &St
         let union = format_ident!("{}", union);
         params.push(quote!(#flat: impl ::std::convert::Into<#union>));
         inits.push(quote!(#flat: #flat.into()));
+    }
+    if keep_unknown {
+        inits.push(quote!(unknown_members: ::serde_json::Map::new()));
     }
     let doc = format!(" A `{ident}` with its required members; optional members are absent.");
     syn::parse_quote! {
@@ -766,7 +813,7 @@ fn payload_seed(payload: &Payload) -> TokenStream {
     }
 }
 
-fn union_impls(u: &Union) -> TokenStream {
+fn union_impls(u: &Union, keeping: &std::collections::BTreeSet<String>) -> TokenStream {
     let name = format_ident!("{}", u.name);
     let type_name = &u.name;
     let serialize_arms = u.variants.iter().map(|v| {
@@ -785,11 +832,7 @@ fn union_impls(u: &Union) -> TokenStream {
             _ => quote!(Self::#ident(payload) => ::serde::Serialize::serialize(payload, serializer),),
         }
     });
-    let body = match &u.tag {
-        Some(tag) => tagged_decode(u, tag),
-        None => untagged_decode(u),
-    };
-    quote! {
+    let serialize = quote! {
         impl ::serde::Serialize for #name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 match self {
@@ -797,28 +840,133 @@ fn union_impls(u: &Union) -> TokenStream {
                 }
             }
         }
+    };
+    let Some(tag) = &u.tag else {
+        let body = untagged_decode(u, keeping);
+        return quote! {
+            #serialize
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                    Self::from_raw(raw).map_err(crate::runtime::lift)
+                }
+            }
+            impl #name {
+                fn from_raw(raw: ::serde_json::Value) -> ::std::result::Result<Self, ::serde_json::Error> {
+                    #body
+                }
+            }
+        };
+    };
+    let buffered = tagged_decode(u, tag);
+    let streamed = tagged_stream(u, tag);
+    quote! {
+        #serialize
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let raw = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                Self::from_raw(raw).map_err(crate::runtime::lift)
+                crate::runtime::tagged_union::<D, Self>(deserializer)
             }
         }
-        impl #name {
+        impl crate::runtime::Tagged for #name {
+            const TAG: &'static str = #tag;
+            const NAME: &'static str = #type_name;
             fn from_raw(raw: ::serde_json::Value) -> ::std::result::Result<Self, ::serde_json::Error> {
-                let _ = #type_name;
-                #body
+                #buffered
+            }
+            fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+                tag: ::std::option::Option<&str>,
+                map: A,
+            ) -> ::std::result::Result<Self, A::Error> {
+                #streamed
             }
         }
     }
 }
 
-fn variant_value(ident: &syn::Ident, payload: &Payload) -> TokenStream {
+/// Decoding when the tag was the object's first member: the rest of the object streams into the
+/// variant's payload, nothing is buffered (except for a catch-all, which keeps the raw JSON).
+fn tagged_stream(u: &Union, tag: &str) -> TokenStream {
+    let type_name = &u.name;
+    let known: Vec<&str> = u
+        .variants
+        .iter()
+        .filter_map(|v| match &v.kind {
+            VariantKind::Tagged(value) => Some(value.as_str()),
+            _ => None,
+        })
+        .collect();
+    let value_of = |v: &crate::normalize::UnionVariant| {
+        let ident = format_ident!("{}", v.name);
+        match &v.payload {
+            Payload::Unit => quote! {{
+                crate::runtime::drain(map)?;
+                ::std::result::Result::Ok(Self::#ident)
+            }},
+            Payload::Raw => quote!(::std::result::Result::Ok(Self::#ident(crate::runtime::rest_with_tag(map, #tag, tag)?))),
+            other => {
+                let seed = payload_seed(other);
+                quote!(crate::runtime::Seed::run(#seed, ::serde::de::value::MapAccessDeserializer::new(map)).map(Self::#ident))
+            }
+        }
+    };
+    let arms = u.variants.iter().filter_map(|v| {
+        let VariantKind::Tagged(value) = &v.kind else { return None };
+        let result = value_of(v);
+        Some(quote!(::std::option::Option::Some(#value) => #result,))
+    });
+    let catch_all = u.variants.iter().find(|v| v.kind == VariantKind::CatchAll);
+    let fallback = u.variants.iter().find(|v| v.kind == VariantKind::Fallback);
+    let unknown_arm = match (catch_all, fallback) {
+        (Some(v), _) => {
+            let ident = format_ident!("{}", v.name);
+            quote! {
+                ::std::option::Option::Some(other) => {
+                    crate::runtime::unknown_variant(#tag, other);
+                    ::std::result::Result::Ok(Self::#ident(crate::runtime::rest_with_tag(map, #tag, tag)?))
+                }
+            }
+        }
+        (None, Some(v)) => {
+            let result = value_of(v);
+            quote!(::std::option::Option::Some(_) => #result,)
+        }
+        (None, None) => quote! {
+            ::std::option::Option::Some(other) => ::std::result::Result::Err(
+                crate::runtime::lift(crate::runtime::unknown_tag(#tag, other, #type_name, &[#(#known),*]))
+            ),
+        },
+    };
+    let missing_arm = match fallback {
+        Some(v) => {
+            let result = value_of(v);
+            quote!(::std::option::Option::None => #result,)
+        }
+        None => quote! {
+            ::std::option::Option::None => ::std::result::Result::Err(
+                crate::runtime::lift(crate::runtime::missing_tag(#tag, #type_name, &[#(#known),*]))
+            ),
+        },
+    };
+    quote! {
+        match tag {
+            #(#arms)*
+            #unknown_arm
+            #missing_arm
+        }
+    }
+}
+
+fn variant_value(ident: &syn::Ident, payload: &Payload, tag: Option<&str>) -> TokenStream {
     match payload {
         Payload::Unit => quote!(::std::result::Result::Ok(Self::#ident)),
         Payload::Raw => quote!(::std::result::Result::Ok(Self::#ident(raw))),
         other => {
             let seed = payload_seed(other);
-            quote!(crate::runtime::Seed::run(#seed, &raw).map(Self::#ident))
+            match tag {
+                // The payload does not define the tag: hand it the object without it.
+                Some(tag) => quote!(crate::runtime::Seed::run(#seed, &crate::runtime::without(&raw, #tag)).map(Self::#ident)),
+                None => quote!(crate::runtime::Seed::run(#seed, &raw).map(Self::#ident)),
+            }
         }
     }
 }
@@ -836,12 +984,12 @@ fn tagged_decode(u: &Union, tag: &str) -> TokenStream {
     let arms = u.variants.iter().filter_map(|v| {
         let VariantKind::Tagged(value) = &v.kind else { return None };
         let ident = format_ident!("{}", v.name);
-        let result = variant_value(&ident, &v.payload);
+        let result = variant_value(&ident, &v.payload, Some(tag));
         Some(quote!(::std::option::Option::Some(#value) => #result,))
     });
     let catch_all = u.variants.iter().find(|v| v.kind == VariantKind::CatchAll);
     let fallback = u.variants.iter().find(|v| v.kind == VariantKind::Fallback);
-    let fallback_value = fallback.map(|v| variant_value(&format_ident!("{}", v.name), &v.payload));
+    let fallback_value = fallback.map(|v| variant_value(&format_ident!("{}", v.name), &v.payload, None));
     let unknown_arm = match (catch_all, &fallback_value) {
         (Some(v), _) => {
             let ident = format_ident!("{}", v.name);
@@ -877,9 +1025,16 @@ fn tagged_decode(u: &Union, tag: &str) -> TokenStream {
     }
 }
 
-fn untagged_decode(u: &Union) -> TokenStream {
+/// Untagged: the first variant that decodes without leaving unknown members wins; when every
+/// variant that decodes leaves some, the one leaving the fewest (the first among equals) is
+/// decoded again and wins. `null` selects a unit variant.
+fn untagged_decode(u: &Union, keeping: &std::collections::BTreeSet<String>) -> TokenStream {
     let type_name = &u.name;
-    let attempts = u.variants.iter().map(|v| {
+    let unknown_count = |payload: &Payload| match payload {
+        Payload::Def(name) if keeping.contains(name) => quote!(value.unknown_members.len()),
+        _ => quote!(0usize),
+    };
+    let attempts = u.variants.iter().enumerate().map(|(index, v)| {
         let ident = format_ident!("{}", v.name);
         match &v.payload {
             Payload::Unit => quote! {
@@ -890,19 +1045,43 @@ fn untagged_decode(u: &Union) -> TokenStream {
             Payload::Raw => quote!(return ::std::result::Result::Ok(Self::#ident(raw));),
             other => {
                 let seed = payload_seed(other);
+                let count = unknown_count(other);
                 quote! {
                     let before = crate::runtime::mark();
                     match crate::runtime::Seed::run(#seed, &raw) {
-                        ::std::result::Result::Ok(value) => return ::std::result::Result::Ok(Self::#ident(value)),
+                        ::std::result::Result::Ok(value) => {
+                            let misses: usize = #count;
+                            if misses == 0 {
+                                return ::std::result::Result::Ok(Self::#ident(value));
+                            }
+                            crate::runtime::rollback(before);
+                            if best.is_none_or(|(fewest, _)| misses < fewest) {
+                                best = ::std::option::Option::Some((misses, #index));
+                            }
+                        }
                         ::std::result::Result::Err(_) => crate::runtime::rollback(before),
                     }
                 }
             }
         }
     });
+    let retries = u.variants.iter().enumerate().filter_map(|(index, v)| {
+        let ident = format_ident!("{}", v.name);
+        match &v.payload {
+            Payload::Unit | Payload::Raw => None,
+            other => {
+                let seed = payload_seed(other);
+                Some(quote!(::std::option::Option::Some((_, #index)) => crate::runtime::Seed::run(#seed, &raw).map(Self::#ident),))
+            }
+        }
+    });
     quote! {
+        let mut best: ::std::option::Option<(usize, usize)> = ::std::option::Option::None;
         #(#attempts)*
-        ::std::result::Result::Err(crate::runtime::no_variant(#type_name, &raw))
+        match best {
+            #(#retries)*
+            _ => ::std::result::Result::Err(crate::runtime::no_variant(#type_name, &raw)),
+        }
     }
 }
 
