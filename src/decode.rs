@@ -96,7 +96,15 @@ impl DecodeError {
 /// # Errors
 /// [`DecodeError`] with the pointer of the member that failed and serde's message.
 pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeError> {
-    let session = runtime::Session::begin();
+    // First pass: optimistic, in one pass over the input with no buffering for leniency. It
+    // gives exactly the careful result whenever nothing fails (the only leniency that needs
+    // buffering is recovery from a failure). On any failure, a careful second pass decides.
+    let session = runtime::Session::begin_optimistic();
+    if let Ok(value) = serde_json::from_slice::<T>(json) {
+        let (report, _) = session.finish();
+        return Ok(Decoded { value, report });
+    }
+    let session = session.restart_careful();
     let result = serde_json::from_slice::<T>(json);
     let (report, failed_at) = session.finish();
     match result {

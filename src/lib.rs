@@ -9,11 +9,14 @@
 #![deny(missing_docs)]
 
 pub mod acp;
+pub mod canonical;
 pub mod decode;
 mod maybe;
+pub mod policy;
 pub mod route;
 #[doc(hidden)]
 pub mod runtime;
+pub mod schema_diff;
 pub mod traffic;
 
 pub use maybe::MaybeUndefined;

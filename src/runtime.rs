@@ -13,6 +13,7 @@ use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::decode::{Leniency, LeniencyKind};
@@ -34,6 +35,13 @@ struct State {
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
+    /// Optimistic decoding (inside [`crate::decode::decode`]'s first pass only): leniency seeds
+    /// decode straight from the input without buffering, and any failure fails the pass.
+    static OPTIMISTIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn optimistic() -> bool {
+    OPTIMISTIC.with(std::cell::Cell::get)
 }
 
 fn pointer_of(path: &[Segment], last: Option<Segment>) -> String {
@@ -84,7 +92,21 @@ fn pointer_order(a: &str, b: &str) -> std::cmp::Ordering {
 pub(crate) struct Session(());
 
 impl Session {
+    /// Begins a session whose first pass is optimistic (see [`Session::restart_careful`]).
+    pub(crate) fn begin_optimistic() -> Self {
+        let session = Self::begin();
+        OPTIMISTIC.with(|o| o.set(true));
+        session
+    }
+
+    /// Ends the optimistic pass: clears what it recorded and continues carefully.
+    pub(crate) fn restart_careful(self) -> Self {
+        drop(self);
+        Self::begin()
+    }
+
     pub(crate) fn begin() -> Self {
+        OPTIMISTIC.with(|o| o.set(false));
         STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.path.clear();
@@ -95,6 +117,7 @@ impl Session {
     }
 
     pub(crate) fn finish(self) -> (Vec<Leniency>, Option<String>) {
+        OPTIMISTIC.with(|o| o.set(false));
         let (mut report, failed_at) = STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.path.clear();
@@ -109,6 +132,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
+        OPTIMISTIC.with(|o| o.set(false));
         STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.report = None;
@@ -294,20 +318,40 @@ pub struct SkipInvalid<S>(pub S);
 impl<S: Seed> Seed for SkipInvalid<S> {
     type Value = Vec<S::Value>;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let items = Vec::<Value>::deserialize(d)?;
+        if optimistic() {
+            return Seq(self.0).run(d);
+        }
+        // Each item is captured as raw text (a copy, not a tree) and decoded from it, so that an
+        // invalid item can be skipped without losing the stream.
+        let items = Vec::<Box<RawValue>>::deserialize(d)?;
         let mut out = Vec::with_capacity(items.len());
-        for (index, item) in items.into_iter().enumerate() {
+        for (index, item) in items.iter().enumerate() {
             let before = mark();
-            match within(Segment::Index(index), || self.0.run(&item)) {
+            match within(Segment::Index(index), || from_raw_text(self.0, item)) {
                 Ok(value) => out.push(value),
                 Err(_) => {
                     rollback(before);
-                    record(LeniencyKind::SkippedItem, Some(Segment::Index(index)), || item);
+                    record(LeniencyKind::SkippedItem, Some(Segment::Index(index)), || {
+                        raw_to_value(item)
+                    });
                 }
             }
         }
         Ok(out)
     }
+}
+
+/// Runs `seed` over captured raw JSON text, requiring it to be consumed entirely.
+fn from_raw_text<S: Seed>(seed: S, raw: &RawValue) -> Result<S::Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    let value = seed.run(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// The JSON value of captured raw text (for a report; the text was valid JSON when captured).
+fn raw_to_value(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
 }
 
 /// `x-deserialize-default-on-error`: a value the inner seed rejects decodes as `None` and is
@@ -321,12 +365,16 @@ pub struct DefaultOnError<S> {
 impl<S: Seed> Seed for DefaultOnError<S> {
     type Value = Option<S::Value>;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let raw = Value::deserialize(d)?;
+        if optimistic() {
+            return self.seed.run(d).map(Some);
+        }
+        let raw = Box::<RawValue>::deserialize(d)?;
         let before = mark();
-        match self.seed.run(&raw) {
+        match from_raw_text(self.seed, &raw) {
             Ok(value) => Ok(Some(value)),
             Err(_) => {
                 rollback(before);
+                let raw = raw_to_value(&raw);
                 let kind = if self.enum_hint && raw.is_string() {
                     LeniencyKind::UnknownValue
                 } else {
@@ -544,7 +592,8 @@ pub fn unknown_variant(tag: &'static str, value: &str) {
     record(LeniencyKind::UnknownVariant, Some(Segment::Key(tag)), || Value::from(value));
 }
 
-/// Serializes `payload` (an object) with the member `tag: value` first.
+/// Serializes `payload` (an object) with the member `tag: value` first, in one pass: the
+/// payload's own members are forwarded as they are produced.
 ///
 /// # Errors
 /// The serializer's error, or when the payload is not an object.
@@ -554,19 +603,173 @@ pub fn tagged<S: serde::Serializer, P: serde::Serialize>(
     value: &'static str,
     payload: &P,
 ) -> Result<S::Ok, S::Error> {
-    use serde::ser::{Error as _, SerializeMap};
-    let fields = serde_json::to_value(payload).map_err(S::Error::custom)?;
-    let Value::Object(fields) = fields else {
-        return Err(S::Error::custom(format_args!("the payload of `{tag}: {value}` is not an object")));
-    };
-    let mut map = serializer.serialize_map(Some(fields.len() + 1))?;
-    map.serialize_entry(tag, value)?;
-    for (k, v) in &fields {
-        if k != tag {
-            map.serialize_entry(k, v)?;
-        }
+    payload.serialize(TagFirst {
+        inner: serializer,
+        tag,
+        value,
+    })
+}
+
+/// A serializer that turns the payload's struct or map into a map with the tag first.
+struct TagFirst<S> {
+    inner: S,
+    tag: &'static str,
+    value: &'static str,
+}
+
+/// The map being written by [`TagFirst`].
+pub struct TagFirstMap<M> {
+    map: M,
+    tag: &'static str,
+}
+
+impl<S: serde::Serializer> TagFirst<S> {
+    fn start(self, len: Option<usize>) -> Result<TagFirstMap<S::SerializeMap>, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = self.inner.serialize_map(len.map(|n| n + 1))?;
+        map.serialize_entry(self.tag, self.value)?;
+        Ok(TagFirstMap { map, tag: self.tag })
     }
-    map.end()
+
+    fn not_an_object<T>(self) -> Result<T, S::Error> {
+        Err(serde::ser::Error::custom(format_args!(
+            "the payload of `{}: {}` is not an object",
+            self.tag, self.value
+        )))
+    }
+}
+
+impl<M: serde::ser::SerializeMap> serde::ser::SerializeMap for TagFirstMap<M> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+    fn serialize_key<T: serde::Serialize + ?Sized>(&mut self, key: &T) -> Result<(), M::Error> {
+        self.map.serialize_key(key)
+    }
+    fn serialize_value<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), M::Error> {
+        self.map.serialize_value(value)
+    }
+    fn serialize_entry<K: serde::Serialize + ?Sized, V: serde::Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        self.map.serialize_entry(key, value)
+    }
+    fn end(self) -> Result<M::Ok, M::Error> {
+        self.map.end()
+    }
+}
+
+impl<M: serde::ser::SerializeMap> serde::ser::SerializeStruct for TagFirstMap<M> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+    fn serialize_field<T: serde::Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        if key == self.tag {
+            return Ok(());
+        }
+        self.map.serialize_entry(key, value)
+    }
+    fn end(self) -> Result<M::Ok, M::Error> {
+        self.map.end()
+    }
+}
+
+macro_rules! not_an_object {
+    ($($method:ident($($arg:ty),*);)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<Self::Ok, Self::Error> {
+            self.not_an_object()
+        })*
+    };
+}
+
+impl<S: serde::Serializer> serde::Serializer for TagFirst<S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = serde::ser::Impossible<S::Ok, S::Error>;
+    type SerializeTuple = serde::ser::Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = serde::ser::Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = serde::ser::Impossible<S::Ok, S::Error>;
+    type SerializeMap = TagFirstMap<S::SerializeMap>;
+    type SerializeStruct = TagFirstMap<S::SerializeMap>;
+    type SerializeStructVariant = serde::ser::Impossible<S::Ok, S::Error>;
+
+    not_an_object! {
+        serialize_bool(bool);
+        serialize_i8(i8);
+        serialize_i16(i16);
+        serialize_i32(i32);
+        serialize_i64(i64);
+        serialize_u8(u8);
+        serialize_u16(u16);
+        serialize_u32(u32);
+        serialize_u64(u64);
+        serialize_f32(f32);
+        serialize_f64(f64);
+        serialize_char(char);
+        serialize_str(&str);
+        serialize_bytes(&[u8]);
+        serialize_none();
+        serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+
+    fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: serde::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: serde::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<S::Ok, S::Error> {
+        self.not_an_object()
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        self.not_an_object()
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
+        self.not_an_object()
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, S::Error> {
+        self.not_an_object()
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        self.not_an_object()
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        self.start(len)
+    }
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Self::SerializeStruct, S::Error> {
+        self.start(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, S::Error> {
+        self.not_an_object()
+    }
 }
 
 /// Serializes the object `{tag: value}`.

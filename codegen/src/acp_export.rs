@@ -1,16 +1,19 @@
 //! ACP schema import: produce `schema/acp/acp.schema.json` and its `PROVENANCE.json`.
 //!
-//! Two sources:
+//! Two sources ([`Source`]):
 //!
-//! - [`run`] exports the ACP v1 JSON Schema from a pinned version of the official crate
+//! - [`export`] exports the ACP v1 JSON Schema from a pinned version of the official crate
 //!   `agent-client-protocol-schema` with schemars 1.x. It builds a scratch Cargo project under
 //!   `target/acp-export/<version>/` (its own `[workspace]`, never in the source tree) around our
 //!   exporter program `codegen/exporter/main.rs`, runs it with
 //!   `cargo run --release --quiet --locked` and keeps its stdout.
-//! - [`import_file`] takes a published `schema.json` as it is.
+//! - [`read_file`] takes a published `schema.json` as it is.
 //!
-//! Either way the schema file is written byte for byte as produced (pretty JSON, 2-space indent,
-//! LF, one trailing newline) and `PROVENANCE.json` records where it came from and its sha256.
+//! Either way the schema file is written byte for byte as produced ([`Imported::write`]: pretty
+//! JSON as the exporter prints it, or the published file's bytes) and `PROVENANCE.json` records
+//! where it came from and its sha256. [`import`] (`toolcall-codegen acp import`) does the whole
+//! step: write `schema/acp/`, regenerate `generated/` (restoring `schema/acp/` when the pipeline
+//! fails), and add a `CHANGELOG.md` entry ([`crate::changelog`]).
 
 use std::fmt::Write as _;
 use std::io;
@@ -19,6 +22,8 @@ use std::process::{Command, ExitStatus};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+
+use crate::changelog::{self, schema_diff, RustApi};
 
 /// The crate the ACP schema is exported from.
 pub const ACP_CRATE: &str = "agent-client-protocol-schema";
@@ -77,7 +82,7 @@ pub enum ExportError {
     /// Reading, writing or creating a file or directory failed.
     #[error("cannot {action} `{path}`: {source}")]
     Io {
-        /// What was attempted: `read`, `write`, `create directory`, `list directory`.
+        /// What was attempted: `read`, `write`, `remove`, `create directory`, `list directory`.
         action: &'static str,
         /// The path it was attempted on.
         path: PathBuf,
@@ -91,6 +96,26 @@ pub enum ExportError {
         origin: String,
         /// The parse error.
         source: serde_json::Error,
+    },
+    /// The pipeline failed on the imported schema; `schema/acp/` was put back as it was.
+    #[error("the imported schema does not generate, `schema/acp/` restored: {source}")]
+    Pipeline {
+        /// The pipeline's error.
+        source: Box<crate::PipelineError>,
+    },
+    /// `generated/` could not be written.
+    #[error("{source}")]
+    Emit {
+        /// The write error.
+        source: crate::emit::EmitError,
+    },
+    /// A generated file is not Rust (read for the changelog's API diff).
+    #[error("`{path}` is not a Rust file: {source}")]
+    RustSyntax {
+        /// The file.
+        path: PathBuf,
+        /// The parse error.
+        source: syn::Error,
     },
     /// The scratch project did not resolve a package it needs.
     #[error("`{path}` has no `{package}` matching `{requirement}`")]
@@ -268,6 +293,18 @@ pub struct Exported {
 /// - [`ExportError::MissingPackage`] when the resolved graph lacks the crate or schemars 1.x;
 /// - [`ExportError::Io`] when a file cannot be read or written.
 pub fn run(root: &Path, crate_version: &str) -> Result<Exported, ExportError> {
+    export(root, crate_version)?.write(root)
+}
+
+/// Exports the ACP v1 schema of `agent-client-protocol-schema` `=crate_version` without writing
+/// it: [`run`] without the last step.
+///
+/// The scratch project is `root/target/acp-export/<crate_version>/` as for [`run`].
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn export(root: &Path, crate_version: &str) -> Result<Imported, ExportError> {
     check_version(crate_version)?;
     let scratch = root.join("target").join("acp-export").join(crate_version);
     let src = scratch.join("src");
@@ -303,7 +340,6 @@ pub fn run(root: &Path, crate_version: &str) -> Result<Exported, ExportError> {
             path: lock_path.clone(),
         })?;
 
-    let schema_path = root.join(SCHEMA_FILE);
     let provenance = Provenance::Crate {
         crate_name: ACP_CRATE.to_owned(),
         crate_version: crate_version.to_owned(),
@@ -313,7 +349,11 @@ pub fn run(root: &Path, crate_version: &str) -> Result<Exported, ExportError> {
         schema_file: schema_file_name(),
         sha256: sha256_hex(text.as_bytes()),
     };
-    write_outputs(root, &schema_path, text.as_bytes(), provenance, &schema)
+    Ok(Imported {
+        bytes: text.into_bytes(),
+        schema,
+        provenance,
+    })
 }
 
 /// Imports a published ACP `schema.json` as it is into `root/schema/acp/`, with a provenance
@@ -324,6 +364,17 @@ pub fn run(root: &Path, crate_version: &str) -> Result<Exported, ExportError> {
 /// - [`ExportError::Io`] when `path` cannot be read or an output cannot be written;
 /// - [`ExportError::InvalidJson`] when `path` is not JSON.
 pub fn import_file(root: &Path, path: &Path) -> Result<Exported, ExportError> {
+    read_file(path)?.write(root)
+}
+
+/// Reads a published ACP `schema.json` as it is, with a provenance record naming `path` as
+/// given: [`import_file`] without writing.
+///
+/// # Errors
+///
+/// - [`ExportError::Io`] when `path` cannot be read;
+/// - [`ExportError::InvalidJson`] when `path` is not JSON.
+pub fn read_file(path: &Path) -> Result<Imported, ExportError> {
     let bytes = std::fs::read(path).map_err(|source| ExportError::Io {
         action: "read",
         path: path.to_owned(),
@@ -335,7 +386,207 @@ pub fn import_file(root: &Path, path: &Path) -> Result<Exported, ExportError> {
         schema_file: schema_file_name(),
         sha256: sha256_hex(&bytes),
     };
-    write_outputs(root, &root.join(SCHEMA_FILE), &bytes, provenance, &schema)
+    Ok(Imported {
+        bytes,
+        schema,
+        provenance,
+    })
+}
+
+/// A schema ready for `schema/acp/`: the file's bytes, the parsed document, the provenance.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Imported {
+    /// The schema file's bytes, as they will be written.
+    pub bytes: Vec<u8>,
+    /// The parsed schema.
+    pub schema: serde_json::Value,
+    /// Where it came from.
+    pub provenance: Provenance,
+}
+
+impl Imported {
+    /// Writes the schema file and `PROVENANCE.json` into `root/schema/acp/`.
+    ///
+    /// # Errors
+    /// [`ExportError::Io`] when a directory cannot be created or a file cannot be written.
+    pub fn write(&self, root: &Path) -> Result<Exported, ExportError> {
+        write_outputs(
+            root,
+            &root.join(SCHEMA_FILE),
+            &self.bytes,
+            self.provenance.clone(),
+            &self.schema,
+        )
+    }
+}
+
+/// Where `acp import` takes the schema from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// Exported from this version of the official crate ([`export`]).
+    Crate {
+        /// `MAJOR.MINOR.PATCH`.
+        version: String,
+    },
+    /// A published `schema.json`, as it is ([`read_file`]).
+    File {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// What [`import`] did.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ImportReport {
+    /// The schema and provenance written.
+    pub exported: Exported,
+    /// The generated files written, relative to the root.
+    pub generated: Vec<PathBuf>,
+    /// The changelog entry (also when it was not written).
+    pub entry: changelog::Entry,
+    /// `CHANGELOG.md` when an entry was added; `None` when neither the schema nor the generated
+    /// API changed.
+    pub changelog: Option<PathBuf>,
+}
+
+/// Imports the ACP schema from `source` into `root/schema/acp/`, regenerates `generated/` and
+/// adds a `CHANGELOG.md` entry dated `date` (`YYYY-MM-DD`).
+///
+/// The pipeline runs on the new schema before anything in `generated/` is written; when it
+/// fails, `schema/acp/` is put back as it was. The entry compares the previous schema and
+/// `generated/acp.rs` (none on a first import) with the new ones; it is not written when
+/// neither changed.
+///
+/// # Errors
+///
+/// - what [`export`] or [`read_file`] return;
+/// - [`ExportError::Pipeline`] when the pipeline fails on the new schema (restored);
+/// - [`ExportError::Emit`] when `generated/` cannot be written;
+/// - [`ExportError::RustSyntax`] when the old or new `generated/acp.rs` is not Rust;
+/// - [`ExportError::InvalidJson`] when the previous schema file is not JSON;
+/// - [`ExportError::Io`] when a file cannot be read or written.
+pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, ExportError> {
+    let schema_path = root.join(SCHEMA_FILE);
+    let provenance_path = root.join(PROVENANCE_FILE);
+    let generated_path = root.join(crate::families::ACP.output);
+    let old_schema_bytes = read_optional(&schema_path)?;
+    let old_provenance_bytes = read_optional(&provenance_path)?;
+    let old_schema = old_schema_bytes
+        .as_deref()
+        .map(|bytes| parse_json(bytes, &schema_path.display().to_string()))
+        .transpose()?;
+    let old_api = match read_optional(&generated_path)? {
+        Some(bytes) => parse_api(&generated_path, &String::from_utf8_lossy(&bytes))?,
+        None => RustApi::default(),
+    };
+    let from = old_schema.as_ref().map(|_| {
+        old_provenance_bytes
+            .as_deref()
+            .and_then(|bytes| serde_json::from_slice(bytes).ok())
+            .map_or_else(|| "the previous schema".to_owned(), |p| label_of(&p))
+    });
+
+    let imported = match source {
+        Source::Crate { version } => export(root, version)?,
+        Source::File { path } => read_file(path)?,
+    };
+    let exported = imported.write(root)?;
+    let outputs = match crate::generate_all(root) {
+        Ok(outputs) => outputs,
+        Err(error) => {
+            restore(&schema_path, old_schema_bytes.as_deref())?;
+            restore(&provenance_path, old_provenance_bytes.as_deref())?;
+            return Err(ExportError::Pipeline {
+                source: Box::new(error),
+            });
+        }
+    };
+    crate::emit::write(root, &outputs).map_err(|source| ExportError::Emit { source })?;
+    let new_text = outputs
+        .iter()
+        .find(|output| output.path == Path::new(crate::families::ACP.output))
+        .map_or("", |output| output.text.as_str());
+    let new_api = parse_api(&generated_path, new_text)?;
+
+    let empty = serde_json::json!({ "$defs": {} });
+    let old_document = old_schema.as_ref().unwrap_or(&empty);
+    let entry = changelog::Entry {
+        to: label_of(&serde_json::to_value(&imported.provenance).unwrap_or_default()),
+        from,
+        date: date.to_owned(),
+        sha256: sha256_hex(&imported.bytes),
+        definitions: (
+            old_document["$defs"]
+                .as_object()
+                .map_or(0, serde_json::Map::len),
+            exported.def_count,
+        ),
+        schema_changes: schema_diff::diff(old_document, &imported.schema),
+        api: (old_api, new_api),
+    };
+    let changelog = if entry.from.is_some() && entry.is_empty() {
+        None
+    } else {
+        let path = root.join(changelog::CHANGELOG_FILE);
+        let current = read_optional(&path)?.unwrap_or_default();
+        let text = changelog::insert_entry(&String::from_utf8_lossy(&current), &entry.render());
+        write(&path, text.as_bytes())?;
+        Some(path)
+    };
+    Ok(ImportReport {
+        exported,
+        generated: outputs.into_iter().map(|output| output.path).collect(),
+        entry,
+        changelog,
+    })
+}
+
+/// `crate 1.20.0` or ``file `path` `` from a `PROVENANCE.json` document.
+fn label_of(provenance: &serde_json::Value) -> String {
+    match (
+        provenance["source"].as_str(),
+        provenance["crateVersion"].as_str(),
+        provenance["file"].as_str(),
+    ) {
+        (Some("crate"), Some(version), _) => format!("crate {version}"),
+        (Some("file"), _, Some(file)) => format!("file `{file}`"),
+        _ => "the previous schema".to_owned(),
+    }
+}
+
+fn parse_api(path: &Path, text: &str) -> Result<RustApi, ExportError> {
+    RustApi::parse(text).map_err(|source| ExportError::RustSyntax {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The bytes of `path`, `None` when it does not exist.
+fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, ExportError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ExportError::Io {
+            action: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// Puts a file back as it was: its old bytes, or no file.
+fn restore(path: &Path, bytes: Option<&[u8]>) -> Result<(), ExportError> {
+    match bytes {
+        Some(bytes) => write(path, bytes),
+        None => std::fs::remove_file(path).map_err(|source| ExportError::Io {
+            action: "remove",
+            path: path.to_owned(),
+            source,
+        }),
+    }
 }
 
 /// The scratch project's `Cargo.toml` for `crate_version`.
@@ -345,7 +596,7 @@ pub fn import_file(root: &Path, path: &Path) -> Result<Exported, ExportError> {
 #[must_use]
 pub fn render_cargo_toml(crate_version: &str) -> String {
     format!(
-        r#"# Scratch project of `cargo run -p toolcall-codegen -- acp export --crate-version {crate_version}`.
+        r#"# Scratch project of `cargo run -p toolcall-codegen -- acp import --crate-version {crate_version}`.
 # Not part of the toolcall-contracts workspace; src/main.rs is codegen/exporter/main.rs.
 [package]
 name = "acp-schema-exporter"
@@ -761,6 +1012,103 @@ version = "1.2.3"
             missing.to_string(),
             "`Cargo.lock` has no `schemars` matching `1`"
         );
+        let pipeline = ExportError::Pipeline {
+            source: Box::new(crate::PipelineError::DuplicateDefinition {
+                path: PathBuf::from("b.json"),
+                definition: "A".to_owned(),
+            }),
+        };
+        assert_eq!(
+            pipeline.to_string(),
+            "the imported schema does not generate, `schema/acp/` restored: `b.json`: \
+             definition `A` is already defined by another file of the family"
+        );
+        let emit = ExportError::Emit {
+            source: crate::emit::EmitError::Write {
+                path: PathBuf::from("generated/acp.rs"),
+                source: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
+            },
+        };
+        assert_eq!(emit.to_string(), "cannot write `generated/acp.rs`: denied");
+        let syntax = ExportError::RustSyntax {
+            path: PathBuf::from("generated/acp.rs"),
+            source: syn::Error::new(proc_macro2::Span::call_site(), "expected item"),
+        };
+        assert_eq!(
+            syntax.to_string(),
+            "`generated/acp.rs` is not a Rust file: expected item"
+        );
+    }
+
+    #[test]
+    fn import_regenerates_adds_an_entry_and_restores_on_failure() {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let root = std::env::temp_dir().join(format!("acp-import-flow-{}", std::process::id()));
+        for family in crate::families::ALL.iter().filter(|f| f.name != "acp") {
+            for schema in family.schemas {
+                let target = root.join(schema);
+                create_dir(target.parent().unwrap()).unwrap();
+                std::fs::copy(workspace.join(schema), target).unwrap();
+            }
+        }
+        let source = Source::File {
+            path: workspace.join(SCHEMA_FILE),
+        };
+
+        let first = import(&root, &source, "2026-01-02").unwrap();
+        assert!(first.entry.from.is_none());
+        assert_eq!(first.changelog, Some(root.join("CHANGELOG.md")));
+        let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).unwrap();
+        assert!(changelog.starts_with(changelog::HEADER));
+        assert!(changelog.contains(&format!(
+            "\n## ACP schema: initial import of file `{}` (2026-01-02)\n",
+            workspace.join(SCHEMA_FILE).display()
+        )));
+        let generated = std::fs::read_to_string(root.join("generated/acp.rs")).unwrap();
+        assert!(RustApi::parse(&generated)
+            .unwrap()
+            .types
+            .contains_key("ToolCall"));
+
+        let again = import(&root, &source, "2026-01-03").unwrap();
+        assert_eq!(
+            again.entry.from.as_deref(),
+            Some(&*format!(
+                "file `{}`",
+                workspace.join(SCHEMA_FILE).display()
+            ))
+        );
+        assert!(again.entry.is_empty());
+        assert_eq!(again.changelog, None);
+
+        let schema_before = std::fs::read(root.join(SCHEMA_FILE)).unwrap();
+        let provenance_before = std::fs::read(root.join(PROVENANCE_FILE)).unwrap();
+        let refused = root.join("refused.json");
+        write(
+            &refused,
+            br#"{"$defs": {"A": {"type": "string", "if": {}}}}"#,
+        )
+        .unwrap();
+        let error = import(&root, &Source::File { path: refused }, "2026-01-04").unwrap_err();
+        assert!(matches!(error, ExportError::Pipeline { .. }), "{error}");
+        assert_eq!(
+            std::fs::read(root.join(SCHEMA_FILE)).unwrap(),
+            schema_before
+        );
+        assert_eq!(
+            std::fs::read(root.join(PROVENANCE_FILE)).unwrap(),
+            provenance_before
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn provenance_labels() {
+        let crate_provenance = serde_json::json!({"source": "crate", "crateVersion": "1.20.0"});
+        assert_eq!(label_of(&crate_provenance), "crate 1.20.0");
+        let file = serde_json::json!({"source": "file", "file": "a/schema.json"});
+        assert_eq!(label_of(&file), "file `a/schema.json`");
+        assert_eq!(label_of(&serde_json::json!({})), "the previous schema");
     }
 
     #[test]

@@ -98,6 +98,8 @@ pub const CANONICAL: Family = Family {
     open_unions: &[],
     // Exhaustive on purpose: the canonical model is one contract between our own components.
     forward_compatible: false,
+    // Unknown members are ignored (the schemas allow them) and not carried: the public types
+    // have nowhere to keep them.
     keep_unknown_members: false,
 };
 

@@ -6,6 +6,7 @@
 //! [`acp_export`] produces `schema/acp/` from the official ACP crate.
 
 pub mod acp_export;
+pub mod changelog;
 pub mod check;
 pub mod emit;
 pub mod families;

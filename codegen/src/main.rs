@@ -3,10 +3,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
+use toolcall_codegen::acp_export::{self, Source};
+use toolcall_codegen::changelog;
 
 #[derive(Parser)]
-#[command(name = "toolcall-codegen", about = "Schema to Rust pipeline of toolcall-contracts")]
+#[command(
+    name = "toolcall-codegen",
+    about = "Schema to Rust pipeline of toolcall-contracts"
+)]
 struct Cli {
     /// Workspace root (holds `schema/` and `generated/`); defaults to this crate's workspace.
     #[arg(long, global = true)]
@@ -30,11 +35,27 @@ enum Command {
 
 #[derive(Subcommand)]
 enum AcpCommand {
-    /// Export the ACP v1 schema from a version of the official crate into `schema/acp/`.
-    Export {
-        /// Version of `agent-client-protocol-schema` on crates.io.
-        #[arg(long)]
-        crate_version: String,
+    /// Import the ACP v1 schema into `schema/acp/`, regenerate `generated/`, add a
+    /// `CHANGELOG.md` entry.
+    ///
+    /// The schema comes from a version of the official crate (`--crate-version`, exported with
+    /// schemars) or from a published `schema.json` taken as it is (`--file`). When the pipeline
+    /// fails on it, `schema/acp/` is put back as it was. `export` is an alias, the old name of
+    /// this step.
+    #[command(
+        visible_alias = "export",
+        group(ArgGroup::new("source").required(true).args(["crate_version", "file"]))
+    )]
+    Import {
+        /// Version of `agent-client-protocol-schema` on crates.io to export the schema from.
+        #[arg(long, value_name = "X.Y.Z")]
+        crate_version: Option<String>,
+        /// A published ACP `schema.json`, imported as it is.
+        #[arg(long, value_name = "PATH")]
+        file: Option<PathBuf>,
+        /// The changelog entry's date, `YYYY-MM-DD` [default: today, UTC].
+        #[arg(long, value_name = "DATE")]
+        date: Option<String>,
     },
 }
 
@@ -49,10 +70,21 @@ fn main() -> ExitCode {
         Command::Generate => generate(&root),
         Command::Check => check(&root),
         Command::Acp {
-            command: AcpCommand::Export { crate_version },
-        } => toolcall_codegen::acp_export::run(&root, &crate_version)
-            .map(|_| ())
-            .map_err(|e| e.to_string()),
+            command:
+                AcpCommand::Import {
+                    crate_version,
+                    file,
+                    date,
+                },
+        } => {
+            let source = match (crate_version, file) {
+                (Some(version), _) => Source::Crate { version },
+                (None, Some(path)) => Source::File { path },
+                // clap's `source` group requires one of the two.
+                (None, None) => unreachable!("clap requires --crate-version or --file"),
+            };
+            import(&root, &source, &date.unwrap_or_else(changelog::today_utc))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -68,6 +100,31 @@ fn generate(root: &std::path::Path) -> Result<(), String> {
     toolcall_codegen::emit::write(root, &outputs).map_err(|e| e.to_string())?;
     for output in &outputs {
         println!("wrote {}", output.path.display());
+    }
+    Ok(())
+}
+
+fn import(root: &std::path::Path, source: &Source, date: &str) -> Result<(), String> {
+    let report = acp_export::import(root, source, date).map_err(|e| e.to_string())?;
+    println!(
+        "wrote {} ({} definitions) and {}",
+        report.exported.schema_path.display(),
+        report.exported.def_count,
+        report.exported.provenance_path.display()
+    );
+    for path in &report.generated {
+        println!("wrote {}", path.display());
+    }
+    if report.entry.from.is_some() {
+        let summary = changelog::schema_diff::Summary::of(&report.entry.schema_changes);
+        println!("schema diff: {summary}");
+        println!("Rust API: {} changes", report.entry.api_changes().len());
+    } else {
+        println!("first import: no previous schema to compare with");
+    }
+    match &report.changelog {
+        Some(path) => println!("added an entry to {}", path.display()),
+        None => println!("schema and API unchanged; no changelog entry"),
     }
     Ok(())
 }

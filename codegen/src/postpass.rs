@@ -429,7 +429,8 @@ fn rewrite_struct(
             }
         }
     }
-    s.attrs.retain(|a| !(a.path().is_ident("serde") && !quote!(#a).to_string().contains("rename")));
+    // Struct-level serde attributes only matter to the derived `Serialize` now; keep renames.
+    s.attrs.retain(|a| !a.path().is_ident("serde") || quote!(#a).to_string().contains("rename"));
     if options.forward_compatible {
         s.attrs.push(syn::parse_quote!(#[non_exhaustive]));
     }
@@ -1156,7 +1157,7 @@ fn add_str_conversions(file: &mut syn::File) -> Result<(), PostpassError> {
             let syn::Item::Impl(i) = i else { return false };
             let self_ty = &i.self_ty;
             let trait_ = i.trait_.as_ref().map(|(_, p, _)| quote!(#p).to_string().replace(' ', ""));
-            quote!(#self_ty).to_string() == s.ident.to_string()
+            s.ident == quote!(#self_ty).to_string()
                 && trait_.is_some_and(|t| {
                     t == "::std::convert::From<::std::string::String>" || t == "From<::std::string::String>"
                 })

@@ -2,12 +2,17 @@
 //!
 //! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
 //! when no message is invalid, 1 when one is, 2 on a usage or I/O error.
+//!
+//! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
+//! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
+//! is (in either direction), 2 on a usage or I/O error.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use toolcall_contracts::schema_diff;
 use toolcall_contracts::traffic::{read_input, Checker, Status, Summary, Verdict};
 
 #[derive(Parser)]
@@ -32,6 +37,64 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    /// Work with JSON Schema files and bundles.
+    Schemas {
+        #[command(subcommand)]
+        command: SchemasCommand,
+    },
+}
+
+/// `toolcall schemas ...`; one variant per subcommand.
+#[derive(Subcommand)]
+enum SchemasCommand {
+    /// Compare two schema files (or bundles) and classify each change for both directions.
+    #[command(long_about = DIFF_LONG_ABOUT)]
+    Diff {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+        /// The old schema file, or a directory of `*.json` schema files.
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The new schema file, or a directory of `*.json` schema files.
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
+    },
+}
+
+/// `toolcall schemas diff --help`.
+const DIFF_LONG_ABOUT: &str = "\
+Compare two JSON Schema files, or two bundles (directories whose *.json files are matched by \
+file name), and print one line per change, then a summary line:
+
+  <breaking|additive|cosmetic> [FILE#]POINTER: WHAT[ (DIRECTION)]
+
+Each change is classified for two directions:
+  old producer → new consumer: can consumers of NEW read what producers of OLD send?
+  new producer → old consumer: can consumers of OLD read what producers of NEW send?
+Per direction: breaking (some document a producer may send is rejected), additive (what is \
+valid changed, this direction keeps working), cosmetic (annotations only: description, title, \
+default). A line's classification is the worse of the two; a breaking line ends with the \
+direction that breaks, or \"(both directions)\". Example:
+
+  breaking /$defs/ToolCall/required: `kind` became required (old producer → new consumer)
+
+Definitions are compared by name, `$ref`s by target name; union branches are matched by their \
+const tag, const value, title or $ref target.
+
+--format json prints one object per change, {\"classification\", \"file\" (bundles only), \
+\"pointer\", \"kind\", \"what\", \"old_producer_new_consumer\", \
+\"new_producer_old_consumer\"}, then the summary object.
+
+Exit status: 0 when no change is breaking, 1 when one is (in either direction), 2 on a usage \
+or I/O error.";
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    /// `<classification> POINTER: WHAT` lines, then the summary line.
+    Text,
+    /// One JSON object per change, then the summary object.
+    Json,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -52,8 +115,13 @@ struct Record<'a> {
 }
 
 fn main() -> ExitCode {
-    let Command::Validate { format, files } = Cli::parse().command;
-    match validate(format, &files) {
+    let result = match Cli::parse().command {
+        Command::Validate { format, files } => validate(format, &files),
+        Command::Schemas {
+            command: SchemasCommand::Diff { format, old, new },
+        } => schemas_diff(format, &old, &new),
+    };
+    match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("toolcall: cannot write the output: {error}");
@@ -107,6 +175,39 @@ fn validate(format: Format, files: &[PathBuf]) -> io::Result<ExitCode> {
     Ok(if unreadable {
         ExitCode::from(2)
     } else if summary.invalid > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn schemas_diff(format: DiffFormat, old: &Path, new: &Path) -> io::Result<ExitCode> {
+    let changes = match schema_diff::diff_paths(old, new) {
+        Ok(changes) => changes,
+        Err(error) => {
+            // The error's message already names its source.
+            eprintln!("toolcall: {error}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let summary = schema_diff::Summary::of(&changes);
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match format {
+        DiffFormat::Text => {
+            for change in &changes {
+                writeln!(out, "{change}")?;
+            }
+            writeln!(out, "{summary}")?;
+        }
+        DiffFormat::Json => {
+            for change in &changes {
+                writeln!(out, "{}", serde_json::to_string(change)?)?;
+            }
+            writeln!(out, "{}", serde_json::to_string(&summary)?)?;
+        }
+    }
+    out.flush()?;
+    Ok(if summary.breaking > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

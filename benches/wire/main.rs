@@ -1,0 +1,476 @@
+//! Wire benchmarks (criterion): this crate's ACP types against the official crate
+//! `agent-client-protocol-schema` 1.20.0, `serde_json::Value` and the `IgnoredAny` floor on the
+//! same bytes, plus route bodies. See BENCHMARKS.md for how to run them and the latest figures.
+//!
+//! ```sh
+//! cargo bench --bench wire                    # everything, about 1.5 minutes
+//! cargo bench --bench wire -- session_update  # one group
+//! WIRE_CORPUS_NDJSON=/tmp/corpus.ndjson WIRE_CORPUS_LEN=4000 cargo bench --bench wire
+//!                                             # writes the corpus as NDJSON and exits
+//! ```
+//!
+//! Before measuring, every corpus message is decoded by both crates (and must re-encode, from
+//! this crate's types, to the same JSON value), so a variant never times an error path. After
+//! measuring, the binary prints MB/s per variant and the ratios BENCHMARKS.md tracks.
+//!
+//! Note: the official crate turns on serde_json's `preserve_order` feature, and features are
+//! unified within a build, so in this binary every `serde_json::Map` (ours, theirs, `Value`) is
+//! an `IndexMap`. A consumer of this crate alone gets the `BTreeMap` one.
+
+mod corpus;
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use criterion::{Criterion, Throughput};
+use serde::de::IgnoredAny;
+use serde_json::Value;
+
+use toolcall_contracts::acp::SessionNotification as Ours;
+use toolcall_contracts::route::{validate_call_key, validate_schema_pin, ToolCallRequest};
+
+use agent_client_protocol_schema::v1::SessionNotification as Official;
+
+/// Messages in the measured corpus (about 0.5 MB with [`corpus::SEED`]).
+const CORPUS_LEN: usize = 200;
+/// Route bodies in the route corpus.
+const ROUTE_LEN: usize = 200;
+
+const SESSION_GROUP: &str = "session_update";
+const ROUTE_GROUP: &str = "route_body";
+const ROUTE_CORPUS_GROUP: &str = "route_corpus";
+
+fn main() {
+    if let Some(path) = std::env::var_os("WIRE_CORPUS_NDJSON") {
+        write_ndjson(Path::new(&path));
+        return;
+    }
+    let started = SystemTime::now();
+    let output = criterion_dir();
+    let mut c = Criterion::default()
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .output_directory(&output)
+        .configure_from_args();
+
+    let messages = corpus::notifications(CORPUS_LEN, corpus::SEED);
+    let bytes: usize = messages.iter().map(Vec::len).sum();
+    check_corpus(&messages);
+    let (ours, official, values) = decoded(&messages);
+    let variants = variants(&messages, &ours, &official, &values);
+    assert!(variants.iter().map(|v| v.0).eq(VARIANT_NAMES));
+    session_update(&mut c, &variants, bytes);
+
+    let bodies = corpus::route_bodies(ROUTE_LEN, corpus::SEED);
+    check_route_bodies(&bodies);
+    route_body(&mut c);
+    route_corpus(&mut c, &bodies);
+
+    // `toolcall_contracts::canonical::ToolSpec` is not exported by the library yet
+    // (generated/canonical.rs exists, `src/lib.rs` has no `canonical` module): no canonical
+    // group until it is.
+
+    c.final_summary();
+    if summary(&output, started, bytes) {
+        eprintln!("\ninterleaved: {PAIRED_ROUNDS} rounds, best round per variant ...");
+        report_paired(&paired(&variants), bytes);
+    }
+}
+
+/// Writes the corpus (`WIRE_CORPUS_LEN` messages, default [`CORPUS_LEN`]) as JSON-RPC NDJSON.
+fn write_ndjson(path: &Path) {
+    let len = std::env::var("WIRE_CORPUS_LEN")
+        .ok()
+        .map(|v| v.parse::<usize>().expect("WIRE_CORPUS_LEN is a number"))
+        .unwrap_or(CORPUS_LEN);
+    let messages = corpus::notifications(len, corpus::SEED);
+    check_corpus(&messages);
+    let ndjson = corpus::ndjson(&messages);
+    std::fs::write(path, &ndjson).expect("cannot write WIRE_CORPUS_NDJSON");
+    eprintln!(
+        "wrote {} messages, {} bytes, to {}",
+        messages.len(),
+        ndjson.len(),
+        path.display()
+    );
+}
+
+/// `<target>/criterion`, where `cargo bench` keeps criterion's results.
+fn criterion_dir() -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().unwrap_or(tmp).join("criterion")
+}
+
+/// Every message: both crates decode it, our decode reports no leniency, and our types
+/// re-encode it to the same JSON value. Prints the corpus shape once.
+fn check_corpus(messages: &[Vec<u8>]) {
+    let mut official_differs = 0;
+    for (n, message) in messages.iter().enumerate() {
+        let value: Value = serde_json::from_slice(message).expect("corpus is JSON");
+        let ours = match toolcall_contracts::decode::<Ours>(message) {
+            Ok(decoded) => decoded,
+            Err(error) => panic!("message {n}: this crate refuses it: {error}"),
+        };
+        assert!(
+            ours.report.is_empty(),
+            "message {n}: leniency applied: {:?}",
+            ours.report
+        );
+        assert_eq!(
+            serde_json::to_value(&ours.value).expect("encodes"),
+            value,
+            "message {n}: this crate does not round-trip it"
+        );
+        let official: Official = match serde_json::from_slice(message) {
+            Ok(official) => official,
+            Err(error) => panic!("message {n}: the official crate refuses it: {error}"),
+        };
+        // The official crate omits `status: "pending"` and `kind: "other"` (its defaults) when
+        // encoding; count, do not fail.
+        if serde_json::to_value(&official).expect("encodes") != value {
+            official_differs += 1;
+        }
+    }
+    let bytes: usize = messages.iter().map(Vec::len).sum();
+    let largest = messages.iter().map(Vec::len).max().unwrap_or(0);
+    eprintln!(
+        "corpus: {} session/update params, {bytes} bytes (largest {largest}), accepted by both \
+         crates; the official crate re-encodes {official_differs} of them differently",
+        messages.len()
+    );
+}
+
+fn check_route_bodies(bodies: &[Vec<u8>]) {
+    for body in bodies
+        .iter()
+        .map(Vec::as_slice)
+        .chain([corpus::TYPICAL_ROUTE_BODY])
+    {
+        let request: ToolCallRequest = serde_json::from_slice(body).expect("route body decodes");
+        request.validate().expect("route body is valid");
+    }
+}
+
+/// A measured variant: its name in the `session_update` group and one pass over the corpus.
+type Variant<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+/// The variants of the `session_update` group, each one pass over the same corpus.
+fn variants<'a>(
+    messages: &'a [Vec<u8>],
+    ours: &'a [Ours],
+    official: &'a [Official],
+    values: &'a [Value],
+) -> Vec<Variant<'a>> {
+    vec![
+        (
+            "decode/ours",
+            Box::new(move || {
+                for m in messages {
+                    black_box(serde_json::from_slice::<Ours>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        (
+            "decode/ours_with_report",
+            Box::new(move || {
+                for m in messages {
+                    black_box(toolcall_contracts::decode::<Ours>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        (
+            "decode/official",
+            Box::new(move || {
+                for m in messages {
+                    black_box(serde_json::from_slice::<Official>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        (
+            "decode/value",
+            Box::new(move || {
+                for m in messages {
+                    black_box(serde_json::from_slice::<Value>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        (
+            "decode/ignored_any",
+            Box::new(move || {
+                for m in messages {
+                    black_box(serde_json::from_slice::<IgnoredAny>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        (
+            "encode/ours",
+            Box::new(move || {
+                for v in ours {
+                    black_box(serde_json::to_vec(black_box(v)).expect("encodes"));
+                }
+            }),
+        ),
+        (
+            "encode/official",
+            Box::new(move || {
+                for v in official {
+                    black_box(serde_json::to_vec(black_box(v)).expect("encodes"));
+                }
+            }),
+        ),
+        (
+            "encode/value",
+            Box::new(move || {
+                for v in values {
+                    black_box(serde_json::to_vec(black_box(v)).expect("encodes"));
+                }
+            }),
+        ),
+    ]
+}
+
+/// The decoded corpus, as each crate and `Value` hold it (the input of the encode variants).
+fn decoded(messages: &[Vec<u8>]) -> (Vec<Ours>, Vec<Official>, Vec<Value>) {
+    let ours = messages
+        .iter()
+        .map(|m| serde_json::from_slice(m).expect("checked"))
+        .collect();
+    let official = messages
+        .iter()
+        .map(|m| serde_json::from_slice(m).expect("checked"))
+        .collect();
+    let values = messages
+        .iter()
+        .map(|m| serde_json::from_slice(m).expect("checked"))
+        .collect();
+    (ours, official, values)
+}
+
+fn session_update(c: &mut Criterion, variants: &[Variant<'_>], bytes: usize) {
+    let mut group = c.benchmark_group(SESSION_GROUP);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    for (name, pass) in variants {
+        group.bench_function(*name, |b| b.iter(pass));
+    }
+    group.finish();
+}
+
+/// Rounds of the interleaved measurement.
+const PAIRED_ROUNDS: usize = 15;
+/// Time each variant runs per round.
+const PAIRED_SLICE: Duration = Duration::from_millis(100);
+
+/// The same variants, interleaved: each round runs every variant for [`PAIRED_SLICE`] (the
+/// starting variant rotates), and a variant's figure is its best round. On a shared, loaded
+/// machine this keeps a burst of load from landing on one variant only, so the ratios hold
+/// better than those of criterion's runs, which measure one variant after another. Returns
+/// the best time of one pass, in ns, per variant.
+fn paired(variants: &[Variant<'_>]) -> Vec<(&'static str, f64)> {
+    // Passes per slice, from one timed pass each.
+    let passes: Vec<u32> = variants
+        .iter()
+        .map(|(_, pass)| {
+            let start = Instant::now();
+            pass();
+            let once = start.elapsed().max(Duration::from_micros(1));
+            (PAIRED_SLICE.as_nanos() / once.as_nanos()).clamp(1, 100_000) as u32
+        })
+        .collect();
+    let mut best = vec![f64::INFINITY; variants.len()];
+    for round in 0..PAIRED_ROUNDS {
+        for k in 0..variants.len() {
+            let i = (round + k) % variants.len();
+            let start = Instant::now();
+            for _ in 0..passes[i] {
+                (variants[i].1)();
+            }
+            let ns = start.elapsed().as_nanos() as f64 / f64::from(passes[i]);
+            best[i] = best[i].min(ns);
+        }
+    }
+    variants.iter().map(|(name, _)| *name).zip(best).collect()
+}
+
+/// One typical body ([`corpus::TYPICAL_ROUTE_BODY`]), timed per body.
+fn route_body(c: &mut Criterion) {
+    let body = corpus::TYPICAL_ROUTE_BODY;
+    let mut group = c.benchmark_group(ROUTE_GROUP);
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("decode+validate_call_key+validate_schema_pin", |b| {
+        b.iter(|| {
+            let request: ToolCallRequest =
+                serde_json::from_slice(black_box(body)).expect("checked");
+            validate_call_key(request.call_key.as_deref().expect("present")).expect("valid");
+            validate_schema_pin(request.schema_pin.as_deref().expect("present")).expect("valid");
+            request
+        });
+    });
+    group.bench_function("decode", |b| {
+        b.iter(|| serde_json::from_slice::<ToolCallRequest>(black_box(body)).expect("checked"));
+    });
+    group.bench_function("decode/ignored_any", |b| {
+        b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(body)).expect("checked"));
+    });
+    let request: ToolCallRequest = serde_json::from_slice(body).expect("checked");
+    let key = request.call_key.clone().expect("present");
+    let pin = request.schema_pin.clone().expect("present");
+    group.bench_function("validate_call_key", |b| {
+        b.iter(|| validate_call_key(black_box(&key)));
+    });
+    group.bench_function("validate_schema_pin", |b| {
+        b.iter(|| validate_schema_pin(black_box(&pin)));
+    });
+    group.finish();
+}
+
+/// The route corpus as a stream of bodies (MB/s).
+fn route_corpus(c: &mut Criterion, bodies: &[Vec<u8>]) {
+    let bytes: usize = bodies.iter().map(Vec::len).sum();
+    let mut group = c.benchmark_group(ROUTE_CORPUS_GROUP);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("decode+validate/ours", |b| {
+        b.iter(|| {
+            for body in bodies {
+                let request: ToolCallRequest =
+                    serde_json::from_slice(black_box(body)).expect("checked");
+                black_box(request.validate()).expect("valid");
+            }
+        });
+    });
+    group.bench_function("decode/value", |b| {
+        b.iter(|| {
+            for body in bodies {
+                black_box(serde_json::from_slice::<Value>(black_box(body)).expect("checked"));
+            }
+        });
+    });
+    group.bench_function("decode/ignored_any", |b| {
+        b.iter(|| {
+            for body in bodies {
+                black_box(serde_json::from_slice::<IgnoredAny>(black_box(body)).expect("checked"));
+            }
+        });
+    });
+    group.finish();
+}
+
+/// Reads criterion's estimate (ns per iteration) of `group/function`, when this run wrote it.
+fn estimate_ns(output: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
+    // Criterion keeps `a/b` as the directory `a_b`.
+    let path = output
+        .join(group)
+        .join(function.replace('/', "_"))
+        .join("new")
+        .join("estimates.json");
+    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+    if modified < since {
+        return None;
+    }
+    let estimates: Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    // Criterion's headline figure: the slope when it has one, else the mean.
+    estimates["slope"]["point_estimate"]
+        .as_f64()
+        .or_else(|| estimates["mean"]["point_estimate"].as_f64())
+}
+
+/// Prints MB/s per variant of the `session_update` group, from criterion's estimates, the
+/// tracked ratios and the route timings, for whatever this run measured. Returns whether it
+/// measured every `session_update` variant (then the interleaved measurement follows).
+fn summary(output: &Path, since: SystemTime, bytes: usize) -> bool {
+    let figures: Vec<(&str, f64)> = VARIANT_NAMES
+        .iter()
+        .filter_map(|name| estimate_ns(output, SESSION_GROUP, name, since).map(|ns| (*name, ns)))
+        .collect();
+    let route: Vec<(&str, f64)> = [
+        "decode+validate_call_key+validate_schema_pin",
+        "decode",
+        "decode/ignored_any",
+        "validate_call_key",
+        "validate_schema_pin",
+    ]
+    .into_iter()
+    .filter_map(|name| estimate_ns(output, ROUTE_GROUP, name, since).map(|ns| (name, ns)))
+    .collect();
+    if figures.is_empty() && route.is_empty() {
+        return false;
+    }
+    println!("\nsummary, criterion ({bytes} corpus bytes per pass; MB = 10^6 bytes)");
+    print_figures(&figures, bytes);
+    for (name, ns) in &route {
+        println!("  {ROUTE_GROUP}/{name:<46} {ns:>8.1} ns per body");
+    }
+    figures.len() == VARIANT_NAMES.len()
+}
+
+/// Prints the interleaved figures.
+fn report_paired(figures: &[(&'static str, f64)], bytes: usize) {
+    println!("\nsummary, interleaved (best of {PAIRED_ROUNDS} rounds; MB = 10^6 bytes)");
+    print_figures(figures, bytes);
+}
+
+/// The names of [`variants`], in order.
+const VARIANT_NAMES: [&str; 8] = [
+    "decode/ours",
+    "decode/ours_with_report",
+    "decode/official",
+    "decode/value",
+    "decode/ignored_any",
+    "encode/ours",
+    "encode/official",
+    "encode/value",
+];
+
+/// MB/s per variant (from ns per pass over `bytes`) and the ratios BENCHMARKS.md tracks.
+fn print_figures(figures: &[(&str, f64)], bytes: usize) {
+    let mbps = |n: &str| {
+        figures
+            .iter()
+            .find(|(name, _)| *name == n)
+            .map(|(_, ns)| bytes as f64 / ns * 1e3)
+    };
+    for (name, _) in figures {
+        if let Some(figure) = mbps(name) {
+            println!("  {SESSION_GROUP}/{name:<24} {figure:>9.1} MB/s");
+        }
+    }
+    for (label, a, b, target) in [
+        (
+            "decode ours / official",
+            "decode/ours",
+            "decode/official",
+            ">= 2.0x",
+        ),
+        (
+            "decode ours / ignored_any",
+            "decode/ours",
+            "decode/ignored_any",
+            ">= 0.5x",
+        ),
+        (
+            "encode ours / official",
+            "encode/ours",
+            "encode/official",
+            ">= 1.5x",
+        ),
+        (
+            "decode ours_with_report / official",
+            "decode/ours_with_report",
+            "decode/official",
+            "-",
+        ),
+        (
+            "decode ours_with_report / ours",
+            "decode/ours_with_report",
+            "decode/ours",
+            "-",
+        ),
+        ("decode ours / value", "decode/ours", "decode/value", "-"),
+        ("encode ours / value", "encode/ours", "encode/value", "-"),
+    ] {
+        if let (Some(a), Some(b)) = (mbps(a), mbps(b)) {
+            println!("  {label:<36} {:>6.2}x  (target {target})", a / b);
+        }
+    }
+}

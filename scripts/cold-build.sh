@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Cold build time of a consumer of toolcall-contracts against a consumer of the official crate.
+#
+#   scripts/cold-build.sh            # one build of each
+#   RUNS=3 scripts/cold-build.sh     # three of each, alternating; prints every time and the medians
+#
+# Two scratch library crates in a temporary directory (outside this workspace):
+#   ours:     toolcall-contracts = { path = "<this checkout>" }      (default features)
+#   official: agent-client-protocol-schema = "=1.20.0"                (default features)
+# Each gets a lock file and `cargo fetch` first, so that only compile time is timed, then
+# `cargo build --offline` (dev profile) into its own fresh CARGO_TARGET_DIR, with the jobs
+# cargo picks for this machine. CARGO_INCREMENTAL=0 for both: a path dependency would
+# otherwise build incrementally, which a consumer taking the crate from a registry never does.
+# RUSTC_WRAPPER is unset so that no compiler cache answers for rustc.
+#
+# Prints the seconds of each build and the ratio ours / official (target: <= 0.5).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+runs="${RUNS:-1}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/cold-build.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+unset RUSTC_WRAPPER CARGO_BUILD_RUSTC_WRAPPER
+export CARGO_INCREMENTAL=0
+
+consumer() { # name, dependency line
+  mkdir -p "$work/$1/src"
+  cat >"$work/$1/Cargo.toml" <<EOF
+[package]
+name = "cold-build-$1"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+$2
+
+[workspace]
+EOF
+  echo "// A consumer that only links the dependency." >"$work/$1/src/lib.rs"
+  (cd "$work/$1" && { cargo generate-lockfile --offline -q 2>/dev/null || cargo generate-lockfile -q; } && cargo fetch -q)
+}
+
+consumer ours "toolcall-contracts = { path = \"$root\" }"
+consumer official 'agent-client-protocol-schema = "=1.20.0"'
+
+# One cold build of $1 into a fresh target directory; prints the seconds.
+build() {
+  local target="$work/target-$1-$2"
+  rm -rf "$target"
+  local start end
+  start=$(date +%s.%N)
+  (cd "$work/$1" && CARGO_TARGET_DIR="$target" cargo build --offline -q)
+  end=$(date +%s.%N)
+  rm -rf "$target"
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(rustc --version)"
+echo "crates: $(cd "$work/ours" && cargo tree -e normal --prefix none | sort -u | wc -l) in the toolcall-contracts tree, $(cd "$work/official" && cargo tree -e normal --prefix none | sort -u | wc -l) in the official crate's"
+ours_times=()
+official_times=()
+for run in $(seq 1 "$runs"); do
+  t=$(build ours "$run")
+  ours_times+=("$t")
+  printf 'run %d: toolcall-contracts            %7.1f s\n' "$run" "$t"
+  t=$(build official "$run")
+  official_times+=("$t")
+  printf 'run %d: agent-client-protocol-schema  %7.1f s\n' "$run" "$t"
+done
+ours=$(printf '%s\n' "${ours_times[@]}" | median)
+official=$(printf '%s\n' "${official_times[@]}" | median)
+printf 'cold dev build (median of %d): toolcall-contracts %.1f s, agent-client-protocol-schema %.1f s, ratio %.2f (target <= 0.50)\n' \
+  "$runs" "$ours" "$official" "$(awk -v a="$ours" -v b="$official" 'BEGIN { print a / b }')"

@@ -1,0 +1,147 @@
+//! [`JsonSchema`]: an embedded JSON Schema 2020-12, checked against the bundled meta-schema.
+
+use serde_json::Value;
+
+use super::error::ToolContractError;
+
+/// Deepest nesting of objects and arrays a [`JsonSchema`] may have: 128 levels, the root object
+/// being level 1.
+///
+/// This is `serde_json`'s own parse limit, so a schema decoded from JSON text never reaches it;
+/// it bounds a value built in code, whose meta-schema check would otherwise recurse without
+/// limit (and overflow the stack, an abort nobody can catch).
+pub const MAX_SCHEMA_DEPTH: usize = 128;
+
+/// A JSON Schema 2020-12 with an object at its root, valid against the 2020-12 meta-schema.
+///
+/// The meta-schema is the one bundled in the `jsonschema` crate; checking never fetches
+/// anything and never reads `$schema` (a schema naming another draft, or an unknown URI, is
+/// checked against 2020-12 like any other). The check is about the schema's form only: it does
+/// not resolve `$ref`s, and says nothing about the cost of validating against the schema (see
+/// `crate::policy` for bounds on untrusted schemas).
+///
+/// On the wire, the schema itself (`$defs/JsonSchema` in
+/// `schema/canonical/tool-spec.schema.json`, which checks only the object root):
+///
+/// ```
+/// use serde_json::json;
+/// use toolcall_contracts::canonical::{JsonSchema, ToolContractError};
+///
+/// let schema = JsonSchema::try_new(json!({"type": "object", "required": ["query"]}))?;
+/// assert_eq!(schema.as_value()["required"], json!(["query"]));
+/// assert_eq!(serde_json::to_value(&schema)?, json!({"type": "object", "required": ["query"]}));
+///
+/// assert!(matches!(JsonSchema::try_new(json!(true)), Err(ToolContractError::SchemaNotObject { .. })));
+/// assert_eq!(
+///     serde_json::from_value::<JsonSchema>(json!({"type": 12})).unwrap_err().to_string(),
+///     "`schema` is not a valid JSON Schema 2020-12 at `/type`: value is not valid under any of \
+///      the schemas listed in the 'anyOf' keyword"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "Value")]
+pub struct JsonSchema(Value);
+
+impl JsonSchema {
+    /// Checks `value` and wraps it.
+    ///
+    /// # Errors
+    /// Each names the member `schema`; the first failing check, in this order:
+    /// - [`ToolContractError::SchemaNotObject`] when `value` is not a JSON object (`true` and
+    ///   `false` are schemas, but not object-rooted ones);
+    /// - [`ToolContractError::SchemaTooDeep`] when objects and arrays nest more than
+    ///   [`MAX_SCHEMA_DEPTH`] levels;
+    /// - [`ToolContractError::InvalidSchema`] when `value` breaks the 2020-12 meta-schema (such
+    ///   as `{"type": 12}`), with the pointer of the first offending value.
+    pub fn try_new(value: Value) -> Result<Self, ToolContractError> {
+        check(&value)?;
+        Ok(Self(value))
+    }
+
+    /// The schema.
+    #[must_use]
+    pub fn as_value(&self) -> &Value {
+        &self.0
+    }
+
+    /// The schema.
+    #[must_use]
+    pub fn into_value(self) -> Value {
+        self.0
+    }
+
+    /// Checks a value decoded from the member `field`.
+    pub(crate) fn from_member(
+        value: Value,
+        field: &'static str,
+    ) -> Result<Self, ToolContractError> {
+        Self::try_new(value).map_err(|e| e.at(field))
+    }
+}
+
+impl TryFrom<Value> for JsonSchema {
+    type Error = ToolContractError;
+    fn try_from(value: Value) -> Result<Self, ToolContractError> {
+        Self::try_new(value)
+    }
+}
+
+impl From<JsonSchema> for Value {
+    fn from(schema: JsonSchema) -> Value {
+        schema.0
+    }
+}
+
+const FIELD: &str = "schema";
+
+fn check(value: &Value) -> Result<(), ToolContractError> {
+    let found = match value {
+        Value::Object(_) => None,
+        Value::Array(_) => Some("an array"),
+        Value::String(_) => Some("a string"),
+        Value::Number(_) => Some("a number"),
+        Value::Bool(_) => Some("a boolean"),
+        Value::Null => Some("null"),
+    };
+    if let Some(found) = found {
+        return Err(ToolContractError::SchemaNotObject {
+            field: FIELD,
+            found,
+        });
+    }
+    if deeper_than(value, MAX_SCHEMA_DEPTH) {
+        return Err(ToolContractError::SchemaTooDeep {
+            field: FIELD,
+            max: MAX_SCHEMA_DEPTH,
+        });
+    }
+    // `draft202012::meta` checks against the bundled 2020-12 meta-schema whatever `$schema`
+    // says: it never resolves a meta-schema, so it never fetches and never panics on an
+    // unknown `$schema` (unlike `jsonschema::meta::{is_valid, validate}`).
+    jsonschema::draft202012::meta::validator()
+        .validate(value)
+        .map_err(|error| ToolContractError::InvalidSchema {
+            field: FIELD,
+            pointer: error.instance_path().to_string(),
+            reason: error.masked_with("value").to_string(),
+        })
+}
+
+/// Whether objects and arrays nest more than `max` levels (the root container is level 1),
+/// without recursion.
+fn deeper_than(root: &Value, max: usize) -> bool {
+    let mut stack = vec![(root, 1_usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Object(map) => Box::new(map.values()),
+            Value::Array(items) => Box::new(items.iter()),
+            _ => continue,
+        };
+        if depth > max {
+            return true;
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    false
+}

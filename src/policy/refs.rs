@@ -1,0 +1,642 @@
+//! Static checks over a schema's subschemas and its `$ref` graph, run before `jsonschema` sees
+//! the schema: local references only, allowed dialects, no embedded resources, no reference
+//! cycles (unless allowed), regexes the linear-time engine accepts within a byte budget, and
+//! the size of the schema with every reference expanded, counted over the graph with
+//! memoization, never by expanding. The same walk prices each regex by where it applies
+//! ([`RegexCharges`]).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::regex::Regexes;
+use super::schema::{PolicyError, SchemaPolicy};
+
+/// Keywords whose value is one subschema, with the instance it applies to.
+const SINGLE: &[(&str, Applies)] = &[
+    ("additionalProperties", Applies::Member),
+    ("contains", Applies::Member),
+    ("contentSchema", Applies::Member),
+    ("else", Applies::InPlace),
+    ("if", Applies::InPlace),
+    ("items", Applies::Member),
+    ("not", Applies::InPlace),
+    ("propertyNames", Applies::Name),
+    ("then", Applies::InPlace),
+    ("unevaluatedItems", Applies::Member),
+    ("unevaluatedProperties", Applies::Member),
+];
+/// Keywords whose value is an array of subschemas, with the instance they apply to.
+const ARRAY: &[(&str, Applies)] = &[
+    ("allOf", Applies::InPlace),
+    ("anyOf", Applies::InPlace),
+    ("oneOf", Applies::InPlace),
+    ("prefixItems", Applies::Member),
+];
+/// Keywords whose value maps names to subschemas that apply to an instance (`properties`:
+/// to the member of that name).
+const MAP: &[(&str, Applies)] = &[
+    ("dependentSchemas", Applies::InPlace),
+    ("patternProperties", Applies::Member),
+    ("properties", Applies::Member),
+];
+/// Keywords whose value maps names to subschemas that apply only through a reference.
+const DEFS: &[&str] = &["$defs", "definitions"];
+/// Reference keywords (2020-12).
+const REFS: &[&str] = &["$ref", "$dynamicRef"];
+/// Keywords that read a string's bytes about once each, wherever they apply.
+const STRING_SCANS: &[&str] = &["format", "maxLength", "minLength", "uniqueItems"];
+
+fn lookup(table: &[(&str, Applies)], keyword: &str) -> Option<Applies> {
+    table
+        .iter()
+        .find(|(name, _)| *name == keyword)
+        .map(|(_, applies)| *applies)
+}
+
+/// Which instance a subschema applies to, relative to the instance of its parent schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Applies {
+    /// The same instance (`allOf`, `$ref`, `if`, ...).
+    InPlace,
+    /// A member or item (`items`, `additionalProperties`, ...).
+    Member,
+    /// The member names (`propertyNames`).
+    Name,
+}
+
+/// Per-byte prices of the regexes of the expanded schema, by the strings they may apply to.
+/// A regex's price is its NFA state count, once per place it appears in the expanded schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct RegexCharges {
+    /// Regexes that apply only to the value of a member of this name (through `properties`).
+    pub(crate) by_member: HashMap<String, u64>,
+    /// Regexes that may apply to any string value.
+    pub(crate) any_value: u64,
+    /// Regexes that apply to member names (`patternProperties`, `propertyNames`).
+    pub(crate) names: u64,
+}
+
+/// What the analysis learnt about an accepted schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Analysis {
+    /// Size of the schema with every reference expanded, in JSON values.
+    pub(crate) expanded_size: u64,
+    /// [`STRING_SCANS`] keywords in the expanded schema.
+    pub(crate) string_scans: u64,
+    /// Regex prices.
+    pub(crate) regexes: RegexCharges,
+}
+
+/// Expansion totals of one subschema.
+#[derive(Debug, Clone, Copy, Default)]
+struct Totals {
+    expanded_size: u64,
+    string_scans: u64,
+}
+
+impl Totals {
+    fn add(&mut self, other: Self) {
+        self.expanded_size = self.expanded_size.saturating_add(other.expanded_size);
+        self.string_scans = self.string_scans.saturating_add(other.string_scans);
+    }
+}
+
+/// A subschema to visit, with its JSON pointer.
+struct Node<'a> {
+    value: &'a Value,
+    pointer: String,
+}
+
+/// Where an edge of the expansion graph comes from.
+enum Via {
+    /// A subschema keyword (the JSON tree: never a cycle).
+    Tree,
+    /// A reference keyword at a pointer.
+    Ref {
+        keyword: &'static str,
+        pointer: String,
+    },
+}
+
+struct Edge<'a> {
+    to: Node<'a>,
+    via: Via,
+    applies: Applies,
+    /// The member name, for an edge out of `properties`.
+    member: Option<&'a str>,
+}
+
+/// One schema being expanded by the depth-first walk.
+struct Frame<'a> {
+    value: &'a Value,
+    edges: Vec<Edge<'a>>,
+    next: usize,
+    totals: Totals,
+    weights: Weights,
+}
+
+/// Regex weights of one schema's own keywords.
+#[derive(Debug, Clone, Copy, Default)]
+struct Weights {
+    /// `pattern`: applies to the schema's instance.
+    pattern: u64,
+    /// `patternProperties` keys: apply to the instance's member names.
+    names: u64,
+}
+
+enum State {
+    InProgress,
+    Done(Totals),
+}
+
+/// A finished subschema, kept for pricing regexes once every subschema is done.
+struct Done<'a> {
+    value: *const Value,
+    edges: Vec<(Applies, Option<&'a str>, *const Value)>,
+    names_weight: u64,
+}
+
+/// Runs every static check of `policy` over `root` (whose depth was already checked).
+pub(crate) fn analyze(policy: &SchemaPolicy, root: &Value) -> Result<Analysis, PolicyError> {
+    let mut walker = Walker {
+        policy,
+        root,
+        anchors: HashMap::new(),
+        regexes: Regexes::new(policy.max_regex_bytes),
+    };
+    walker.scan()?;
+    walker.expand()
+}
+
+struct Walker<'p, 'a> {
+    policy: &'p SchemaPolicy,
+    root: &'a Value,
+    anchors: HashMap<&'a str, Vec<Node<'a>>>,
+    regexes: Regexes,
+}
+
+impl<'a> Walker<'_, 'a> {
+    /// Checks every subschema reachable through subschema keywords (including `$defs`), weighs
+    /// its regexes, and collects `$anchor` and `$dynamicAnchor` names.
+    fn scan(&mut self) -> Result<(), PolicyError> {
+        let mut stack = vec![Node {
+            value: self.root,
+            pointer: String::new(),
+        }];
+        while let Some(node) = stack.pop() {
+            self.check_node(&node)?;
+            let Value::Object(members) = node.value else {
+                continue;
+            };
+            for keyword in ["$anchor", "$dynamicAnchor"] {
+                if let Some(Value::String(name)) = members.get(keyword) {
+                    self.anchors.entry(name).or_default().push(Node {
+                        value: node.value,
+                        pointer: node.pointer.clone(),
+                    });
+                }
+            }
+            for (keyword, value) in members {
+                if DEFS.contains(&keyword.as_str()) {
+                    if let Value::Object(defs) = value {
+                        for (name, def) in defs {
+                            stack.push(Node {
+                                value: def,
+                                pointer: join(&join(&node.pointer, keyword), name),
+                            });
+                        }
+                    }
+                }
+            }
+            stack.extend(tree_children(&node).into_iter().map(|edge| edge.to));
+        }
+        Ok(())
+    }
+
+    /// The per-subschema checks: dialect, embedded resources, local references, and the
+    /// weights of its regexes.
+    fn check_node(&mut self, node: &Node<'_>) -> Result<Weights, PolicyError> {
+        let mut weights = Weights::default();
+        let Value::Object(members) = node.value else {
+            return Ok(weights);
+        };
+        if let Some(dialect) = members.get("$schema") {
+            let allowed = dialect
+                .as_str()
+                .is_some_and(|dialect| self.policy.allows_dialect(dialect));
+            if !allowed {
+                return Err(PolicyError::DialectNotAllowed {
+                    dialect: match dialect {
+                        Value::String(dialect) => dialect.clone(),
+                        other => other.to_string(),
+                    },
+                    pointer: node.pointer.clone(),
+                });
+            }
+        }
+        if members.contains_key("$id") && !std::ptr::eq(node.value, self.root) {
+            return Err(PolicyError::EmbeddedResource {
+                pointer: node.pointer.clone(),
+            });
+        }
+        for &keyword in REFS {
+            if let Some(Value::String(reference)) = members.get(keyword) {
+                if !reference.starts_with('#') {
+                    return Err(PolicyError::NonLocalRef {
+                        keyword,
+                        reference: reference.clone(),
+                        pointer: join(&node.pointer, keyword),
+                    });
+                }
+            }
+        }
+        if let Some(Value::String(pattern)) = members.get("pattern") {
+            let pointer = join(&node.pointer, "pattern");
+            weights.pattern = self.regexes.weight(pattern, &pointer)?;
+        }
+        if let Some(Value::Object(patterns)) = members.get("patternProperties") {
+            let at = join(&node.pointer, "patternProperties");
+            for pattern in patterns.keys() {
+                let weight = self.regexes.weight(pattern, &join(&at, pattern))?;
+                weights.names = weights.names.saturating_add(weight);
+            }
+        }
+        Ok(weights)
+    }
+
+    /// The expansion graph's edges out of `node`: its subschemas, then its reference targets.
+    fn edges(&self, node: &Node<'a>) -> Result<Vec<Edge<'a>>, PolicyError> {
+        let mut edges = tree_children(node);
+        let Value::Object(members) = node.value else {
+            return Ok(edges);
+        };
+        for &keyword in REFS {
+            let Some(Value::String(reference)) = members.get(keyword) else {
+                continue;
+            };
+            let pointer = join(&node.pointer, keyword);
+            let unresolved = || PolicyError::UnresolvedRef {
+                keyword,
+                reference: reference.clone(),
+                pointer: pointer.clone(),
+            };
+            let fragment = reference
+                .strip_prefix('#')
+                .and_then(percent_decode)
+                .ok_or_else(unresolved)?;
+            let targets: Vec<Node<'a>> = if fragment.is_empty() || fragment.starts_with('/') {
+                let value = self.root.pointer(&fragment).ok_or_else(unresolved)?;
+                vec![Node {
+                    value,
+                    pointer: fragment,
+                }]
+            } else {
+                // `$ref` reaches an `$anchor` or a `$dynamicAnchor`; `$dynamicRef` may reach
+                // any schema of the same name in the dynamic scope: every one is an edge.
+                self.anchors
+                    .get(fragment.as_str())
+                    .ok_or_else(unresolved)?
+                    .iter()
+                    .map(|anchor| Node {
+                        value: anchor.value,
+                        pointer: anchor.pointer.clone(),
+                    })
+                    .collect()
+            };
+            for to in targets {
+                edges.push(Edge {
+                    to,
+                    via: Via::Ref {
+                        keyword,
+                        pointer: pointer.clone(),
+                    },
+                    applies: Applies::InPlace,
+                    member: None,
+                });
+            }
+        }
+        Ok(edges)
+    }
+
+    /// Totals of the root with every reference expanded, by an iterative depth-first walk that
+    /// computes each subschema's totals once. A reference back to a subschema still being
+    /// expanded is a cycle: refused, or counted as one value when the policy allows cycles.
+    fn expand(&mut self) -> Result<Analysis, PolicyError> {
+        let limit = self.policy.max_expanded_size;
+        let mut states: HashMap<*const Value, State> = HashMap::new();
+        // Regex weight of each finished subschema and the subschemas it applies in place.
+        let mut in_place: HashMap<*const Value, u64> = HashMap::new();
+        let mut finished: Vec<Done<'a>> = Vec::new();
+        let start = Node {
+            value: self.root,
+            pointer: String::new(),
+        };
+        states.insert(self.root, State::InProgress);
+        let mut stack = vec![self.frame(&start)?];
+        let totals = loop {
+            let Some(top) = stack.last_mut() else {
+                unreachable!("the root frame breaks out before the stack empties");
+            };
+            if top.totals.expanded_size > limit {
+                return Err(PolicyError::ExpandedTooLarge {
+                    size: top.totals.expanded_size,
+                    limit,
+                });
+            }
+            let Some(edge) = top.edges.get(top.next) else {
+                let done = stack.pop().expect("the stack is not empty");
+                let value = std::ptr::from_ref(done.value);
+                let weight = done
+                    .edges
+                    .iter()
+                    .filter(|edge| edge.applies == Applies::InPlace)
+                    .map(|edge| in_place.get(&std::ptr::from_ref(edge.to.value)).copied())
+                    .fold(done.weights.pattern, |sum, weight| {
+                        sum.saturating_add(weight.unwrap_or(0))
+                    });
+                in_place.insert(value, weight);
+                states.insert(value, State::Done(done.totals));
+                finished.push(Done {
+                    value,
+                    edges: done
+                        .edges
+                        .iter()
+                        .map(|edge| (edge.applies, edge.member, std::ptr::from_ref(edge.to.value)))
+                        .collect(),
+                    names_weight: done.weights.names,
+                });
+                match stack.last_mut() {
+                    Some(parent) => parent.totals.add(done.totals),
+                    None => break done.totals,
+                }
+                continue;
+            };
+            top.next += 1;
+            match states.get(&std::ptr::from_ref(edge.to.value)) {
+                Some(State::Done(totals)) => top.totals.add(*totals),
+                Some(State::InProgress) => {
+                    if !self.policy.allow_ref_cycles {
+                        let (keyword, pointer) = match &edge.via {
+                            Via::Ref { keyword, pointer } => (*keyword, pointer.clone()),
+                            Via::Tree => ("$ref", edge.to.pointer.clone()),
+                        };
+                        return Err(PolicyError::RefCycle {
+                            keyword,
+                            pointer,
+                            target: edge.to.pointer.clone(),
+                        });
+                    }
+                    top.totals.expanded_size = top.totals.expanded_size.saturating_add(1);
+                }
+                None => {
+                    let to = Node {
+                        value: edge.to.value,
+                        pointer: edge.to.pointer.clone(),
+                    };
+                    states.insert(to.value, State::InProgress);
+                    let next = self.frame(&to)?;
+                    stack.push(next);
+                }
+            }
+        };
+        Ok(Analysis {
+            expanded_size: totals.expanded_size,
+            string_scans: totals.string_scans,
+            regexes: price(self.root, &finished, &in_place),
+        })
+    }
+
+    fn frame(&mut self, node: &Node<'a>) -> Result<Frame<'a>, PolicyError> {
+        // A reference may reach a value no subschema keyword leads to (inside `const`, say):
+        // check it as the schema it becomes.
+        let weights = self.check_node(node)?;
+        Ok(Frame {
+            value: node.value,
+            edges: self.edges(node)?,
+            next: 0,
+            totals: own(node.value),
+            weights,
+        })
+    }
+}
+
+/// Prices every regex by where it applies. `finished` is in depth-first finishing order, so its
+/// reverse visits a subschema before everything it leads to: the number of places a subschema
+/// takes in the expanded schema is the sum over the edges into it of its parents' number.
+fn price(root: &Value, finished: &[Done<'_>], in_place: &HashMap<*const Value, u64>) -> RegexCharges {
+    let weight = |value: &*const Value| in_place.get(value).copied().unwrap_or(0);
+    let mut charges = RegexCharges::default();
+    let mut places: HashMap<*const Value, u64> = HashMap::new();
+    let root = std::ptr::from_ref(root);
+    places.insert(root, 1);
+    charges.any_value = weight(&root);
+    for done in finished.iter().rev() {
+        let here = places.get(&done.value).copied().unwrap_or(0);
+        charges.names = charges.names.saturating_add(here.saturating_mul(done.names_weight));
+        for (applies, member, to) in &done.edges {
+            let count = places.entry(*to).or_insert(0);
+            *count = count.saturating_add(here);
+            let charge = here.saturating_mul(weight(to));
+            match (applies, member) {
+                (Applies::InPlace, _) => {}
+                (Applies::Member, Some(name)) => {
+                    let slot = charges.by_member.entry((*name).to_owned()).or_insert(0);
+                    *slot = slot.saturating_add(charge);
+                }
+                (Applies::Member, None) => {
+                    charges.any_value = charges.any_value.saturating_add(charge);
+                }
+                (Applies::Name, _) => charges.names = charges.names.saturating_add(charge),
+            }
+        }
+    }
+    charges
+}
+
+/// The subschemas `node` applies directly (not `$defs`, not references).
+fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
+    let mut edges = Vec::new();
+    let Value::Object(members) = node.value else {
+        return edges;
+    };
+    let mut push = |value: &'a Value, pointer: String, applies: Applies, member: Option<&'a str>| {
+        edges.push(Edge {
+            to: Node { value, pointer },
+            via: Via::Tree,
+            applies,
+            member,
+        });
+    };
+    for (keyword, value) in members {
+        let at = || join(&node.pointer, keyword);
+        if let Some(applies) = lookup(SINGLE, keyword) {
+            push(value, at(), applies, None);
+        } else if let Some(applies) = lookup(ARRAY, keyword) {
+            if let Value::Array(items) = value {
+                for (index, item) in items.iter().enumerate() {
+                    push(item, join(&at(), &index.to_string()), applies, None);
+                }
+            }
+        } else if let Some(applies) = lookup(MAP, keyword) {
+            if let Value::Object(map) = value {
+                for (name, item) in map {
+                    let member = (keyword == "properties").then_some(name.as_str());
+                    push(item, join(&at(), name), applies, member);
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// JSON values a schema holds itself: the object, and every value under keywords that are
+/// neither subschemas, `$defs` nor references (`enum`, `const`, `required`, annotations, ...);
+/// plus the containers of array and map subschema keywords and the reference strings. Also
+/// counts its [`STRING_SCANS`] keywords.
+fn own(value: &Value) -> Totals {
+    let Value::Object(members) = value else {
+        return Totals {
+            expanded_size: count_values(value),
+            string_scans: 0,
+        };
+    };
+    let mut totals = Totals {
+        expanded_size: 1,
+        string_scans: 0,
+    };
+    for (keyword, value) in members {
+        let keyword = keyword.as_str();
+        if STRING_SCANS.contains(&keyword) {
+            totals.string_scans += 1;
+        }
+        if lookup(SINGLE, keyword).is_some() || DEFS.contains(&keyword) {
+            continue;
+        }
+        let one = lookup(ARRAY, keyword).is_some()
+            || lookup(MAP, keyword).is_some()
+            || REFS.contains(&keyword);
+        let size = if one { 1 } else { count_values(value) };
+        totals.expanded_size = totals.expanded_size.saturating_add(size);
+    }
+    totals
+}
+
+/// Number of JSON values in `value` (itself included). Iterative.
+fn count_values(value: &Value) -> u64 {
+    let mut count = 0u64;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// `pointer` extended by one RFC 6901 reference token.
+fn join(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes of a URI fragment; `None` when an escape or the result is malformed.
+fn percent_decode(fragment: &str) -> Option<String> {
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = fragment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn size(schema: &Value) -> Result<u64, PolicyError> {
+        analyze(&SchemaPolicy::default(), schema).map(|analysis| analysis.expanded_size)
+    }
+
+    #[test]
+    fn counts_each_reference_expanded() {
+        // Root object, `$defs` skipped; `properties` map 1; `a` = {type} 2, `$ref` string 1
+        // plus the target `{type: "string"}` 2.
+        let schema = json!({
+            "$defs": {"s": {"type": "string"}},
+            "properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/s"}},
+        });
+        assert_eq!(size(&schema), Ok(1 + 1 + 2 + (1 + 1 + 2)));
+    }
+
+    #[test]
+    fn anchors_and_escapes_resolve() {
+        let schema = json!({
+            "$defs": {"a/b": {"$anchor": "ab", "type": "string"}},
+            "anyOf": [{"$ref": "#ab"}, {"$ref": "#/$defs/a~1b"}, {"$ref": "#/%24defs/a~1b"}],
+        });
+        assert!(size(&schema).is_ok());
+    }
+
+    #[test]
+    fn unresolved_reference() {
+        let schema = json!({"$ref": "#/$defs/missing"});
+        assert_eq!(
+            size(&schema).unwrap_err().to_string(),
+            "`$ref` `#/$defs/missing` at `/$ref` resolves to nothing in the schema"
+        );
+    }
+
+    #[test]
+    fn regexes_are_priced_where_they_apply() {
+        let schema = json!({
+            "$defs": {"name": {"type": "string", "pattern": "^[a-z]{1,8}$"}},
+            "properties": {
+                "id": {"$ref": "#/$defs/name"},
+                "owner": {"allOf": [{"$ref": "#/$defs/name"}, {"$ref": "#/$defs/name"}]},
+                "content": {"type": "string"},
+                "tags": {"items": {"pattern": "^x"}},
+            },
+            "propertyNames": {"pattern": "^[a-z]+$"},
+        });
+        let analysis = analyze(&SchemaPolicy::default(), &schema).unwrap();
+        let mut regexes = Regexes::new(1 << 20);
+        let name = regexes.weight("^[a-z]{1,8}$", "").unwrap();
+        let x = regexes.weight("^x", "").unwrap();
+        let names = regexes.weight("^[a-z]+$", "").unwrap();
+        let charges = &analysis.regexes;
+        assert_eq!(charges.by_member.get("id"), Some(&name));
+        assert_eq!(charges.by_member.get("owner"), Some(&(2 * name)));
+        assert_eq!(charges.by_member.get("content"), Some(&0));
+        assert_eq!(charges.any_value, x);
+        assert_eq!(charges.names, names);
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("/%24defs/a%20b").as_deref(), Some("/$defs/a b"));
+        assert_eq!(percent_decode("/%2"), None);
+        assert_eq!(percent_decode("/%ff"), None);
+    }
+}

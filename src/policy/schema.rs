@@ -1,0 +1,357 @@
+//! [`SchemaPolicy`]: what an untrusted schema may contain, and its compilation into a
+//! [`CompiledSchema`].
+
+use std::io;
+
+use jsonschema::PatternOptions;
+use serde_json::Value;
+
+use super::compiled::CompiledSchema;
+use super::{limits, pin, refs};
+
+/// The 2020-12 meta-schema URI, the one dialect [`SchemaPolicy::default`] allows.
+pub const DIALECT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Bounds on an untrusted JSON Schema (a tool provider's `input_schema`) and the `jsonschema`
+/// configuration it is compiled with.
+///
+/// Fields are public; start from [`SchemaPolicy::default`] (the safe defaults listed on each
+/// field) and change what you need. See the [module docs](crate::policy) for what the bounds
+/// guarantee and the measured validation times.
+///
+/// ```
+/// use serde_json::json;
+/// use toolcall_contracts::policy::SchemaPolicy;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"path": {"type": "string"}, "line": {"type": "integer", "minimum": 1}},
+///     "required": ["path"],
+/// });
+/// let compiled = SchemaPolicy::default().compile(&schema)?;
+/// assert!(compiled.check(&json!({"path": "/tmp/a.rs", "line": 3})).is_ok());
+/// # Ok::<(), toolcall_contracts::policy::PolicyError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SchemaPolicy {
+    /// Most bytes of the schema's compact JSON serialization. Default
+    /// [`SchemaPolicy::DEFAULT_MAX_SCHEMA_BYTES`] (64 KiB).
+    pub max_schema_bytes: usize,
+    /// Deepest nesting of arrays and objects in the schema document, counted as in
+    /// [`DecodeLimits`](crate::policy::DecodeLimits). Default
+    /// [`SchemaPolicy::DEFAULT_MAX_SCHEMA_DEPTH`] (32).
+    pub max_schema_depth: usize,
+    /// Most JSON values in the schema with every `$ref` and `$dynamicRef` replaced by its
+    /// target, `$defs` left out (a reference counts its target every time it is used).
+    /// Default [`SchemaPolicy::DEFAULT_MAX_EXPANDED_SIZE`] (20 000).
+    pub max_expanded_size: u64,
+    /// `$schema` values accepted; a trailing `#` is ignored on both sides. Default: only
+    /// [`DIALECT_2020_12`]. Whatever the dialect says, the schema compiles as 2020-12.
+    pub allowed_dialects: Vec<String>,
+    /// Whether a `$ref` may lead back to a schema that contains it. Default `false`: with
+    /// cycles, validation time can grow exponentially with the instance depth, bounded only by
+    /// [`SchemaPolicy::max_instance_depth`].
+    pub allow_ref_cycles: bool,
+    /// Most bytes of compiled regex (Thompson NFA) for all distinct `pattern` and
+    /// `patternProperties` regexes of the schema together; also the `regex` crate's
+    /// `size_limit` for each one. Default [`SchemaPolicy::DEFAULT_MAX_REGEX_BYTES`] (256 KiB).
+    pub max_regex_bytes: usize,
+    /// Deepest instance [`CompiledSchema::check`] validates, counted as in
+    /// [`DecodeLimits`](crate::policy::DecodeLimits). Default
+    /// [`SchemaPolicy::DEFAULT_MAX_INSTANCE_DEPTH`] (64).
+    pub max_instance_depth: usize,
+    /// Most validation work [`CompiledSchema::check`] starts, in work units: the schema's
+    /// expanded size times the instance's JSON values, plus the expanded schema's
+    /// string-scanning keywords (`pattern`, each `patternProperties` pattern, `format`,
+    /// `minLength`, `maxLength`, `uniqueItems`) times the instance's string bytes (member names
+    /// included). Default [`SchemaPolicy::DEFAULT_MAX_CHECK_WORK`] (10 000 000). See the
+    /// [module docs](crate::policy) for the measured cost of a unit.
+    pub max_check_work: u64,
+}
+
+impl SchemaPolicy {
+    /// Default [`SchemaPolicy::max_schema_bytes`]: 64 KiB (65 536 bytes).
+    pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 64 * 1024;
+    /// Default [`SchemaPolicy::max_schema_depth`]: 32.
+    pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 32;
+    /// Default [`SchemaPolicy::max_expanded_size`]: 20 000 JSON values.
+    pub const DEFAULT_MAX_EXPANDED_SIZE: u64 = 20_000;
+    /// Default [`SchemaPolicy::max_regex_bytes`]: 256 KiB (262 144 bytes).
+    pub const DEFAULT_MAX_REGEX_BYTES: usize = 256 * 1024;
+    /// Default [`SchemaPolicy::max_instance_depth`]: 64.
+    pub const DEFAULT_MAX_INSTANCE_DEPTH: usize = 64;
+    /// Default [`SchemaPolicy::max_check_work`]: 10 000 000 work units.
+    pub const DEFAULT_MAX_CHECK_WORK: u64 = 10_000_000;
+
+    /// Sets [`SchemaPolicy::allow_ref_cycles`].
+    #[must_use]
+    pub fn with_ref_cycles(mut self, allow: bool) -> Self {
+        self.allow_ref_cycles = allow;
+        self
+    }
+
+    /// Sets [`SchemaPolicy::max_instance_depth`].
+    #[must_use]
+    pub fn with_max_instance_depth(mut self, depth: usize) -> Self {
+        self.max_instance_depth = depth;
+        self
+    }
+
+    /// Checks `schema` against every bound, then compiles it offline as 2020-12 with the
+    /// linear-time regex engine.
+    ///
+    /// The checks run in this order, each on the whole schema before the next: depth, bytes,
+    /// then in one walk over the subschemas `$schema`, `$id`, non-fragment references, then
+    /// the expansion walk (unresolved references, cycles, expanded size). Nothing is fetched
+    /// and no file is read: the build has no retriever, and only `#...` references get past
+    /// the checks.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolcall_contracts::policy::{PolicyError, SchemaPolicy};
+    ///
+    /// let schema = json!({"$ref": "https://example.com/schema.json"});
+    /// assert_eq!(
+    ///     SchemaPolicy::default().compile(&schema).unwrap_err().to_string(),
+    ///     "`$ref` `https://example.com/schema.json` at `/$ref` is not a fragment reference (`#...`)",
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// - [`PolicyError::SchemaTooDeep`]: arrays and objects nest deeper than
+    ///   [`SchemaPolicy::max_schema_depth`].
+    /// - [`PolicyError::SchemaTooLarge`]: the compact serialization is longer than
+    ///   [`SchemaPolicy::max_schema_bytes`].
+    /// - [`PolicyError::DialectNotAllowed`]: a `$schema` not in
+    ///   [`SchemaPolicy::allowed_dialects`] (or not a string).
+    /// - [`PolicyError::EmbeddedResource`]: an `$id` anywhere but the root.
+    /// - [`PolicyError::NonLocalRef`]: a `$ref` or `$dynamicRef` that does not start with `#`
+    ///   (remote, relative to an `$id`, `file://`, `urn:` ...).
+    /// - [`PolicyError::UnresolvedRef`]: a fragment reference to nothing in the schema.
+    /// - [`PolicyError::RefCycle`]: a reference back to a schema that contains it, unless
+    ///   [`SchemaPolicy::allow_ref_cycles`].
+    /// - [`PolicyError::ExpandedTooLarge`]: the expanded size passes
+    ///   [`SchemaPolicy::max_expanded_size`].
+    /// - [`PolicyError::PatternUnsupported`]: a `pattern` or `patternProperties` regex the
+    ///   linear-time engine cannot express (lookaround, backreference, invalid syntax).
+    /// - [`PolicyError::PatternTooLarge`]: the schema's distinct regexes compile to more than
+    ///   [`SchemaPolicy::max_regex_bytes`].
+    /// - [`PolicyError::Invalid`]: anything else `jsonschema` refuses (the schema does not
+    ///   conform to the 2020-12 meta-schema, say).
+    pub fn compile(&self, schema: &Value) -> Result<CompiledSchema, PolicyError> {
+        let pin = self.pin(schema)?;
+        self.compile_pinned(schema, pin)
+    }
+
+    /// [`SchemaPolicy::compile`] after [`SchemaPolicy::pin`] accepted `schema` as `pin`.
+    pub(crate) fn compile_pinned(
+        &self,
+        schema: &Value,
+        pin: String,
+    ) -> Result<CompiledSchema, PolicyError> {
+        let analysis = refs::analyze(self, schema)?;
+        // Validated here rather than by `build`, whose errors point into the meta-schema.
+        if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+            return Err(PolicyError::Invalid {
+                pointer: error.instance_path().to_string(),
+                message: error.to_string(),
+            });
+        }
+        // Setting a limit also makes `jsonschema` build every regex now rather than on first
+        // use. The lazy DFA keeps the `regex` crate's default cache (2 MiB per regex).
+        let patterns = PatternOptions::regex().size_limit(self.max_regex_bytes);
+        let validator = jsonschema::draft202012::options()
+            .offline()
+            .with_pattern_options(patterns)
+            .build(schema)
+            .map_err(|error| Self::build_error(&error))?;
+        Ok(CompiledSchema::new(validator, pin, analysis, self))
+    }
+
+    /// Checks depth and bytes, then returns the schema's pin: the lowercase hex SHA-256 of its
+    /// canonical JSON (see [`SchemaCache`](crate::policy::SchemaCache)).
+    ///
+    /// # Errors
+    /// [`PolicyError::SchemaTooDeep`] and [`PolicyError::SchemaTooLarge`], as in
+    /// [`SchemaPolicy::compile`].
+    pub fn pin(&self, schema: &Value) -> Result<String, PolicyError> {
+        if let Some(depth) = limits::depth_past(schema, self.max_schema_depth) {
+            return Err(PolicyError::SchemaTooDeep {
+                depth,
+                limit: self.max_schema_depth,
+            });
+        }
+        let mut counter = ByteCounter(0);
+        serde_json::to_writer(&mut counter, schema).expect("a `Value` always serializes");
+        if counter.0 > self.max_schema_bytes {
+            return Err(PolicyError::SchemaTooLarge {
+                bytes: counter.0,
+                limit: self.max_schema_bytes,
+            });
+        }
+        Ok(pin::pin(schema))
+    }
+
+    /// Whether `dialect` is in [`SchemaPolicy::allowed_dialects`], ignoring a trailing `#`.
+    pub(crate) fn allows_dialect(&self, dialect: &str) -> bool {
+        let dialect = dialect.strip_suffix('#').unwrap_or(dialect);
+        self.allowed_dialects
+            .iter()
+            .any(|allowed| allowed.strip_suffix('#').unwrap_or(allowed) == dialect)
+    }
+
+    fn build_error(error: &jsonschema::ValidationError<'_>) -> PolicyError {
+        let pointer = error.schema_path().to_string();
+        match error.kind() {
+            jsonschema::error::ValidationErrorKind::Format { format } if format == "regex" => {
+                PolicyError::PatternUnsupported {
+                    pattern: match error.instance().as_ref() {
+                        Value::String(pattern) => pattern.clone(),
+                        other => other.to_string(),
+                    },
+                    pointer,
+                }
+            }
+            _ => PolicyError::Invalid {
+                pointer,
+                message: error.to_string(),
+            },
+        }
+    }
+}
+
+impl Default for SchemaPolicy {
+    /// The safe defaults: 64 KiB, depth 32, expanded size 20 000, only the 2020-12 dialect, no
+    /// reference cycles, 256 KiB per regex, instances 64 deep.
+    fn default() -> Self {
+        Self {
+            max_schema_bytes: Self::DEFAULT_MAX_SCHEMA_BYTES,
+            max_schema_depth: Self::DEFAULT_MAX_SCHEMA_DEPTH,
+            max_expanded_size: Self::DEFAULT_MAX_EXPANDED_SIZE,
+            allowed_dialects: vec![DIALECT_2020_12.to_owned()],
+            allow_ref_cycles: false,
+            max_regex_bytes: Self::DEFAULT_MAX_REGEX_BYTES,
+            max_instance_depth: Self::DEFAULT_MAX_INSTANCE_DEPTH,
+            max_check_work: Self::DEFAULT_MAX_CHECK_WORK,
+        }
+    }
+}
+
+/// Counts the bytes written to it.
+struct ByteCounter(usize);
+
+impl io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Why [`SchemaPolicy::compile`] refused a schema.
+///
+/// Pointers are RFC 6901 JSON pointers into the schema (`""` for the root).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The schema nests arrays and objects deeper than [`SchemaPolicy::max_schema_depth`].
+    #[error("schema nesting depth reaches `{depth}`, over `max_schema_depth` of `{limit}`")]
+    SchemaTooDeep {
+        /// The depth reached (`limit + 1`: the walk stops there).
+        depth: usize,
+        /// [`SchemaPolicy::max_schema_depth`].
+        limit: usize,
+    },
+    /// The schema's compact serialization is longer than [`SchemaPolicy::max_schema_bytes`].
+    #[error("schema is `{bytes}` bytes, over `max_schema_bytes` of `{limit}` bytes")]
+    SchemaTooLarge {
+        /// Length of the compact serialization, in bytes.
+        bytes: usize,
+        /// [`SchemaPolicy::max_schema_bytes`].
+        limit: usize,
+    },
+    /// A `$schema` is not in [`SchemaPolicy::allowed_dialects`].
+    #[error("`$schema` `{dialect}` at `{pointer}` is not in `allowed_dialects`")]
+    DialectNotAllowed {
+        /// The `$schema` value (as JSON when it is not a string).
+        dialect: String,
+        /// The subschema holding it.
+        pointer: String,
+    },
+    /// An `$id` below the root would start an embedded resource, whose references resolve
+    /// against a base the policy does not follow.
+    #[error("`$id` at `{pointer}` starts an embedded resource; only the root may have `$id`")]
+    EmbeddedResource {
+        /// The subschema holding the `$id`.
+        pointer: String,
+    },
+    /// A reference that is not a fragment of this schema.
+    #[error("`{keyword}` `{reference}` at `{pointer}` is not a fragment reference (`#...`)")]
+    NonLocalRef {
+        /// `$ref` or `$dynamicRef`.
+        keyword: &'static str,
+        /// The reference as written.
+        reference: String,
+        /// The reference keyword's location.
+        pointer: String,
+    },
+    /// A fragment reference whose pointer or anchor names nothing in the schema.
+    #[error("`{keyword}` `{reference}` at `{pointer}` resolves to nothing in the schema")]
+    UnresolvedRef {
+        /// `$ref` or `$dynamicRef`.
+        keyword: &'static str,
+        /// The reference as written.
+        reference: String,
+        /// The reference keyword's location.
+        pointer: String,
+    },
+    /// A reference leads back to a schema that contains it.
+    #[error("`{keyword}` at `{pointer}` leads back to `{target}`, a cycle, and `allow_ref_cycles` is off")]
+    RefCycle {
+        /// `$ref` or `$dynamicRef`.
+        keyword: &'static str,
+        /// The reference keyword's location.
+        pointer: String,
+        /// The schema it leads back to.
+        target: String,
+    },
+    /// The schema with every reference expanded is larger than
+    /// [`SchemaPolicy::max_expanded_size`].
+    #[error("schema with every `$ref` expanded reaches `{size}` values, over `max_expanded_size` of `{limit}`")]
+    ExpandedTooLarge {
+        /// The size reached when the walk stopped (a lower bound of the full size).
+        size: u64,
+        /// [`SchemaPolicy::max_expanded_size`].
+        limit: u64,
+    },
+    /// A `pattern` or `patternProperties` regex the linear-time engine cannot express.
+    #[error("pattern `{pattern}` at `{pointer}` is refused by the linear-time regex engine (lookaround, backreference or invalid syntax)")]
+    PatternUnsupported {
+        /// The pattern as written.
+        pattern: String,
+        /// Its location (`.../pattern` or `.../patternProperties/<pattern>`).
+        pointer: String,
+    },
+    /// A regex whose compiled form does not fit what the schema's earlier regexes left of
+    /// [`SchemaPolicy::max_regex_bytes`].
+    #[error("pattern `{pattern}` at `{pointer}` takes the compiled regexes past `max_regex_bytes` of `{limit}` bytes")]
+    PatternTooLarge {
+        /// The pattern as written.
+        pattern: String,
+        /// Its location (`.../pattern` or `.../patternProperties/<pattern>`).
+        pointer: String,
+        /// [`SchemaPolicy::max_regex_bytes`].
+        limit: usize,
+    },
+    /// `jsonschema` refused the schema for another reason.
+    #[error("schema is invalid at `{pointer}`: {message}")]
+    Invalid {
+        /// Location in the schema.
+        pointer: String,
+        /// `jsonschema`'s message.
+        message: String,
+    },
+}
