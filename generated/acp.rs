@@ -30541,10 +30541,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
 impl crate::runtime::Tagged for ToolCallContent {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolCallContent";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "ToolCallContent")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "ToolCallContent", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("content") => {
                 crate::runtime::Seed::run(
@@ -30736,10 +30737,11 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
 impl crate::runtime::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ContentBlock";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "ContentBlock")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "ContentBlock", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("text") => {
                 crate::runtime::Seed::run(
@@ -31014,10 +31016,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestKind {
 impl crate::runtime::Tagged for CreateElicitationRequestKind {
     const TAG: &'static str = "mode";
     const NAME: &'static str = "CreateElicitationRequestKind";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "mode", "CreateElicitationRequestKind")?;
+        let tag = crate::runtime::tag_of(
+            &raw,
+            "mode",
+            "CreateElicitationRequestKind",
+            false,
+        )?;
         match tag.as_deref() {
             ::std::option::Option::Some("form") => {
                 crate::runtime::Seed::run(
@@ -31163,10 +31171,16 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
 impl crate::runtime::Tagged for ElicitationPropertySchema {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ElicitationPropertySchema";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "ElicitationPropertySchema")?;
+        let tag = crate::runtime::tag_of(
+            &raw,
+            "type",
+            "ElicitationPropertySchema",
+            false,
+        )?;
         match tag.as_deref() {
             ::std::option::Option::Some("string") => {
                 crate::runtime::Seed::run(
@@ -31321,10 +31335,11 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
 impl crate::runtime::Tagged for MultiSelectItems {
     const TAG: &'static str = "type";
     const NAME: &'static str = "MultiSelectItems";
+    const HAS_FALLBACK: bool = true;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "MultiSelectItems")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "MultiSelectItems", true)?;
         match tag.as_deref() {
             ::std::option::Option::Some("string") => {
                 crate::runtime::Seed::run(
@@ -31694,10 +31709,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
 impl crate::runtime::Tagged for AuthMethod {
     const TAG: &'static str = "type";
     const NAME: &'static str = "AuthMethod";
+    const HAS_FALLBACK: bool = true;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "AuthMethod")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "AuthMethod", true)?;
         match tag.as_deref() {
             ::std::option::Option::Some("terminal") => {
                 crate::runtime::Seed::run(
@@ -31789,10 +31805,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionKind {
 impl crate::runtime::Tagged for SessionConfigOptionKind {
     const TAG: &'static str = "type";
     const NAME: &'static str = "SessionConfigOptionKind";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "SessionConfigOptionKind")?;
+        let tag = crate::runtime::tag_of(
+            &raw,
+            "type",
+            "SessionConfigOptionKind",
+            false,
+        )?;
         match tag.as_deref() {
             ::std::option::Option::Some("select") => {
                 crate::runtime::Seed::run(
@@ -32253,10 +32275,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
 impl crate::runtime::Tagged for SessionUpdate {
     const TAG: &'static str = "sessionUpdate";
     const NAME: &'static str = "SessionUpdate";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "sessionUpdate", "SessionUpdate")?;
+        let tag = crate::runtime::tag_of(&raw, "sessionUpdate", "SessionUpdate", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("user_message_chunk") => {
                 crate::runtime::Seed::run(
@@ -32644,10 +32667,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
 impl crate::runtime::Tagged for PlanUpdateContent {
     const TAG: &'static str = "type";
     const NAME: &'static str = "PlanUpdateContent";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "PlanUpdateContent")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "PlanUpdateContent", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("items") => {
                 crate::runtime::Seed::run(
@@ -32862,10 +32886,11 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
 impl crate::runtime::Tagged for StateUpdate {
     const TAG: &'static str = "state";
     const NAME: &'static str = "StateUpdate";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "state", "StateUpdate")?;
+        let tag = crate::runtime::tag_of(&raw, "state", "StateUpdate", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("running") => {
                 crate::runtime::Seed::run(
@@ -33045,10 +33070,16 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateKind {
 impl crate::runtime::Tagged for IdleStateUpdateKind {
     const TAG: &'static str = "stopReason";
     const NAME: &'static str = "IdleStateUpdateKind";
+    const HAS_FALLBACK: bool = true;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "stopReason", "IdleStateUpdateKind")?;
+        let tag = crate::runtime::tag_of(
+            &raw,
+            "stopReason",
+            "IdleStateUpdateKind",
+            true,
+        )?;
         match tag.as_deref() {
             ::std::option::Option::Some("end_turn") => {
                 ::std::result::Result::Ok(Self::EndTurn)
@@ -33178,10 +33209,11 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
 impl crate::runtime::Tagged for McpServer {
     const TAG: &'static str = "type";
     const NAME: &'static str = "McpServer";
+    const HAS_FALLBACK: bool = true;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "McpServer")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "McpServer", true)?;
         match tag.as_deref() {
             ::std::option::Option::Some("http") => {
                 crate::runtime::Seed::run(
@@ -33289,6 +33321,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKind {
 impl crate::runtime::Tagged for SetSessionConfigOptionRequestKind {
     const TAG: &'static str = "type";
     const NAME: &'static str = "SetSessionConfigOptionRequestKind";
+    const HAS_FALLBACK: bool = true;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33296,6 +33329,7 @@ impl crate::runtime::Tagged for SetSessionConfigOptionRequestKind {
             &raw,
             "type",
             "SetSessionConfigOptionRequestKind",
+            true,
         )?;
         match tag.as_deref() {
             ::std::option::Option::Some("boolean") => {
@@ -33498,10 +33532,16 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
 impl crate::runtime::Tagged for RequestPermissionOutcome {
     const TAG: &'static str = "outcome";
     const NAME: &'static str = "RequestPermissionOutcome";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "outcome", "RequestPermissionOutcome")?;
+        let tag = crate::runtime::tag_of(
+            &raw,
+            "outcome",
+            "RequestPermissionOutcome",
+            false,
+        )?;
         match tag.as_deref() {
             ::std::option::Option::Some("cancelled") => {
                 ::std::result::Result::Ok(Self::Cancelled)
@@ -33630,6 +33670,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseKind {
 impl crate::runtime::Tagged for CreateElicitationResponseKind {
     const TAG: &'static str = "action";
     const NAME: &'static str = "CreateElicitationResponseKind";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33637,6 +33678,7 @@ impl crate::runtime::Tagged for CreateElicitationResponseKind {
             &raw,
             "action",
             "CreateElicitationResponseKind",
+            false,
         )?;
         match tag.as_deref() {
             ::std::option::Option::Some("accept") => {

@@ -1871,10 +1871,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecutionClass {
 impl crate::runtime::Tagged for ToolExecutionClass {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolExecutionClass";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "ToolExecutionClass")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "ToolExecutionClass", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("cooperative_in_process") => {
                 crate::runtime::Seed::run(
@@ -2035,10 +2036,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolSuccessContract {
 impl crate::runtime::Tagged for ToolSuccessContract {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolSuccessContract";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "ToolSuccessContract")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "ToolSuccessContract", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("json") => {
                 crate::runtime::Seed::run(
@@ -2157,10 +2159,16 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolResultOutcome {
 impl crate::runtime::Tagged for CanonicalToolResultOutcome {
     const TAG: &'static str = "type";
     const NAME: &'static str = "CanonicalToolResultOutcome";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "CanonicalToolResultOutcome")?;
+        let tag = crate::runtime::tag_of(
+            &raw,
+            "type",
+            "CanonicalToolResultOutcome",
+            false,
+        )?;
         match tag.as_deref() {
             ::std::option::Option::Some("succeeded") => {
                 crate::runtime::Seed::run(
@@ -2287,10 +2295,11 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolOutput {
 impl crate::runtime::Tagged for CanonicalToolOutput {
     const TAG: &'static str = "type";
     const NAME: &'static str = "CanonicalToolOutput";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "CanonicalToolOutput")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "CanonicalToolOutput", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("json") => {
                 crate::runtime::Seed::run(
@@ -2416,10 +2425,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEvent {
 impl crate::runtime::Tagged for ToolLifecycleEvent {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolLifecycleEvent";
+    const HAS_FALLBACK: bool = false;
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
-        let tag = crate::runtime::tag_of(&raw, "type", "ToolLifecycleEvent")?;
+        let tag = crate::runtime::tag_of(&raw, "type", "ToolLifecycleEvent", false)?;
         match tag.as_deref() {
             ::std::option::Option::Some("started") => {
                 crate::runtime::Seed::run(

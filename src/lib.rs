@@ -2,9 +2,17 @@
 //!
 //! Three contract families, each generated from the schema files under `schema/<family>/`
 //! into the reviewed, committed `generated/<family>.rs`:
-//! - [`acp`]: the Agent Client Protocol v1 types (tool calls, session updates, permissions).
+//! - [`acp`]: the Agent Client Protocol v1 types, every definition of the official schema (tool
+//!   calls, session updates, permissions, the JSON-RPC envelopes).
 //! - [`route`]: the body of a tool-call request on a bound route ([`route::ToolCallRequest`]).
-//! - `canonical`: the provider-neutral tool model (work in progress).
+//! - [`canonical`]: the provider-neutral tool model ([`canonical::ToolSpec`],
+//!   [`canonical::ToolCall`], [`canonical::CanonicalToolResult`],
+//!   [`canonical::ToolLifecycleEvent`]).
+//!
+//! Around them: [`decode()`] with its leniency report, [`MaybeUndefined`] for members that are
+//! absent, `null` or a value, [`traffic`] (what `toolcall validate` runs), [`policy`] (safe
+//! compilation of untrusted JSON Schemas, decode limits) and [`schema_diff`] (what changed
+//! between two schema versions).
 
 #![deny(missing_docs)]
 

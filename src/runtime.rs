@@ -528,13 +528,20 @@ pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<std::borrow::Cow<'de, s
 ///
 /// # Errors
 /// When the value is not an object, or the tag is not a string.
-pub fn tag_of(raw: &Value, tag: &'static str, union: &'static str) -> Result<Option<String>, serde_json::Error> {
+pub fn tag_of(
+    raw: &Value,
+    tag: &'static str,
+    union: &'static str,
+    has_fallback: bool,
+) -> Result<Option<String>, serde_json::Error> {
     let Value::Object(map) = raw else {
         return Err(de::Error::invalid_type(unexpected(raw), &format!("an object (`{union}`)").as_str()));
     };
     match map.get(tag) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
+        // A fallback branch does not constrain the tag member: a non-string there selects it.
+        Some(_) if has_fallback => Ok(None),
         Some(other) => within(Segment::Key(tag), || {
             Err(de::Error::custom(format_args!(
                 "tag `{tag}` of `{union}` must be a string, found {other}"
@@ -799,6 +806,9 @@ pub trait Tagged: Sized {
     const TAG: &'static str;
     /// The union's name, for messages.
     const NAME: &'static str;
+    /// Whether a branch without the tag exists (taken when the tag is absent, `null`, not a
+    /// string, or unknown).
+    const HAS_FALLBACK: bool;
     /// Decodes from a buffered object.
     ///
     /// # Errors
@@ -827,12 +837,18 @@ pub fn tagged_union<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::
             let Some(first) = map.next_key::<Key<'de>>()? else {
                 return U::from_raw(Value::Object(serde_json::Map::new())).map_err(lift);
             };
-            if first.0 == U::TAG {
-                let tag = within(Segment::Key(U::TAG), || string_or_null(&mut map, U::TAG, U::NAME))?;
-                return U::from_stream(tag.as_deref(), map);
-            }
+            let first_value = if first.0 == U::TAG {
+                let tag = within(Segment::Key(U::TAG), || string_or_null::<A, U>(&mut map))?;
+                match tag {
+                    TagValue::Tag(tag) => return U::from_stream(tag.as_deref(), map),
+                    // A non-string tag for a union with a fallback: decide on the whole object.
+                    TagValue::Other(value) => value,
+                }
+            } else {
+                map.next_value::<Value>()?
+            };
             let mut object = serde_json::Map::new();
-            object.insert(first.0.into_owned(), map.next_value::<Value>()?);
+            object.insert(first.0.into_owned(), first_value);
             while let Some((key, value)) = map.next_entry::<String, Value>()? {
                 object.insert(key, value);
             }
@@ -842,16 +858,20 @@ pub fn tagged_union<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::
     d.deserialize_map(V(PhantomData))
 }
 
-fn string_or_null<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    tag: &'static str,
-    union: &'static str,
-) -> Result<Option<String>, A::Error> {
+enum TagValue {
+    Tag(Option<String>),
+    Other(Value),
+}
+
+fn string_or_null<'de, A: MapAccess<'de>, U: Tagged>(map: &mut A) -> Result<TagValue, A::Error> {
     match map.next_value::<Value>()? {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s)),
+        Value::Null => Ok(TagValue::Tag(None)),
+        Value::String(s) => Ok(TagValue::Tag(Some(s))),
+        other if U::HAS_FALLBACK => Ok(TagValue::Other(other)),
         other => Err(de::Error::custom(format_args!(
-            "tag `{tag}` of `{union}` must be a string, found {other}"
+            "tag `{}` of `{}` must be a string, found {other}",
+            U::TAG,
+            U::NAME
         ))),
     }
 }

@@ -61,22 +61,8 @@ const PROBE: &str = "payload probe";
 const NULL_PAYLOAD: &str = "official accepts `null` for its `default_on_null!` payloads; \
     the schema says `type: object` and has no annotation for it";
 
-/// `AuthMethod` is `anyOf [terminal (tag "terminal"), agent (no tag constraint)]`: the schema
-/// accepts `{"id":"a","name":"A","type":42}` through the `agent` branch, and the official crate
-/// decodes every object whose `type` is not `"terminal"` as `Agent`
-/// (`deserialize_agent_auth_method_fallback`). Ours rejects it: "tag `type` of `AuthMethod` must
-/// be a string, found 42". Expected: `Agent`, `type` kept as an undeclared member.
-const AUTH_METHOD_NON_STRING_TYPE: &str = "`AuthMethod` with a non-string `type` is rejected; \
-    the schema's `agent` branch and the official crate accept it";
-
 /// Known failures (see [`support::KnownBug`]); each must still fail.
 const KNOWN_BUGS: &[KnownBug] = &[
-    KnownBug {
-        check: MUTANTS,
-        corpus: support::DOCS,
-        cases: &["4/type:other type"],
-        reason: AUTH_METHOD_NON_STRING_TYPE,
-    },
     KnownBug {
         check: CORPUS,
         corpus: support::DOCS,

@@ -525,3 +525,82 @@ pub fn route_bodies(count: usize, seed: u64) -> Vec<Vec<u8>> {
 
 /// The route body the per-body timing uses: what a gateway sends for a search call.
 pub const TYPICAL_ROUTE_BODY: &[u8] = br#"{"name":"search","arguments":{"query":"rust json schema codegen","limit":20,"filters":{"language":"en","since":"2025-01-01"}},"tool_call_id":"call_01J9Z3K7","progress_token":7,"call_key":"order-42/retry:1","schema_pin":"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}"#;
+
+/// A JSON Schema for a tool's input: an object of 2 to 8 typed, described properties.
+fn input_schema(rng: &mut Rng) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for _ in 0..rng.between(2, 8) {
+        let name = (*rng.pick(IDENTS)).to_owned();
+        let description: Vec<&str> = (0..rng.between(4, 16)).map(|_| *rng.pick(WORDS)).collect();
+        let description = description.join(" ");
+        let property = match rng.below(5) {
+            0 => json!({"type": "string", "description": description, "minLength": 1}),
+            1 => {
+                json!({"type": "integer", "description": description, "minimum": 0, "maximum": rng.between(10, 10_000)})
+            }
+            2 => json!({"type": "boolean", "description": description, "default": false}),
+            3 => {
+                json!({"type": "string", "description": description, "enum": ["asc", "desc", "relevance"]})
+            }
+            _ => {
+                json!({"type": "array", "description": description, "items": {"type": "string"}, "maxItems": rng.between(1, 50)})
+            }
+        };
+        if rng.chance(50) {
+            required.push(json!(name));
+        }
+        properties.insert(name, property);
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// `count` canonical tool specs (`toolcall_contracts::canonical::ToolSpec` JSON), compact.
+pub fn tool_specs(count: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed ^ 0x5bec_5bec);
+    (0..count)
+        .map(|n| {
+            let provider = *rng.pick(&["github", "linear", "fs", "web", "db"]);
+            let tool = *rng.pick(TOOL_NAMES);
+            let description: Vec<&str> = (0..rng.between(8, 60)).map(|_| *rng.pick(WORDS)).collect();
+            let success = if rng.chance(60) {
+                json!({"type": "json", "schema": {"type": "object", "properties": {"items": {"type": "array"}, "total": {"type": "integer"}}}})
+            } else {
+                json!({"type": "text", "media_type": *rng.pick(&["text/plain", "text/markdown; charset=utf-8"])})
+            };
+            let mut output_contract = Map::new();
+            output_contract.insert("success".into(), success);
+            if rng.chance(40) {
+                output_contract.insert(
+                    "error_data_schema".into(),
+                    json!({"type": "object", "properties": {"retry_after_ms": {"type": "integer"}}}),
+                );
+            }
+            let execution_class = match rng.below(3) {
+                0 => json!({"type": "cooperative_in_process", "grace_ms": rng.between(10, 1_000)}),
+                1 => json!({"type": "abortable_at_yield", "grace_ms": rng.between(10, 1_000)}),
+                _ => json!({"type": "process_isolated", "grace_ms": rng.between(100, 1_000), "kill_deadline_ms": rng.between(1_000, 5_000)}),
+            };
+            let spec = json!({
+                "id": format!("{provider}/{tool}@{}", n % 7 + 1),
+                "name": format!("{provider}.{tool}"),
+                "description": description.join(" "),
+                "input_schema": input_schema(&mut rng),
+                "output_contract": output_contract,
+                "limits": {
+                    "max_concurrent": rng.between(1, 16),
+                    "max_input_bytes": 65_536,
+                    "max_output_bytes": 1_048_576,
+                    "execution_deadline_ms": rng.between(1_000, 60_000),
+                },
+                "execution_class": execution_class,
+            });
+            serde_json::to_vec(&spec).expect("a Value always encodes")
+        })
+        .collect()
+}

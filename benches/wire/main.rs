@@ -28,6 +28,7 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use toolcall_contracts::acp::SessionNotification as Ours;
+use toolcall_contracts::canonical::ToolSpec;
 use toolcall_contracts::route::{validate_call_key, validate_schema_pin, ToolCallRequest};
 
 use agent_client_protocol_schema::v1::SessionNotification as Official;
@@ -36,10 +37,13 @@ use agent_client_protocol_schema::v1::SessionNotification as Official;
 const CORPUS_LEN: usize = 200;
 /// Route bodies in the route corpus.
 const ROUTE_LEN: usize = 200;
+/// Canonical tool specs in the spec corpus.
+const SPEC_LEN: usize = 100;
 
 const SESSION_GROUP: &str = "session_update";
 const ROUTE_GROUP: &str = "route_body";
 const ROUTE_CORPUS_GROUP: &str = "route_corpus";
+const SPEC_GROUP: &str = "canonical_tool_spec";
 
 fn main() {
     if let Some(path) = std::env::var_os("WIRE_CORPUS_NDJSON") {
@@ -68,9 +72,9 @@ fn main() {
     route_body(&mut c);
     route_corpus(&mut c, &bodies);
 
-    // `toolcall_contracts::canonical::ToolSpec` is not exported by the library yet
-    // (generated/canonical.rs exists, `src/lib.rs` has no `canonical` module): no canonical
-    // group until it is.
+    let specs = corpus::tool_specs(SPEC_LEN, corpus::SEED);
+    check_tool_specs(&specs);
+    canonical_tool_spec(&mut c, &specs);
 
     c.final_summary();
     if summary(&output, started, bytes) {
@@ -356,6 +360,62 @@ fn route_corpus(c: &mut Criterion, bodies: &[Vec<u8>]) {
     group.finish();
 }
 
+/// Every spec decodes (which runs the meta-schema check on its schemas) and re-encodes to the
+/// same JSON value.
+fn check_tool_specs(specs: &[Vec<u8>]) {
+    for (n, spec) in specs.iter().enumerate() {
+        let decoded: ToolSpec = match serde_json::from_slice(spec) {
+            Ok(decoded) => decoded,
+            Err(error) => panic!("tool spec {n}: refused: {error}"),
+        };
+        assert_eq!(
+            serde_json::to_value(&decoded).expect("encodes"),
+            serde_json::from_slice::<Value>(spec).expect("JSON"),
+            "tool spec {n}: does not round-trip"
+        );
+    }
+}
+
+/// Canonical tool specs (no official counterpart): decode, encode, `Value`, `IgnoredAny`.
+fn canonical_tool_spec(c: &mut Criterion, specs: &[Vec<u8>]) {
+    let bytes: usize = specs.iter().map(Vec::len).sum();
+    let decoded: Vec<ToolSpec> = specs
+        .iter()
+        .map(|s| serde_json::from_slice(s).expect("checked"))
+        .collect();
+    let mut group = c.benchmark_group(SPEC_GROUP);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("decode/ours", |b| {
+        b.iter(|| {
+            for spec in specs {
+                black_box(serde_json::from_slice::<ToolSpec>(black_box(spec)).expect("checked"));
+            }
+        });
+    });
+    group.bench_function("decode/value", |b| {
+        b.iter(|| {
+            for spec in specs {
+                black_box(serde_json::from_slice::<Value>(black_box(spec)).expect("checked"));
+            }
+        });
+    });
+    group.bench_function("decode/ignored_any", |b| {
+        b.iter(|| {
+            for spec in specs {
+                black_box(serde_json::from_slice::<IgnoredAny>(black_box(spec)).expect("checked"));
+            }
+        });
+    });
+    group.bench_function("encode/ours", |b| {
+        b.iter(|| {
+            for spec in &decoded {
+                black_box(serde_json::to_vec(black_box(spec)).expect("encodes"));
+            }
+        });
+    });
+    group.finish();
+}
+
 /// Reads criterion's estimate (ns per iteration) of `group/function`, when this run wrote it.
 fn estimate_ns(output: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
     // Criterion keeps `a/b` as the directory `a_b`.
@@ -393,13 +453,32 @@ fn summary(output: &Path, since: SystemTime, bytes: usize) -> bool {
     .into_iter()
     .filter_map(|name| estimate_ns(output, ROUTE_GROUP, name, since).map(|ns| (name, ns)))
     .collect();
-    if figures.is_empty() && route.is_empty() {
+    let specs: Vec<(&str, f64)> = [
+        "decode/ours",
+        "decode/value",
+        "decode/ignored_any",
+        "encode/ours",
+    ]
+    .into_iter()
+    .filter_map(|name| estimate_ns(output, SPEC_GROUP, name, since).map(|ns| (name, ns)))
+    .collect();
+    if figures.is_empty() && route.is_empty() && specs.is_empty() {
         return false;
     }
     println!("\nsummary, criterion ({bytes} corpus bytes per pass; MB = 10^6 bytes)");
     print_figures(&figures, bytes);
     for (name, ns) in &route {
         println!("  {ROUTE_GROUP}/{name:<46} {ns:>8.1} ns per body");
+    }
+    if !specs.is_empty() {
+        println!(
+            "  {SPEC_GROUP}: {}",
+            specs
+                .iter()
+                .map(|(name, ns)| format!("{name} {:.1} us per pass", ns / 1e3))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     figures.len() == VARIANT_NAMES.len()
 }

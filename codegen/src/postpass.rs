@@ -861,6 +861,7 @@ fn union_impls(u: &Union, keeping: &std::collections::BTreeSet<String>) -> Token
     };
     let buffered = tagged_decode(u, tag);
     let streamed = tagged_stream(u, tag);
+    let has_fallback = u.variants.iter().any(|v| v.kind == VariantKind::Fallback);
     quote! {
         #serialize
         impl<'de> ::serde::Deserialize<'de> for #name {
@@ -871,6 +872,7 @@ fn union_impls(u: &Union, keeping: &std::collections::BTreeSet<String>) -> Token
         impl crate::runtime::Tagged for #name {
             const TAG: &'static str = #tag;
             const NAME: &'static str = #type_name;
+            const HAS_FALLBACK: bool = #has_fallback;
             fn from_raw(raw: ::serde_json::Value) -> ::std::result::Result<Self, ::serde_json::Error> {
                 #buffered
             }
@@ -974,6 +976,7 @@ fn variant_value(ident: &syn::Ident, payload: &Payload, tag: Option<&str>) -> To
 
 fn tagged_decode(u: &Union, tag: &str) -> TokenStream {
     let type_name = &u.name;
+    let has_fallback = u.variants.iter().any(|v| v.kind == VariantKind::Fallback);
     let known: Vec<&str> = u
         .variants
         .iter()
@@ -1017,7 +1020,7 @@ fn tagged_decode(u: &Union, tag: &str) -> TokenStream {
         },
     };
     quote! {
-        let tag = crate::runtime::tag_of(&raw, #tag, #type_name)?;
+        let tag = crate::runtime::tag_of(&raw, #tag, #type_name, #has_fallback)?;
         match tag.as_deref() {
             #(#arms)*
             #unknown_arm

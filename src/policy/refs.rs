@@ -46,6 +46,9 @@ const DEFS: &[&str] = &["$defs", "definitions"];
 const REFS: &[&str] = &["$ref", "$dynamicRef"];
 /// Keywords that read a string's bytes about once each, wherever they apply.
 const STRING_SCANS: &[&str] = &["format", "maxLength", "minLength", "uniqueItems"];
+/// Extra values `uniqueItems` counts for: hashing and comparing each item costs about as much
+/// as checking that many simple keywords (measured: see the module docs).
+const UNIQUE_ITEMS_WEIGHT: u64 = 16;
 
 fn lookup(table: &[(&str, Applies)], keyword: &str) -> Option<Applies> {
     table
@@ -492,8 +495,8 @@ fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
 
 /// JSON values a schema holds itself: the object, and every value under keywords that are
 /// neither subschemas, `$defs` nor references (`enum`, `const`, `required`, annotations, ...);
-/// plus the containers of array and map subschema keywords and the reference strings. Also
-/// counts its [`STRING_SCANS`] keywords.
+/// plus the containers of array and map subschema keywords and the reference strings, and
+/// [`UNIQUE_ITEMS_WEIGHT`] for `uniqueItems`. Also counts its [`STRING_SCANS`] keywords.
 fn own(value: &Value) -> Totals {
     let Value::Object(members) = value else {
         return Totals {
@@ -509,6 +512,9 @@ fn own(value: &Value) -> Totals {
         let keyword = keyword.as_str();
         if STRING_SCANS.contains(&keyword) {
             totals.string_scans += 1;
+        }
+        if keyword == "uniqueItems" {
+            totals.expanded_size += UNIQUE_ITEMS_WEIGHT;
         }
         if lookup(SINGLE, keyword).is_some() || DEFS.contains(&keyword) {
             continue;
