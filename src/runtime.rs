@@ -624,7 +624,7 @@ struct TagFirst<S> {
     value: &'static str,
 }
 
-/// The map being written by [`TagFirst`].
+/// The map being written by the tag-first serializer of [`tagged`].
 pub struct TagFirstMap<M> {
     map: M,
     tag: &'static str,
