@@ -109,6 +109,9 @@ pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeErro
     let (report, failed_at) = session.finish();
     match result {
         Ok(value) => Ok(Decoded { value, report }),
-        Err(error) => Err(DecodeError::from_serde(&error, failed_at.unwrap_or_default())),
+        Err(error) => Err(DecodeError::from_serde(
+            &error,
+            failed_at.unwrap_or_default(),
+        )),
     }
 }

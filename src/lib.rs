@@ -27,5 +27,5 @@ pub mod runtime;
 pub mod schema_diff;
 pub mod traffic;
 
-pub use maybe::MaybeUndefined;
 pub use decode::{decode, DecodeError, Decoded, Leniency, LeniencyKind};
+pub use maybe::MaybeUndefined;

@@ -298,9 +298,9 @@ impl<S: Seed> Seed for Seq<S> {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
                 let mut index = 0;
-                while let Some(item) =
-                    within(Segment::Index(index), || seq.next_element_seed(Adapter(self.0)))?
-                {
+                while let Some(item) = within(Segment::Index(index), || {
+                    seq.next_element_seed(Adapter(self.0))
+                })? {
                     out.push(item);
                     index += 1;
                 }
@@ -331,9 +331,11 @@ impl<S: Seed> Seed for SkipInvalid<S> {
                 Ok(value) => out.push(value),
                 Err(_) => {
                     rollback(before);
-                    record(LeniencyKind::SkippedItem, Some(Segment::Index(index)), || {
-                        raw_to_value(item)
-                    });
+                    record(
+                        LeniencyKind::SkippedItem,
+                        Some(Segment::Index(index)),
+                        || raw_to_value(item),
+                    );
                 }
             }
         }
@@ -535,7 +537,10 @@ pub fn tag_of(
     has_fallback: bool,
 ) -> Result<Option<String>, serde_json::Error> {
     let Value::Object(map) = raw else {
-        return Err(de::Error::invalid_type(unexpected(raw), &format!("an object (`{union}`)").as_str()));
+        return Err(de::Error::invalid_type(
+            unexpected(raw),
+            &format!("an object (`{union}`)").as_str(),
+        ));
     };
     match map.get(tag) {
         None | Some(Value::Null) => Ok(None),
@@ -551,11 +556,20 @@ pub fn tag_of(
 }
 
 fn expected_list(known: &[&str]) -> String {
-    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    known
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The error for a tag value no variant has.
-pub fn unknown_tag(tag: &'static str, value: &str, union: &'static str, known: &[&str]) -> serde_json::Error {
+pub fn unknown_tag(
+    tag: &'static str,
+    value: &str,
+    union: &'static str,
+    known: &[&str],
+) -> serde_json::Error {
     let error = de::Error::custom(format_args!(
         "unknown `{tag}` value `{value}` for `{union}`, expected one of {}",
         expected_list(known)
@@ -596,7 +610,11 @@ pub fn no_variant(union: &'static str, raw: &Value) -> serde_json::Error {
 
 /// Reports a tag value kept by a catch-all variant.
 pub fn unknown_variant(tag: &'static str, value: &str) {
-    record(LeniencyKind::UnknownVariant, Some(Segment::Key(tag)), || Value::from(value));
+    record(
+        LeniencyKind::UnknownVariant,
+        Some(Segment::Key(tag)),
+        || Value::from(value),
+    );
 }
 
 /// Serializes `payload` (an object) with the member `tag: value` first, in one pass: the
@@ -750,7 +768,11 @@ impl<S: serde::Serializer> serde::Serializer for TagFirst<S> {
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
         self.not_an_object()
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, S::Error> {
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
         self.not_an_object()
     }
     fn serialize_tuple_variant(
@@ -765,7 +787,11 @@ impl<S: serde::Serializer> serde::Serializer for TagFirst<S> {
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
         self.start(len)
     }
-    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Self::SerializeStruct, S::Error> {
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
         self.start(Some(len))
     }
     fn serialize_struct_variant(
@@ -783,7 +809,11 @@ impl<S: serde::Serializer> serde::Serializer for TagFirst<S> {
 ///
 /// # Errors
 /// The serializer's error.
-pub fn tag_only<S: serde::Serializer>(serializer: S, tag: &'static str, value: &'static str) -> Result<S::Ok, S::Error> {
+pub fn tag_only<S: serde::Serializer>(
+    serializer: S,
+    tag: &'static str,
+    value: &'static str,
+) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let mut map = serializer.serialize_map(Some(1))?;
     map.serialize_entry(tag, value)?;
@@ -881,7 +911,10 @@ fn string_or_null<'de, A: MapAccess<'de>, U: Tagged>(map: &mut A) -> Result<TagV
 /// # Errors
 /// The input's errors.
 pub fn drain<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+    while map
+        .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+        .is_some()
+    {}
     Ok(())
 }
 

@@ -3,12 +3,14 @@
 
 use serde_json::{json, Value};
 use toolcall_contracts::acp::{
-    SessionNotification, SessionUpdate, ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus,
-    ToolCallUpdate, ToolKind,
+    SessionNotification, SessionUpdate, ToolCall, ToolCallContent, ToolCallLocation,
+    ToolCallStatus, ToolCallUpdate, ToolKind,
 };
 use toolcall_contracts::{decode, Leniency, LeniencyKind, MaybeUndefined};
 
-fn roundtrip<T: serde::de::DeserializeOwned + serde::Serialize>(input: &Value) -> (T, Vec<Leniency>) {
+fn roundtrip<T: serde::de::DeserializeOwned + serde::Serialize>(
+    input: &Value,
+) -> (T, Vec<Leniency>) {
     let decoded = decode::<T>(input.to_string().as_bytes()).expect("decodes");
     (decoded.value, decoded.report)
 }
@@ -53,7 +55,10 @@ fn tool_call_status_wire_values() {
     ];
     for (status, wire) in all {
         assert_eq!(serde_json::to_value(status).unwrap(), json!(wire));
-        assert_eq!(serde_json::from_value::<ToolCallStatus>(json!(wire)).unwrap(), status);
+        assert_eq!(
+            serde_json::from_value::<ToolCallStatus>(json!(wire)).unwrap(),
+            status
+        );
     }
 }
 
@@ -61,7 +66,10 @@ fn tool_call_status_wire_values() {
 fn unknown_tool_kind_becomes_other_and_is_reported() {
     let decoded = decode::<ToolKind>(br#""browse""#).unwrap();
     assert_eq!(decoded.value, ToolKind::Other);
-    assert_eq!(decoded.report, [leniency("", LeniencyKind::UnknownValue, json!("browse"))]);
+    assert_eq!(
+        decoded.report,
+        [leniency("", LeniencyKind::UnknownValue, json!("browse"))]
+    );
 }
 
 #[test]
@@ -94,7 +102,10 @@ fn tool_call_with_location_line() {
     let built = ToolCall::new("call_1", "Reading configuration")
         .kind(ToolKind::Read)
         .status(ToolCallStatus::Pending)
-        .locations(vec![ToolCallLocation::new("/home/user/project/config.json").line(42u32)]);
+        .locations(vec![ToolCallLocation::new(
+            "/home/user/project/config.json",
+        )
+        .line(42u32)]);
     assert_eq!(serde_json::to_value(&built).unwrap(), wire);
 }
 
@@ -125,29 +136,45 @@ fn tool_call_update_with_absent_members() {
     assert_eq!(update.title, MaybeUndefined::Undefined);
     assert_eq!(update.raw_input, MaybeUndefined::Undefined);
     assert_eq!(serde_json::to_value(&update).unwrap(), wire);
-    assert_eq!(serde_json::to_value(ToolCallUpdate::new("c")).unwrap(), wire);
+    assert_eq!(
+        serde_json::to_value(ToolCallUpdate::new("c")).unwrap(),
+        wire
+    );
 }
 
 #[test]
 fn title_null_and_absent_differ() {
-    let with_null: ToolCallUpdate = serde_json::from_value(json!({"toolCallId": "c", "title": null})).unwrap();
+    let with_null: ToolCallUpdate =
+        serde_json::from_value(json!({"toolCallId": "c", "title": null})).unwrap();
     let without: ToolCallUpdate = serde_json::from_value(json!({"toolCallId": "c"})).unwrap();
     assert_ne!(with_null, without);
-    assert_eq!(serde_json::to_value(&with_null).unwrap(), json!({"toolCallId": "c", "title": null}));
-    assert_eq!(serde_json::to_value(&without).unwrap(), json!({"toolCallId": "c"}));
+    assert_eq!(
+        serde_json::to_value(&with_null).unwrap(),
+        json!({"toolCallId": "c", "title": null})
+    );
+    assert_eq!(
+        serde_json::to_value(&without).unwrap(),
+        json!({"toolCallId": "c"})
+    );
 }
 
 #[test]
 fn raw_input_null_differs_from_absent_on_tool_call() {
-    let with_null: ToolCall = serde_json::from_value(json!({"toolCallId": "c", "title": "t", "rawInput": null})).unwrap();
+    let with_null: ToolCall =
+        serde_json::from_value(json!({"toolCallId": "c", "title": "t", "rawInput": null})).unwrap();
     assert_eq!(with_null.raw_input, MaybeUndefined::Null);
     assert_eq!(
         serde_json::to_value(&with_null).unwrap(),
         json!({"toolCallId": "c", "title": "t", "rawInput": null})
     );
-    let with_value: ToolCall =
-        serde_json::from_value(json!({"toolCallId": "c", "title": "t", "rawInput": {"path": "/a"}})).unwrap();
-    assert_eq!(with_value.raw_input, MaybeUndefined::Value(json!({"path": "/a"})));
+    let with_value: ToolCall = serde_json::from_value(
+        json!({"toolCallId": "c", "title": "t", "rawInput": {"path": "/a"}}),
+    )
+    .unwrap();
+    assert_eq!(
+        with_value.raw_input,
+        MaybeUndefined::Value(json!({"path": "/a"}))
+    );
 }
 
 #[test]
@@ -163,9 +190,11 @@ fn tool_call_content_kinds() {
         assert!(report.is_empty(), "{report:?}");
         assert_eq!(serde_json::to_value(&content).unwrap(), wire);
     }
-    let diff: ToolCallContent = serde_json::from_value(json!({"type": "diff", "path": "/a", "newText": "y"})).unwrap();
+    let diff: ToolCallContent =
+        serde_json::from_value(json!({"type": "diff", "path": "/a", "newText": "y"})).unwrap();
     assert!(matches!(diff, ToolCallContent::Diff(_)));
-    let terminal: ToolCallContent = serde_json::from_value(json!({"type": "terminal", "terminalId": "t"})).unwrap();
+    let terminal: ToolCallContent =
+        serde_json::from_value(json!({"type": "terminal", "terminalId": "t"})).unwrap();
     assert!(matches!(terminal, ToolCallContent::Terminal(_)));
 }
 
@@ -199,7 +228,11 @@ fn unknown_session_update_is_kept_with_its_session_id() {
     );
     assert_eq!(
         report,
-        [leniency("/update/sessionUpdate", LeniencyKind::UnknownVariant, json!("hologram_update"))]
+        [leniency(
+            "/update/sessionUpdate",
+            LeniencyKind::UnknownVariant,
+            json!("hologram_update")
+        )]
     );
     assert_eq!(serde_json::to_value(&notification).unwrap(), wire);
 }
@@ -212,7 +245,14 @@ fn unknown_status_decodes_as_absent_and_is_reported() {
         panic!("expected a tool_call_update, got {notification:?}");
     };
     assert_eq!(update.status, MaybeUndefined::Undefined);
-    assert_eq!(report, [leniency("/update/status", LeniencyKind::UnknownValue, json!("paused"))]);
+    assert_eq!(
+        report,
+        [leniency(
+            "/update/status",
+            LeniencyKind::UnknownValue,
+            json!("paused")
+        )]
+    );
     assert_eq!(
         serde_json::to_value(&notification).unwrap(),
         json!({"sessionId": "s", "update": {"sessionUpdate": "tool_call_update", "toolCallId": "c"}})
@@ -232,7 +272,11 @@ fn invalid_content_item_is_skipped_and_reported() {
     let (update, report): (ToolCallUpdate, _) = roundtrip(&input);
     assert_eq!(
         report,
-        [leniency("/content/1", LeniencyKind::SkippedItem, json!({"type": "diff", "path": 7}))]
+        [leniency(
+            "/content/1",
+            LeniencyKind::SkippedItem,
+            json!({"type": "diff", "path": 7})
+        )]
     );
     assert_eq!(
         serde_json::to_value(&update).unwrap(),
@@ -279,7 +323,10 @@ fn decode_error_names_the_pointer_of_the_failure() {
     )
     .unwrap_err();
     assert_eq!(error.pointer, "/update/title");
-    assert_eq!(error.message, "invalid type: integer `5`, expected a string");
+    assert_eq!(
+        error.message,
+        "invalid type: integer `5`, expected a string"
+    );
     assert_eq!((error.line, error.column), (1, 81));
     assert_eq!(
         error.to_string(),
@@ -328,7 +375,10 @@ fn unknown_members_are_kept_and_written_back() {
     });
     let (notification, report): (SessionNotification, _) = roundtrip(&wire);
     assert!(report.is_empty());
-    assert_eq!(notification.unknown_members.get("extra"), Some(&json!(true)));
+    assert_eq!(
+        notification.unknown_members.get("extra"),
+        Some(&json!(true))
+    );
     let SessionUpdate::ToolCall(call) = &notification.update else {
         panic!("expected a tool_call");
     };
@@ -339,7 +389,8 @@ fn unknown_members_are_kept_and_written_back() {
 #[test]
 fn tag_not_first_is_decoded_the_same() {
     let first = json!({"sessionId": "s", "update": {"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t"}});
-    let last = br#"{"sessionId":"s","update":{"toolCallId":"c","title":"t","sessionUpdate":"tool_call"}}"#;
+    let last =
+        br#"{"sessionId":"s","update":{"toolCallId":"c","title":"t","sessionUpdate":"tool_call"}}"#;
     let a: SessionNotification = serde_json::from_value(first.clone()).unwrap();
     let b: SessionNotification = serde_json::from_slice(last).unwrap();
     assert_eq!(a, b);
@@ -347,5 +398,8 @@ fn tag_not_first_is_decoded_the_same() {
     let SessionUpdate::ToolCall(call) = &b.update else {
         panic!("expected a tool_call");
     };
-    assert!(call.unknown_members.is_empty(), "the tag is not an unknown member");
+    assert!(
+        call.unknown_members.is_empty(),
+        "the tag is not an unknown member"
+    );
 }

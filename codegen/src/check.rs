@@ -64,7 +64,9 @@ fn is_union_branch(pointer: &str) -> bool {
 
 /// A keyword the pipeline refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{path}`: keyword `{keyword}` is not supported (definition `{definition}`, at `{pointer}`)")]
+#[error(
+    "`{path}`: keyword `{keyword}` is not supported (definition `{definition}`, at `{pointer}`)"
+)]
 pub struct UnsupportedKeyword {
     /// The schema file.
     pub path: PathBuf,
@@ -90,7 +92,10 @@ pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
 ///
 /// # Errors
 /// As [`check`].
-pub fn check_with_siblings(file: &SchemaFile, siblings: &[String]) -> Result<(), Vec<UnsupportedKeyword>> {
+pub fn check_with_siblings(
+    file: &SchemaFile,
+    siblings: &[String],
+) -> Result<(), Vec<UnsupportedKeyword>> {
     let mut walker = Walker {
         siblings,
         file,
@@ -133,7 +138,8 @@ impl Walker<'_> {
             let here = format!("{pointer}/{}", escape(keyword));
             // ACP's catch-all union branch: `not: {anyOf: [known tags]}` with
             // `unevaluatedProperties: true`; normalize keeps such a branch as raw JSON.
-            let catch_all = CATCH_ALL_KEYWORDS.contains(&keyword.as_str()) && is_union_branch(pointer);
+            let catch_all =
+                CATCH_ALL_KEYWORDS.contains(&keyword.as_str()) && is_union_branch(pointer);
             if catch_all {
                 continue;
             }
@@ -176,7 +182,10 @@ impl Walker<'_> {
                     let value = Value::from(local);
                     if !value.as_str().is_some_and(|r| r.starts_with("#/$defs/")) {
                         self.refuse(here, "$ref (not a `#/$defs/...` reference)");
-                    } else if value.as_str().is_some_and(|r| r["#/$defs/".len()..].contains('/')) {
+                    } else if value
+                        .as_str()
+                        .is_some_and(|r| r["#/$defs/".len()..].contains('/'))
+                    {
                         // typify resolves only the last segment: `#/$defs/A/properties/q` would
                         // silently become a definition named `q`.
                         self.refuse(here, "$ref (into a definition's interior)");

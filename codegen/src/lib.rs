@@ -30,7 +30,9 @@ pub enum PipelineError {
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Check(Vec<check::UnsupportedKeyword>),
     /// Two files of one family define the same name.
-    #[error("`{path}`: definition `{definition}` is already defined by another file of the family")]
+    #[error(
+        "`{path}`: definition `{definition}` is already defined by another file of the family"
+    )]
     DuplicateDefinition {
         /// The second file.
         path: PathBuf,
@@ -108,10 +110,11 @@ pub fn generate(files: &[load::SchemaFile], family: &Family) -> Result<syn::File
         roots: family.roots,
         open_unions: family.open_unions,
     };
-    let merged = normalize::normalize(&document, options).map_err(|source| PipelineError::Normalize {
-        path: files.first().map(|f| f.path.clone()).unwrap_or_default(),
-        source,
-    })?;
+    let merged =
+        normalize::normalize(&document, options).map_err(|source| PipelineError::Normalize {
+            path: files.first().map(|f| f.path.clone()).unwrap_or_default(),
+            source,
+        })?;
     let mut replacements: BTreeMap<String, String> = family
         .replacements
         .iter()
@@ -143,7 +146,10 @@ pub fn generate(files: &[load::SchemaFile], family: &Family) -> Result<syn::File
 }
 
 /// One document holding every file's `$defs`, with cross-file `$ref`s made local.
-fn merge(files: &[load::SchemaFile], siblings: &[String]) -> Result<serde_json::Value, PipelineError> {
+fn merge(
+    files: &[load::SchemaFile],
+    siblings: &[String],
+) -> Result<serde_json::Value, PipelineError> {
     let mut defs = serde_json::Map::new();
     for file in files {
         let mut value = file.value.clone();
@@ -175,7 +181,9 @@ fn localize_refs(value: &mut serde_json::Value, siblings: &[String]) {
                 }
             }
         }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| localize_refs(v, siblings)),
+        serde_json::Value::Array(items) => {
+            items.iter_mut().for_each(|v| localize_refs(v, siblings))
+        }
         _ => {}
     }
 }

@@ -170,7 +170,9 @@ pub enum NormalizeError {
         definition: String,
     },
     /// A union branch whose payload this stage cannot build.
-    #[error("definition `{definition}`: union branch at `{pointer}` cannot be expressed: {reason}")]
+    #[error(
+        "definition `{definition}`: union branch at `{pointer}` cannot be expressed: {reason}"
+    )]
     Branch {
         /// The union definition.
         definition: String,
@@ -180,7 +182,9 @@ pub enum NormalizeError {
         reason: String,
     },
     /// Two definitions would get the same Rust name.
-    #[error("definition `{definition}`: synthetic name `{name}` is already taken (at `{pointer}`)")]
+    #[error(
+        "definition `{definition}`: synthetic name `{name}` is already taken (at `{pointer}`)"
+    )]
     NameClash {
         /// The definition being split.
         definition: String,
@@ -225,8 +229,11 @@ pub fn normalize(document: &Value, options: Options<'_>) -> Result<Normalized, N
     };
     for (name, schema) in &all {
         if keep.contains(name) {
-            run.queue
-                .push_back((name.clone(), schema.clone(), format!("/$defs/{}", escape(name))));
+            run.queue.push_back((
+                name.clone(),
+                schema.clone(),
+                format!("/$defs/{}", escape(name)),
+            ));
         }
     }
     while let Some((name, schema, pointer)) = run.queue.pop_front() {
@@ -251,7 +258,10 @@ fn branches(schema: &Value) -> Option<&Vec<Value>> {
 }
 
 fn description(schema: &Value) -> Option<String> {
-    schema.get("description").and_then(Value::as_str).map(str::to_owned)
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 fn ref_target(schema: &Value) -> Option<&str> {
@@ -273,7 +283,12 @@ fn is_null_schema(schema: &Value) -> bool {
 }
 
 impl Run<'_> {
-    fn claim(&mut self, definition: &str, name: String, pointer: &str) -> Result<String, NormalizeError> {
+    fn claim(
+        &mut self,
+        definition: &str,
+        name: String,
+        pointer: &str,
+    ) -> Result<String, NormalizeError> {
         if !self.taken.insert(name.clone()) {
             return Err(NormalizeError::NameClash {
                 definition: definition.to_owned(),
@@ -284,15 +299,20 @@ impl Run<'_> {
         Ok(name)
     }
 
-    fn definition(&mut self, name: &str, schema: Value, pointer: &str) -> Result<(), NormalizeError> {
+    fn definition(
+        &mut self,
+        name: &str,
+        schema: Value,
+        pointer: &str,
+    ) -> Result<(), NormalizeError> {
         if let Some(branches) = branches(&schema).cloned() {
             if let Some(e) = enum_def(name, &schema, &branches) {
                 self.out.enums.push(e);
                 return Ok(());
             }
-            let has_members = schema.get("properties").is_some_and(|p| {
-                p.as_object().is_some_and(|p| !p.is_empty())
-            });
+            let has_members = schema
+                .get("properties")
+                .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));
             if has_members {
                 return self.struct_with_union(name, schema, &branches, pointer);
             }
@@ -332,7 +352,11 @@ impl Run<'_> {
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        let member = if parent_members.iter().any(|m| m == "kind") { "variant" } else { "kind" };
+        let member = if parent_members.iter().any(|m| m == "kind") {
+            "variant"
+        } else {
+            "kind"
+        };
         let union = self.union(&union_name, &schema, branches, pointer, &parent_members)?;
         self.out.unions.push(union);
         self.structure(name, parent, pointer, Some((member.to_owned(), union_name)))
@@ -346,7 +370,11 @@ impl Run<'_> {
         pointer: &str,
         parent_members: &[String],
     ) -> Result<Union, NormalizeError> {
-        let keyword = if schema.get("oneOf").is_some() { "oneOf" } else { "anyOf" };
+        let keyword = if schema.get("oneOf").is_some() {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
         // A branch that is itself only a union (`{description, anyOf: [...]}`) contributes its
         // branches: `anyOf` of `anyOf` accepts the same values.
         let flattened: Vec<Value> = branches
@@ -376,7 +404,10 @@ impl Run<'_> {
             variants.push(variant);
         }
         let declared_open = self.open_unions.contains(&name);
-        if tag.is_some() && declared_open && !variants.iter().any(|v| v.kind == VariantKind::CatchAll) {
+        if tag.is_some()
+            && declared_open
+            && !variants.iter().any(|v| v.kind == VariantKind::CatchAll)
+        {
             variants.push(UnionVariant {
                 name: "Unknown".to_owned(),
                 kind: VariantKind::CatchAll,
@@ -426,7 +457,8 @@ impl Run<'_> {
                 (VariantKind::Fallback, name)
             }
         };
-        let payload = self.branch_payload(union, &name, branch, pointer, Some(tag), parent_members)?;
+        let payload =
+            self.branch_payload(union, &name, branch, pointer, Some(tag), parent_members)?;
         Ok(UnionVariant {
             name,
             kind,
@@ -464,7 +496,12 @@ impl Run<'_> {
         }
         if let Some(rust) = primitive(branch) {
             let name = title.unwrap_or_else(|| {
-                pascal(branch.get("type").and_then(Value::as_str).unwrap_or("value"))
+                pascal(
+                    branch
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("value"),
+                )
             });
             return Ok(UnionVariant {
                 name,
@@ -520,10 +557,12 @@ impl Run<'_> {
                 let mut properties = Map::new();
                 let mut required: Vec<Value> = Vec::new();
                 if let Some(target) = target {
-                    let referenced = self.index.get(target).copied().ok_or_else(|| NormalizeError::MissingRef {
-                        definition: union.to_owned(),
-                        target: target.to_owned(),
-                        pointer: pointer.to_owned(),
+                    let referenced = self.index.get(target).copied().ok_or_else(|| {
+                        NormalizeError::MissingRef {
+                            definition: union.to_owned(),
+                            target: target.to_owned(),
+                            pointer: pointer.to_owned(),
+                        }
                     })?;
                     if branches(referenced).is_some() || referenced.get("properties").is_none() {
                         return Err(NormalizeError::Branch {
@@ -545,11 +584,13 @@ impl Run<'_> {
                 }
                 required.dedup();
                 let name = self.claim(union, format!("{union}{variant}"), pointer)?;
-                let mut object = json!({"type": "object", "properties": properties, "required": required});
+                let mut object =
+                    json!({"type": "object", "properties": properties, "required": required});
                 if let Some(d) = branch.get("description") {
                     object["description"] = d.clone();
                 }
-                self.queue.push_back((name.clone(), object, pointer.to_owned()));
+                self.queue
+                    .push_back((name.clone(), object, pointer.to_owned()));
                 Ok(Payload::Def(name))
             }
         }
@@ -566,7 +607,12 @@ impl Run<'_> {
         let required: BTreeSet<String> = schema
             .get("required")
             .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         let mut facts = StructFacts {
             flatten,
@@ -581,16 +627,19 @@ impl Run<'_> {
                     PropertyFacts {
                         required: required.contains(member),
                         nullable: admits_null(sub),
-                        default_on_error: sub["x-deserialize-default-on-error"] == Value::Bool(true),
+                        default_on_error: sub["x-deserialize-default-on-error"]
+                            == Value::Bool(true),
                         default_on_null: sub["x-deserialize-default-on-null"] == Value::Bool(true),
-                        skip_invalid_items: sub["x-deserialize-skip-invalid-items"] == Value::Bool(true),
+                        skip_invalid_items: sub["x-deserialize-skip-invalid-items"]
+                            == Value::Bool(true),
                         string_enum: self.is_string_enum(sub),
                     },
                 ));
             }
         }
         rewrite(&mut schema);
-        if schema.get("properties").is_some() || schema.get("type") == Some(&Value::from("object")) {
+        if schema.get("properties").is_some() || schema.get("type") == Some(&Value::from("object"))
+        {
             self.out.structs.insert(name.to_owned(), facts);
         }
         self.out.defs.push((name.to_owned(), schema));
@@ -613,7 +662,13 @@ impl Run<'_> {
 
     /// Moves an inline union (not the nullable pair `[X, {type: null}]`) in a member's schema
     /// (or its `items`) into a synthetic definition `<Def><Member>`.
-    fn hoist(&mut self, definition: &str, member: &str, sub: &mut Value, pointer: &str) -> Result<(), NormalizeError> {
+    fn hoist(
+        &mut self,
+        definition: &str,
+        member: &str,
+        sub: &mut Value,
+        pointer: &str,
+    ) -> Result<(), NormalizeError> {
         if let Some(items) = sub.get_mut("items") {
             if items.is_object() {
                 return self.hoist(definition, member, items, &format!("{pointer}/items"));
@@ -622,18 +677,33 @@ impl Run<'_> {
         let Some(list) = branches(sub).cloned() else {
             return Ok(());
         };
-        let non_null: Vec<Value> = list.iter().filter(|b| !is_null_schema(b)).cloned().collect();
+        let non_null: Vec<Value> = list
+            .iter()
+            .filter(|b| !is_null_schema(b))
+            .cloned()
+            .collect();
         let had_null = non_null.len() != list.len();
-        if non_null.len() == 1 && (ref_target(&non_null[0]).is_some() || primitive(&non_null[0]).is_some()) {
+        if non_null.len() == 1
+            && (ref_target(&non_null[0]).is_some() || primitive(&non_null[0]).is_some())
+        {
             return Ok(());
         }
-        let name = self.claim(definition, format!("{definition}{}", pascal(member)), pointer)?;
-        let keyword = if sub.get("oneOf").is_some() { "oneOf" } else { "anyOf" };
+        let name = self.claim(
+            definition,
+            format!("{definition}{}", pascal(member)),
+            pointer,
+        )?;
+        let keyword = if sub.get("oneOf").is_some() {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
         let mut hoisted = json!({ keyword: non_null });
         if let Some(d) = sub.get("description") {
             hoisted["description"] = d.clone();
         }
-        self.queue.push_back((name.clone(), hoisted, pointer.to_owned()));
+        self.queue
+            .push_back((name.clone(), hoisted, pointer.to_owned()));
         let object = sub.as_object_mut().expect("branches() saw an object");
         object.remove("oneOf");
         object.remove("anyOf");
@@ -662,7 +732,10 @@ fn branches_of_pure_union(schema: &Value) -> Option<&Vec<Value>> {
 
 /// The Rust type of a primitive untagged branch.
 fn primitive(branch: &Value) -> Option<String> {
-    if branch.get("properties").is_some() || branch.get("enum").is_some() || branch.get("const").is_some() {
+    if branch.get("properties").is_some()
+        || branch.get("enum").is_some()
+        || branch.get("const").is_some()
+    {
         return None;
     }
     match branch.get("type").and_then(Value::as_str)? {
@@ -672,7 +745,9 @@ fn primitive(branch: &Value) -> Option<String> {
         "boolean" => Some("bool".to_owned()),
         "array" => {
             let items = branch.get("items")?;
-            let inner = ref_target(items).map(str::to_owned).or_else(|| primitive(items))?;
+            let inner = ref_target(items)
+                .map(str::to_owned)
+                .or_else(|| primitive(items))?;
             Some(format!("::std::vec::Vec<{inner}>"))
         }
         _ => None,
@@ -705,7 +780,10 @@ fn enum_def(name: &str, schema: &Value, branches: &[Value]) -> Option<EnumDef> {
             });
         } else if !open
             && branch.get("properties").is_none()
-            && matches!(branch.get("type").and_then(Value::as_str), Some("string" | "integer"))
+            && matches!(
+                branch.get("type").and_then(Value::as_str),
+                Some("string" | "integer")
+            )
         {
             open = true;
         } else {
@@ -731,7 +809,8 @@ fn union_tag(branches: &[Value]) -> Option<String> {
     for branch in branches {
         if let Some(p) = branch.get("properties").and_then(Value::as_object) {
             for (member, schema) in p {
-                if schema.get("const").is_some_and(Value::is_string) && !candidates.contains(member) {
+                if schema.get("const").is_some_and(Value::is_string) && !candidates.contains(member)
+                {
                     candidates.push(member.clone());
                 }
             }
@@ -751,7 +830,10 @@ fn union_tag(branches: &[Value]) -> Option<String> {
 }
 
 /// The names reachable from `roots` over `$ref`, roots included.
-fn closure(index: &BTreeMap<&str, &Value>, roots: &[&str]) -> Result<BTreeSet<String>, NormalizeError> {
+fn closure(
+    index: &BTreeMap<&str, &Value>,
+    roots: &[&str],
+) -> Result<BTreeSet<String>, NormalizeError> {
     let mut seen = BTreeSet::new();
     let mut stack: Vec<String> = Vec::new();
     for root in roots {
@@ -767,7 +849,11 @@ fn closure(index: &BTreeMap<&str, &Value>, roots: &[&str]) -> Result<BTreeSet<St
             continue;
         }
         let mut refs = Vec::new();
-        collect_refs(index[name.as_str()], &format!("/$defs/{}", escape(&name)), &mut refs);
+        collect_refs(
+            index[name.as_str()],
+            &format!("/$defs/{}", escape(&name)),
+            &mut refs,
+        );
         for (target, pointer) in refs {
             if !index.contains_key(target.as_str()) {
                 return Err(NormalizeError::MissingRef {
@@ -791,7 +877,10 @@ fn collect_refs(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
                     if let Some(target) = sub.as_str().and_then(|r| r.strip_prefix("#/$defs/")) {
                         out.push((target.to_owned(), here));
                     }
-                } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples" | "not") {
+                } else if !matches!(
+                    key.as_str(),
+                    "enum" | "const" | "default" | "examples" | "not"
+                ) {
                     collect_refs(sub, &here, out);
                 }
             }
@@ -821,9 +910,12 @@ pub fn admits_null(schema: &Value) -> bool {
     if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
         // A `$ref` wrapped in `allOf` admits null only if the target does; we do not follow
         // refs here (ACP never makes a referenced definition nullable).
-        return all.iter().all(|s| s.get("$ref").is_none() && admits_null(s));
+        return all
+            .iter()
+            .all(|s| s.get("$ref").is_none() && admits_null(s));
     }
-    if schema.get("$ref").is_some() || schema.get("enum").is_some() || schema.get("const").is_some() {
+    if schema.get("$ref").is_some() || schema.get("enum").is_some() || schema.get("const").is_some()
+    {
         return false;
     }
     true
@@ -901,13 +993,29 @@ mod tests {
         let n = run(&doc);
         let u = &n.unions[0];
         assert_eq!(u.tag.as_deref(), Some("outcome"));
-        let v: Vec<_> = u.variants.iter().map(|v| (v.name.as_str(), &v.kind, &v.payload)).collect();
+        let v: Vec<_> = u
+            .variants
+            .iter()
+            .map(|v| (v.name.as_str(), &v.kind, &v.payload))
+            .collect();
         assert_eq!(
             v,
             [
-                ("Cancelled", &VariantKind::Tagged("cancelled".into()), &Payload::Unit),
-                ("Selected", &VariantKind::Tagged("selected".into()), &Payload::Def("Selected".into())),
-                ("Later", &VariantKind::Tagged("later".into()), &Payload::Def("OutcomeLater".into())),
+                (
+                    "Cancelled",
+                    &VariantKind::Tagged("cancelled".into()),
+                    &Payload::Unit
+                ),
+                (
+                    "Selected",
+                    &VariantKind::Tagged("selected".into()),
+                    &Payload::Def("Selected".into())
+                ),
+                (
+                    "Later",
+                    &VariantKind::Tagged("later".into()),
+                    &Payload::Def("OutcomeLater".into())
+                ),
                 ("Unknown", &VariantKind::CatchAll, &Payload::Raw),
             ]
         );
@@ -925,7 +1033,10 @@ mod tests {
         }});
         let n = run(&doc);
         assert_eq!(n.unions[0].name, "OptKind");
-        assert_eq!(n.structs["Opt"].flatten, Some(("kind".into(), "OptKind".into())));
+        assert_eq!(
+            n.structs["Opt"].flatten,
+            Some(("kind".into(), "OptKind".into()))
+        );
         assert_eq!(n.defs[0].1["properties"], json!({"id": {"type": "string"}}));
     }
 
@@ -937,8 +1048,19 @@ mod tests {
             "Code": {"anyOf": [{"title": "Parse error", "type": "integer", "const": -32700}, {"type": "integer"}]}
         }});
         let n = run(&doc);
-        let summary: Vec<_> = n.enums.iter().map(|e| (e.name.as_str(), e.integer, e.open, e.values.len())).collect();
-        assert_eq!(summary, [("Kind", false, false, 2), ("Cat", false, true, 1), ("Code", true, true, 1)]);
+        let summary: Vec<_> = n
+            .enums
+            .iter()
+            .map(|e| (e.name.as_str(), e.integer, e.open, e.values.len()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("Kind", false, false, 2),
+                ("Cat", false, true, 1),
+                ("Code", true, true, 1)
+            ]
+        );
         assert_eq!(n.enums[2].values[0].name, "ParseError");
     }
 
@@ -952,11 +1074,28 @@ mod tests {
         }});
         let n = run(&doc);
         let id = n.unions.iter().find(|u| u.name == "Id").unwrap();
-        let v: Vec<_> = id.variants.iter().map(|v| (v.name.as_str(), &v.payload)).collect();
-        assert_eq!(v, [("Null", &Payload::Unit), ("Integer", &Payload::Rust("i64".into())), ("String", &Payload::Rust("::std::string::String".into()))]);
+        let v: Vec<_> = id
+            .variants
+            .iter()
+            .map(|v| (v.name.as_str(), &v.payload))
+            .collect();
+        assert_eq!(
+            v,
+            [
+                ("Null", &Payload::Unit),
+                ("Integer", &Payload::Rust("i64".into())),
+                ("String", &Payload::Rust("::std::string::String".into()))
+            ]
+        );
         let msg = n.defs.iter().find(|(k, _)| k == "Msg").unwrap();
-        assert_eq!(msg.1["properties"]["params"], json!({"anyOf": [{"$ref": "#/$defs/MsgParams"}, {"type": "null"}]}));
-        assert!(n.unions.iter().any(|u| u.name == "MsgParams" && u.tag.is_none()));
+        assert_eq!(
+            msg.1["properties"]["params"],
+            json!({"anyOf": [{"$ref": "#/$defs/MsgParams"}, {"type": "null"}]})
+        );
+        assert!(n
+            .unions
+            .iter()
+            .any(|u| u.name == "MsgParams" && u.tag.is_none()));
         assert!(n.structs["Msg"].properties[0].1.nullable);
     }
 
@@ -969,17 +1108,45 @@ mod tests {
             "const": {"type": "string"}
         }}}});
         let n = run(&doc);
-        assert_eq!(n.defs[0].1["properties"]["const"], json!({"type": "string"}));
-        assert_eq!(n.defs[0].1["properties"]["k"], json!({"type": "string", "enum": ["x"]}));
-        assert_eq!(n.defs[0].1["properties"]["t"], json!({"type": ["string", "null"]}));
-        let facts: Vec<_> = n.structs["A"].properties.iter().map(|(k, f)| (k.as_str(), f.required, f.nullable, f.default_on_error)).collect();
-        assert_eq!(facts, [("k", true, false, false), ("t", false, true, true), ("r", false, true, false), ("const", false, false, false)]);
+        assert_eq!(
+            n.defs[0].1["properties"]["const"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            n.defs[0].1["properties"]["k"],
+            json!({"type": "string", "enum": ["x"]})
+        );
+        assert_eq!(
+            n.defs[0].1["properties"]["t"],
+            json!({"type": ["string", "null"]})
+        );
+        let facts: Vec<_> = n.structs["A"]
+            .properties
+            .iter()
+            .map(|(k, f)| (k.as_str(), f.required, f.nullable, f.default_on_error))
+            .collect();
+        assert_eq!(
+            facts,
+            [
+                ("k", true, false, false),
+                ("t", false, true, true),
+                ("r", false, true, false),
+                ("const", false, false, false)
+            ]
+        );
     }
 
     #[test]
     fn missing_ref_is_named() {
         let doc = json!({"$defs": {"A": {"properties": {"b": {"$ref": "#/$defs/B"}}}}});
-        let e = normalize(&doc, Options { roots: Some(&["A"]), open_unions: &[] }).unwrap_err();
+        let e = normalize(
+            &doc,
+            Options {
+                roots: Some(&["A"]),
+                open_unions: &[],
+            },
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "definition `A`: `$ref` to missing definition `B` at `/$defs/A/properties/b/$ref`"

@@ -105,12 +105,15 @@ pub fn run(
     add_str_conversions(&mut file)?;
     drop_typify_defaults(&mut file, normalized);
     for e in &normalized.enums {
-        file.items.extend(parse_items(&e.name, enum_def(e, options))?);
+        file.items
+            .extend(parse_items(&e.name, enum_def(e, options))?);
         file.items.extend(parse_items(&e.name, enum_impls(e))?);
     }
     for u in &normalized.unions {
-        file.items.extend(parse_items(&u.name, union_def(u, options))?);
-        file.items.extend(parse_items(&u.name, union_impls(u, &keeping))?);
+        file.items
+            .extend(parse_items(&u.name, union_def(u, options))?);
+        file.items
+            .extend(parse_items(&u.name, union_impls(u, &keeping))?);
     }
     strip_schema_docs(&mut file);
     drop_unused_error_module(&mut file);
@@ -216,14 +219,23 @@ struct Member {
     notes: Vec<String>,
 }
 
-fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result<Member, PostpassError> {
-    let ident = field.ident.clone().expect("typify structs have named fields");
+fn member(
+    definition: &str,
+    field: &syn::Field,
+    facts: &PropertyFacts,
+) -> Result<Member, PostpassError> {
+    let ident = field
+        .ident
+        .clone()
+        .expect("typify structs have named fields");
     let json = json_name(field);
     let typify_ty = &field.ty;
     let base: syn::Type = if facts.required {
         typify_ty.clone()
     } else {
-        generic_arg(typify_ty, "Option").unwrap_or(typify_ty).clone()
+        generic_arg(typify_ty, "Option")
+            .unwrap_or(typify_ty)
+            .clone()
     };
     let inner = seed_for(&base, facts.skip_invalid_items);
     let enum_hint = facts.string_enum;
@@ -240,7 +252,10 @@ fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result
                 quote!(crate::runtime::DefaultOnError { seed: #inner, enum_hint: #enum_hint }),
                 quote!(.unwrap_or_default()),
             ),
-            (false, true) => (quote!(crate::runtime::DefaultOnNull(#inner)), quote!(.unwrap_or_default())),
+            (false, true) => (
+                quote!(crate::runtime::DefaultOnNull(#inner)),
+                quote!(.unwrap_or_default()),
+            ),
             (true, true) => (
                 quote!(crate::runtime::DefaultOnError { seed: crate::runtime::DefaultOnNull(#inner), enum_hint: #enum_hint }),
                 quote!(.flatten().unwrap_or_default()),
@@ -268,7 +283,12 @@ fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result
         } else {
             (nullable, quote!())
         };
-        (ty, seed, finish, Some((value_ty, quote!(crate::MaybeUndefined::Value(value.into())))))
+        (
+            ty,
+            seed,
+            finish,
+            Some((value_ty, quote!(crate::MaybeUndefined::Value(value.into())))),
+        )
     } else {
         let ty: syn::Type = syn::parse_quote!(::std::option::Option<#base>);
         let on_null = quote!(crate::runtime::DefaultOnNull(#inner));
@@ -280,13 +300,25 @@ fn member(definition: &str, field: &syn::Field, facts: &PropertyFacts) -> Result
         } else {
             (on_null, quote!())
         };
-        (ty, seed, finish, Some((base.clone(), quote!(::std::option::Option::Some(value.into())))))
+        (
+            ty,
+            seed,
+            finish,
+            Some((
+                base.clone(),
+                quote!(::std::option::Option::Some(value.into())),
+            )),
+        )
     };
     let mut notes = Vec::new();
     if facts.required {
         notes.push(format!(
             "Required (`{json}`){}.",
-            if facts.nullable { "; `null` is allowed and kept as `None`" } else { "" }
+            if facts.nullable {
+                "; `null` is allowed and kept as `None`"
+            } else {
+                ""
+            }
         ));
     } else if facts.nullable {
         notes.push(format!(
@@ -354,10 +386,12 @@ fn rewrite_struct(
         named.named.iter().map(|f| (json_name(f), f)).collect();
     let mut members = Vec::new();
     for (json, property) in &facts.properties {
-        let field = by_json.get(json).ok_or_else(|| PostpassError::MissingMember {
-            definition: name.clone(),
-            member: json.clone(),
-        })?;
+        let field = by_json
+            .get(json)
+            .ok_or_else(|| PostpassError::MissingMember {
+                definition: name.clone(),
+                member: json.clone(),
+            })?;
         let m = member(&name, field, property)?;
         let mut field = (*field).clone();
         field.attrs.retain(|a| !a.path().is_ident("serde"));
@@ -372,7 +406,9 @@ fn rewrite_struct(
         let json = &m.json;
         let attr: syn::Attribute = if m.required {
             syn::parse_quote!(#[serde(rename = #json)])
-        } else if m.ty == syn::parse_quote!(::std::option::Option<_>) || generic_arg(&m.ty, "Option").is_some() {
+        } else if m.ty == syn::parse_quote!(::std::option::Option<_>)
+            || generic_arg(&m.ty, "Option").is_some()
+        {
             syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "::std::option::Option::is_none")])
         } else {
             syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "crate::MaybeUndefined::is_undefined")])
@@ -406,7 +442,9 @@ fn rewrite_struct(
             pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>
         });
     }
-    let syn::Fields::Named(named) = &mut s.fields else { unreachable!() };
+    let syn::Fields::Named(named) = &mut s.fields else {
+        unreachable!()
+    };
     named.named = fields.into_iter().collect();
     // Deserialize is ours; keep everything else typify derived.
     for attr in &mut s.attrs {
@@ -430,7 +468,8 @@ fn rewrite_struct(
         }
     }
     // Struct-level serde attributes only matter to the derived `Serialize` now; keep renames.
-    s.attrs.retain(|a| !a.path().is_ident("serde") || quote!(#a).to_string().contains("rename"));
+    s.attrs
+        .retain(|a| !a.path().is_ident("serde") || quote!(#a).to_string().contains("rename"));
     if options.forward_compatible {
         s.attrs.push(syn::parse_quote!(#[non_exhaustive]));
     }
@@ -443,7 +482,12 @@ fn rewrite_struct(
         keep_unknown,
     ))];
     if options.forward_compatible {
-        items.push(syn::Item::Impl(constructors(&s.ident, &members, facts, keep_unknown)));
+        items.push(syn::Item::Impl(constructors(
+            &s.ident,
+            &members,
+            facts,
+            keep_unknown,
+        )));
     }
     Ok((items, keep_unknown))
 }
@@ -456,7 +500,9 @@ fn deserialize_struct(
     keep_unknown: bool,
 ) -> syn::ItemImpl {
     let expecting = format!("an object (`{ident}`)");
-    let vars: Vec<syn::Ident> = (0..members.len()).map(|i| format_ident!("m{}", i)).collect();
+    let vars: Vec<syn::Ident> = (0..members.len())
+        .map(|i| format_ident!("m{}", i))
+        .collect();
     let tys: Vec<&syn::Type> = members.iter().map(|(_, m)| &m.ty).collect();
     let idents: Vec<&syn::Ident> = members.iter().map(|(_, m)| &m.ident).collect();
     let finals: Vec<TokenStream> = members
@@ -628,15 +674,25 @@ fn enum_def(e: &EnumDef, options: Options) -> TokenStream {
             quote!(#[doc = #wire_doc] #ident)
         }
     });
-    let other_ty = if e.integer { quote!(i64) } else { quote!(::std::string::String) };
+    let other_ty = if e.integer {
+        quote!(i64)
+    } else {
+        quote!(::std::string::String)
+    };
     let other = e.open.then(|| {
         quote! {
             /// A value this version does not know (the schema accepts any); kept as received.
             Other(#other_ty),
         }
     });
-    let copy = if e.open && !e.integer { quote!() } else { quote!(Copy,) };
-    let non_exhaustive = options.forward_compatible.then(|| quote!(#[non_exhaustive]));
+    let copy = if e.open && !e.integer {
+        quote!()
+    } else {
+        quote!(Copy,)
+    };
+    let non_exhaustive = options
+        .forward_compatible
+        .then(|| quote!(#[non_exhaustive]));
     quote! {
         #docs
         #[derive(Clone, #copy Debug, PartialEq, Eq, Hash)]
@@ -650,15 +706,27 @@ fn enum_def(e: &EnumDef, options: Options) -> TokenStream {
 
 fn enum_impls(e: &EnumDef) -> TokenStream {
     let name = format_ident!("{}", e.name);
-    let idents: Vec<syn::Ident> = e.values.iter().map(|v| format_ident!("{}", v.name)).collect();
-    let expected: Vec<String> = e.values.iter().map(|v| v.wire.to_string().trim_matches('"').to_owned()).collect();
+    let idents: Vec<syn::Ident> = e
+        .values
+        .iter()
+        .map(|v| format_ident!("{}", v.name))
+        .collect();
+    let expected: Vec<String> = e
+        .values
+        .iter()
+        .map(|v| v.wire.to_string().trim_matches('"').to_owned())
+        .collect();
     let declared_other = e
         .values
         .iter()
         .find(|v| v.wire.as_str() == Some("other"))
         .map(|v| format_ident!("{}", v.name));
     if e.integer {
-        let codes: Vec<i64> = e.values.iter().map(|v| v.wire.as_i64().unwrap_or_default()).collect();
+        let codes: Vec<i64> = e
+            .values
+            .iter()
+            .map(|v| v.wire.as_i64().unwrap_or_default())
+            .collect();
         let unknown = if e.open {
             quote! {
                 other => {
@@ -697,7 +765,11 @@ fn enum_impls(e: &EnumDef) -> TokenStream {
             }
         };
     }
-    let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str().unwrap_or_default()).collect();
+    let wires: Vec<&str> = e
+        .values
+        .iter()
+        .map(|v| v.wire.as_str().unwrap_or_default())
+        .collect();
     let unknown = if e.open {
         quote! {
             other => {
@@ -769,7 +841,11 @@ fn payload_type(payload: &Payload) -> Option<TokenStream> {
             let ident = format_ident!("{}", name);
             Some(quote!(#ident))
         }
-        Payload::Rust(path) => Some(syn::parse_str::<syn::Type>(path).map(|t| quote!(#t)).unwrap_or_else(|_| quote!(::serde_json::Value))),
+        Payload::Rust(path) => Some(
+            syn::parse_str::<syn::Type>(path)
+                .map(|t| quote!(#t))
+                .unwrap_or_else(|_| quote!(::serde_json::Value)),
+        ),
         Payload::Raw => Some(quote!(::serde_json::Value)),
     }
 }
@@ -781,8 +857,12 @@ fn union_def(u: &Union, options: Options) -> TokenStream {
         let ident = format_ident!("{}", v.name);
         let docs = doc_attrs(v.description.as_deref());
         let wire = match (&v.kind, &u.tag) {
-            (VariantKind::Tagged(value), Some(tag)) => format!(" On the wire: `\"{tag}\": \"{value}\"`."),
-            (VariantKind::CatchAll, Some(tag)) => format!(" On the wire: any other `{tag}`; the raw JSON object, kept as received."),
+            (VariantKind::Tagged(value), Some(tag)) => {
+                format!(" On the wire: `\"{tag}\": \"{value}\"`.")
+            }
+            (VariantKind::CatchAll, Some(tag)) => {
+                format!(" On the wire: any other `{tag}`; the raw JSON object, kept as received.")
+            }
             (VariantKind::Fallback, Some(tag)) => format!(" On the wire: no known `{tag}`."),
             _ => String::new(),
         };
@@ -793,7 +873,9 @@ fn union_def(u: &Union, options: Options) -> TokenStream {
             None => quote!(#docs #sep #wire #ident),
         }
     });
-    let non_exhaustive = options.forward_compatible.then(|| quote!(#[non_exhaustive]));
+    let non_exhaustive = options
+        .forward_compatible
+        .then(|| quote!(#[non_exhaustive]));
     quote! {
         #docs
         #[derive(Clone, Debug, PartialEq)]
@@ -905,7 +987,9 @@ fn tagged_stream(u: &Union, tag: &str) -> TokenStream {
                 crate::runtime::drain(map)?;
                 ::std::result::Result::Ok(Self::#ident)
             }},
-            Payload::Raw => quote!(::std::result::Result::Ok(Self::#ident(crate::runtime::rest_with_tag(map, #tag, tag)?))),
+            Payload::Raw => {
+                quote!(::std::result::Result::Ok(Self::#ident(crate::runtime::rest_with_tag(map, #tag, tag)?)))
+            }
             other => {
                 let seed = payload_seed(other);
                 quote!(crate::runtime::Seed::run(#seed, ::serde::de::value::MapAccessDeserializer::new(map)).map(Self::#ident))
@@ -913,7 +997,9 @@ fn tagged_stream(u: &Union, tag: &str) -> TokenStream {
         }
     };
     let arms = u.variants.iter().filter_map(|v| {
-        let VariantKind::Tagged(value) = &v.kind else { return None };
+        let VariantKind::Tagged(value) = &v.kind else {
+            return None;
+        };
         let result = value_of(v);
         Some(quote!(::std::option::Option::Some(#value) => #result,))
     });
@@ -967,7 +1053,9 @@ fn variant_value(ident: &syn::Ident, payload: &Payload, tag: Option<&str>) -> To
             let seed = payload_seed(other);
             match tag {
                 // The payload does not define the tag: hand it the object without it.
-                Some(tag) => quote!(crate::runtime::Seed::run(#seed, &crate::runtime::without(&raw, #tag)).map(Self::#ident)),
+                Some(tag) => {
+                    quote!(crate::runtime::Seed::run(#seed, &crate::runtime::without(&raw, #tag)).map(Self::#ident))
+                }
                 None => quote!(crate::runtime::Seed::run(#seed, &raw).map(Self::#ident)),
             }
         }
@@ -986,14 +1074,17 @@ fn tagged_decode(u: &Union, tag: &str) -> TokenStream {
         })
         .collect();
     let arms = u.variants.iter().filter_map(|v| {
-        let VariantKind::Tagged(value) = &v.kind else { return None };
+        let VariantKind::Tagged(value) = &v.kind else {
+            return None;
+        };
         let ident = format_ident!("{}", v.name);
         let result = variant_value(&ident, &v.payload, Some(tag));
         Some(quote!(::std::option::Option::Some(#value) => #result,))
     });
     let catch_all = u.variants.iter().find(|v| v.kind == VariantKind::CatchAll);
     let fallback = u.variants.iter().find(|v| v.kind == VariantKind::Fallback);
-    let fallback_value = fallback.map(|v| variant_value(&format_ident!("{}", v.name), &v.payload, None));
+    let fallback_value =
+        fallback.map(|v| variant_value(&format_ident!("{}", v.name), &v.payload, None));
     let unknown_arm = match (catch_all, &fallback_value) {
         (Some(v), _) => {
             let ident = format_ident!("{}", v.name);
@@ -1113,7 +1204,11 @@ fn strip_schema_docs(file: &mut syn::File) {
                 }
                 keep
             });
-            while attrs.last().and_then(doc_text).is_some_and(|t| t.trim().is_empty()) {
+            while attrs
+                .last()
+                .and_then(doc_text)
+                .is_some_and(|t| t.trim().is_empty())
+            {
                 attrs.pop();
             }
         }
@@ -1151,7 +1246,9 @@ fn add_str_conversions(file: &mut syn::File) -> Result<(), PostpassError> {
     let mut extra = Vec::new();
     for item in &file.items {
         let syn::Item::Struct(s) = item else { continue };
-        let syn::Fields::Unnamed(fields) = &s.fields else { continue };
+        let syn::Fields::Unnamed(fields) = &s.fields else {
+            continue;
+        };
         let is_string = fields.unnamed.len() == 1 && {
             let ty = &fields.unnamed[0].ty;
             quote!(#ty).to_string().replace(' ', "") == "::std::string::String"
@@ -1159,21 +1256,28 @@ fn add_str_conversions(file: &mut syn::File) -> Result<(), PostpassError> {
         let has_from_string = file.items.iter().any(|i| {
             let syn::Item::Impl(i) = i else { return false };
             let self_ty = &i.self_ty;
-            let trait_ = i.trait_.as_ref().map(|(_, p, _)| quote!(#p).to_string().replace(' ', ""));
+            let trait_ = i
+                .trait_
+                .as_ref()
+                .map(|(_, p, _)| quote!(#p).to_string().replace(' ', ""));
             s.ident == quote!(#self_ty).to_string()
                 && trait_.is_some_and(|t| {
-                    t == "::std::convert::From<::std::string::String>" || t == "From<::std::string::String>"
+                    t == "::std::convert::From<::std::string::String>"
+                        || t == "From<::std::string::String>"
                 })
         });
         if is_string && has_from_string {
             let ident = &s.ident;
-            extra.extend(parse_items(&ident.to_string(), quote! {
-                impl ::std::convert::From<&str> for #ident {
-                    fn from(value: &str) -> Self {
-                        Self(value.to_owned())
+            extra.extend(parse_items(
+                &ident.to_string(),
+                quote! {
+                    impl ::std::convert::From<&str> for #ident {
+                        fn from(value: &str) -> Self {
+                            Self(value.to_owned())
+                        }
                     }
-                }
-            })?);
+                },
+            )?);
         }
     }
     file.items.extend(extra);
@@ -1184,7 +1288,9 @@ fn add_str_conversions(file: &mut syn::File) -> Result<(), PostpassError> {
 /// default to absent, not the schema's `default` values) and its `defaults` module once unused.
 fn drop_typify_defaults(file: &mut syn::File, normalized: &Normalized) {
     file.items.retain(|item| {
-        let syn::Item::Impl(i) = item else { return true };
+        let syn::Item::Impl(i) = item else {
+            return true;
+        };
         let is_default = i
             .trait_
             .as_ref()
@@ -1195,7 +1301,8 @@ fn drop_typify_defaults(file: &mut syn::File, normalized: &Normalized) {
         };
         !(is_default && self_name.is_some_and(|n| normalized.structs.contains_key(&n)))
     });
-    let is_defaults_mod = |item: &syn::Item| matches!(item, syn::Item::Mod(m) if m.ident == "defaults");
+    let is_defaults_mod =
+        |item: &syn::Item| matches!(item, syn::Item::Mod(m) if m.ident == "defaults");
     let used = file
         .items
         .iter()

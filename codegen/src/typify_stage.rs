@@ -131,8 +131,14 @@ fn culprit(
         .collect();
     candidates.sort();
     candidates.into_iter().find_map(|(_, name, closure)| {
-        let subset: Defs = defs.iter().filter(|(k, _)| closure.contains(k)).cloned().collect();
-        attempt(&subset, replacements).is_err().then(|| name.to_owned())
+        let subset: Defs = defs
+            .iter()
+            .filter(|(k, _)| closure.contains(k))
+            .cloned()
+            .collect();
+        attempt(&subset, replacements)
+            .is_err()
+            .then(|| name.to_owned())
     })
 }
 

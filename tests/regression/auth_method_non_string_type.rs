@@ -13,7 +13,11 @@ fn non_string_tag_selects_the_fallback_branch() {
         json!({"type": 42, "id": "a", "name": "A"}),
     ] {
         let decoded = decode::<AuthMethod>(input.to_string().as_bytes()).unwrap();
-        assert!(matches!(decoded.value, AuthMethod::Agent(_)), "{:?}", decoded.value);
+        assert!(
+            matches!(decoded.value, AuthMethod::Agent(_)),
+            "{:?}",
+            decoded.value
+        );
         assert!(decoded.report.is_empty());
         assert_eq!(serde_json::to_value(&decoded.value).unwrap(), input);
     }
