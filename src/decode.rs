@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+use crate::policy::{DecodeLimits, LimitError};
 use crate::runtime;
 
 /// What kind of leniency was applied (wire names in snake_case).
@@ -72,6 +73,9 @@ pub struct DecodeError {
     pub line: usize,
     /// 1-based column of the input where the failure was detected (0 when unknown).
     pub column: usize,
+    /// Set when the input was refused by a [`DecodeLimits`] before decoding: which limit and
+    /// the value (`message` is its text).
+    pub limit: Option<LimitError>,
 }
 
 impl DecodeError {
@@ -84,18 +88,45 @@ impl DecodeError {
             message,
             line: error.line(),
             column: error.column(),
+            limit: None,
+        }
+    }
+
+    fn from_limit(limit: LimitError) -> Self {
+        Self {
+            pointer: String::new(),
+            message: limit.to_string(),
+            line: 0,
+            column: 0,
+            limit: Some(limit),
         }
     }
 }
 
-/// Decodes `json` into `T` and reports every leniency applied.
+/// Decodes `json` into `T` and reports every leniency applied, within the default
+/// [`DecodeLimits`] (1 MiB, 64 levels of nesting).
 ///
-/// `serde_json::from_slice::<T>` accepts and rejects exactly the same inputs and gives the same
-/// value; it only discards the report.
+/// `serde_json::from_slice::<T>` accepts and rejects exactly the same inputs within the limits
+/// and gives the same value; it only discards the report (and applies no limits but serde_json's
+/// own 128 levels).
 ///
 /// # Errors
-/// [`DecodeError`] with the pointer of the member that failed and serde's message.
+/// [`DecodeError`] with the pointer of the member that failed and serde's message; with
+/// [`DecodeError::limit`] set when the input is over a limit (checked before decoding).
 pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeError> {
+    decode_with(json, &DecodeLimits::default())
+}
+
+/// [`decode`] within the given limits (for example a byte limit from
+/// [`crate::canonical::ToolLimits::max_input_bytes`]).
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_with<T: DeserializeOwned>(
+    json: &[u8],
+    limits: &DecodeLimits,
+) -> Result<Decoded<T>, DecodeError> {
+    limits.check(json).map_err(DecodeError::from_limit)?;
     // First pass: optimistic, in one pass over the input with no buffering for leniency. It
     // gives exactly the careful result whenever nothing fails (the only leniency that needs
     // buffering is recovery from a failure). On any failure, a careful second pass decides.

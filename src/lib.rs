@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod acp;
+pub mod bundle;
 pub mod canonical;
 pub mod decode;
 mod maybe;
@@ -27,5 +28,5 @@ pub mod runtime;
 pub mod schema_diff;
 pub mod traffic;
 
-pub use decode::{decode, DecodeError, Decoded, Leniency, LeniencyKind};
+pub use decode::{decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind};
 pub use maybe::MaybeUndefined;

@@ -55,6 +55,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod arguments;
 mod call;
 mod error;
 mod ids;
@@ -74,6 +75,7 @@ mod wire {
     include!("../../generated/canonical.rs");
 }
 
+pub use arguments::{schema_cache, ArgumentsError};
 pub use call::{ToolCall, ToolCallContext};
 pub use error::{TextViolation, ToolContractError};
 pub use ids::{

@@ -74,21 +74,27 @@ impl DecodeLimits {
             });
         }
         let mut depth = 0usize;
-        let mut in_string = false;
-        let mut escaped = false;
-        for (offset, &byte) in json.iter().enumerate() {
-            if in_string {
-                if escaped {
-                    escaped = false;
-                } else if byte == b'\\' {
-                    escaped = true;
-                } else if byte == b'"' {
-                    in_string = false;
+        let mut offset = 0usize;
+        while offset < json.len() {
+            match json[offset] {
+                b'"' => {
+                    // Skip the string: jump to the next quote or backslash (memchr), step over
+                    // an escaped byte, stop at the closing quote.
+                    offset += 1;
+                    loop {
+                        let Some(found) = json
+                            .get(offset..)
+                            .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                        else {
+                            return Ok(());
+                        };
+                        offset += found;
+                        if json[offset] == b'"' {
+                            break;
+                        }
+                        offset += 2;
+                    }
                 }
-                continue;
-            }
-            match byte {
-                b'"' => in_string = true,
                 b'[' | b'{' => {
                     depth += 1;
                     if depth > self.max_depth {
@@ -102,6 +108,7 @@ impl DecodeLimits {
                 b']' | b'}' => depth = depth.saturating_sub(1),
                 _ => {}
             }
+            offset += 1;
         }
         Ok(())
     }
@@ -130,7 +137,9 @@ pub enum LimitError {
         limit: usize,
     },
     /// The input nests arrays and objects deeper than [`DecodeLimits::max_depth`].
-    #[error("input nesting depth reaches `{depth}` at byte `{offset}`, over `max_depth` of `{limit}`")]
+    #[error(
+        "input nesting depth reaches `{depth}` at byte `{offset}`, over `max_depth` of `{limit}`"
+    )]
     TooDeep {
         /// The depth reached (`limit + 1`: the scan stops there).
         depth: usize,
@@ -171,8 +180,13 @@ mod tests {
         assert_eq!(limits.check(b"3"), Ok(()));
         assert_eq!(limits.check(b"[]"), Ok(()));
         assert_eq!(limits.check(br#"{"a": "[[[{{"}"#), Ok(()));
-        assert_eq!(limits.check(br#"["\"[", "\\", []]"#).unwrap_err().to_string(),
-            "input nesting depth reaches `2` at byte `14`, over `max_depth` of `1`");
+        assert_eq!(
+            limits
+                .check(br#"["\"[", "\\", []]"#)
+                .unwrap_err()
+                .to_string(),
+            "input nesting depth reaches `2` at byte `14`, over `max_depth` of `1`"
+        );
     }
 
     #[test]
@@ -190,5 +204,23 @@ mod tests {
         assert_eq!(depth_past(&json!([]), 0), Some(1));
         assert_eq!(depth_past(&json!({"a": [1]}), 2), None);
         assert_eq!(depth_past(&json!({"a": [1]}), 1), Some(2));
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_skipped_including_escapes_and_unterminated_ends() {
+        let limits = DecodeLimits::default().with_max_depth(1);
+        assert!(limits.check(br#"["[[[", "\"[[", "\\"]"#).is_ok());
+        for truncated in [&br#"["abc"#[..], br#"["ab\"#, br#"["\"#, br#"""#] {
+            assert!(limits.check(truncated).is_ok(), "{truncated:?}");
+        }
+        assert!(matches!(
+            limits.check(br#"["\\", []]"#),
+            Err(LimitError::TooDeep { depth: 2, .. })
+        ));
     }
 }

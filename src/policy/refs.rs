@@ -48,7 +48,10 @@ const REFS: &[&str] = &["$ref", "$dynamicRef"];
 const STRING_SCANS: &[&str] = &["format", "maxLength", "minLength", "uniqueItems"];
 /// Extra values `uniqueItems` counts for: hashing and comparing each item costs about as much
 /// as checking that many simple keywords (measured: see the module docs).
-const UNIQUE_ITEMS_WEIGHT: u64 = 16;
+const UNIQUE_ITEMS_WEIGHT: u64 = 40;
+/// Extra values a fractional `multipleOf` counts for: past what `f64` division settles, the
+/// check divides exact fractions of up to about 2 100 bits (measured: see the module docs).
+const FRACTIONAL_MULTIPLE_OF_WEIGHT: u64 = 1000;
 
 fn lookup(table: &[(&str, Applies)], keyword: &str) -> Option<Applies> {
     table
@@ -427,7 +430,11 @@ impl<'a> Walker<'_, 'a> {
 /// Prices every regex by where it applies. `finished` is in depth-first finishing order, so its
 /// reverse visits a subschema before everything it leads to: the number of places a subschema
 /// takes in the expanded schema is the sum over the edges into it of its parents' number.
-fn price(root: &Value, finished: &[Done<'_>], in_place: &HashMap<*const Value, u64>) -> RegexCharges {
+fn price(
+    root: &Value,
+    finished: &[Done<'_>],
+    in_place: &HashMap<*const Value, u64>,
+) -> RegexCharges {
     let weight = |value: &*const Value| in_place.get(value).copied().unwrap_or(0);
     let mut charges = RegexCharges::default();
     let mut places: HashMap<*const Value, u64> = HashMap::new();
@@ -436,7 +443,9 @@ fn price(root: &Value, finished: &[Done<'_>], in_place: &HashMap<*const Value, u
     charges.any_value = weight(&root);
     for done in finished.iter().rev() {
         let here = places.get(&done.value).copied().unwrap_or(0);
-        charges.names = charges.names.saturating_add(here.saturating_mul(done.names_weight));
+        charges.names = charges
+            .names
+            .saturating_add(here.saturating_mul(done.names_weight));
         for (applies, member, to) in &done.edges {
             let count = places.entry(*to).or_insert(0);
             *count = count.saturating_add(here);
@@ -463,14 +472,15 @@ fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
     let Value::Object(members) = node.value else {
         return edges;
     };
-    let mut push = |value: &'a Value, pointer: String, applies: Applies, member: Option<&'a str>| {
-        edges.push(Edge {
-            to: Node { value, pointer },
-            via: Via::Tree,
-            applies,
-            member,
-        });
-    };
+    let mut push =
+        |value: &'a Value, pointer: String, applies: Applies, member: Option<&'a str>| {
+            edges.push(Edge {
+                to: Node { value, pointer },
+                via: Via::Tree,
+                applies,
+                member,
+            });
+        };
     for (keyword, value) in members {
         let at = || join(&node.pointer, keyword);
         if let Some(applies) = lookup(SINGLE, keyword) {
@@ -496,7 +506,8 @@ fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
 /// JSON values a schema holds itself: the object, and every value under keywords that are
 /// neither subschemas, `$defs` nor references (`enum`, `const`, `required`, annotations, ...);
 /// plus the containers of array and map subschema keywords and the reference strings, and
-/// [`UNIQUE_ITEMS_WEIGHT`] for `uniqueItems`. Also counts its [`STRING_SCANS`] keywords.
+/// [`UNIQUE_ITEMS_WEIGHT`] for `uniqueItems` and [`FRACTIONAL_MULTIPLE_OF_WEIGHT`] for a
+/// fractional `multipleOf`. Also counts its [`STRING_SCANS`] keywords.
 fn own(value: &Value) -> Totals {
     let Value::Object(members) = value else {
         return Totals {
@@ -515,6 +526,9 @@ fn own(value: &Value) -> Totals {
         }
         if keyword == "uniqueItems" {
             totals.expanded_size += UNIQUE_ITEMS_WEIGHT;
+        }
+        if keyword == "multipleOf" && value.as_f64().is_some_and(|divisor| divisor.fract() != 0.0) {
+            totals.expanded_size += FRACTIONAL_MULTIPLE_OF_WEIGHT;
         }
         if lookup(SINGLE, keyword).is_some() || DEFS.contains(&keyword) {
             continue;
@@ -641,7 +655,10 @@ mod tests {
 
     #[test]
     fn percent_decoding() {
-        assert_eq!(percent_decode("/%24defs/a%20b").as_deref(), Some("/$defs/a b"));
+        assert_eq!(
+            percent_decode("/%24defs/a%20b").as_deref(),
+            Some("/$defs/a b")
+        );
         assert_eq!(percent_decode("/%2"), None);
         assert_eq!(percent_decode("/%ff"), None);
     }

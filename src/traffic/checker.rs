@@ -12,7 +12,8 @@ use super::leaves::{self, is_under, render, SchemaError};
 use super::schema::{AcpSchema, Role};
 use super::verdict::{Kind, Status, Verdict};
 use super::TrafficError;
-use crate::decode::{decode, DecodeError, Leniency, LeniencyKind};
+use crate::decode::{decode_with, DecodeError, Leniency, LeniencyKind};
+use crate::policy::DecodeLimits;
 use crate::{acp, route};
 
 /// ACP definitions tried, in this order, on a message that is neither JSON-RPC nor a route body.
@@ -41,10 +42,13 @@ pub const FRAGMENT_DEFINITIONS: &[&str] = &[
 ];
 
 /// Decodes into a generated type and keeps only the leniency report.
-type Decoder = fn(&[u8]) -> Result<Vec<Leniency>, DecodeError>;
+type Decoder = fn(&[u8], &DecodeLimits) -> Result<Vec<Leniency>, DecodeError>;
 
-fn report_of<T: DeserializeOwned>(json: &[u8]) -> Result<Vec<Leniency>, DecodeError> {
-    decode::<T>(json).map(|decoded| decoded.report)
+fn report_of<T: DeserializeOwned>(
+    json: &[u8],
+    limits: &DecodeLimits,
+) -> Result<Vec<Leniency>, DecodeError> {
+    decode_with::<T>(json, limits).map(|decoded| decoded.report)
 }
 
 /// The generated type a definition decodes into, for the definitions that carry a tool-call
@@ -113,6 +117,7 @@ pub struct Checked {
 pub struct Checker {
     acp: AcpSchema,
     route: OnceLock<Result<Validator, String>>,
+    limits: DecodeLimits,
 }
 
 impl std::fmt::Debug for Checker {
@@ -131,7 +136,16 @@ impl Checker {
         Ok(Self {
             acp: AcpSchema::new()?,
             route: OnceLock::new(),
+            limits: DecodeLimits::default(),
         })
+    }
+
+    /// The same checker refusing messages over `limits` (each message is checked before it
+    /// is parsed; the default is [`DecodeLimits::default`]).
+    #[must_use]
+    pub fn with_limits(mut self, limits: DecodeLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Checks every message of `content` (see [`split_messages`]) with a fresh [`Transcript`].
@@ -154,6 +168,9 @@ impl Checker {
     /// `arguments` is a route body; anything else is tried against [`FRAGMENT_DEFINITIONS`].
     /// Input that is not JSON is `invalid` at pointer `""` with the parse error.
     pub fn check(&self, transcript: &mut Transcript, message: &[u8]) -> Verdict {
+        if let Err(limit) = self.limits.check(message) {
+            return Verdict::invalid(Kind::NotJson, "", limit.to_string());
+        }
         let value: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
             Err(error) => return Verdict::invalid(Kind::NotJson, "", error.to_string()),
@@ -342,7 +359,7 @@ impl Checker {
         leaves::sort(&mut errors);
         let decoded = decoder(definition).map(|decode| {
             let prefixed = |pointer: &str| format!("{prefix}{pointer}");
-            decode(value.to_string().as_bytes())
+            decode(value.to_string().as_bytes(), &self.limits)
                 .map(|report| {
                     report
                         .into_iter()
@@ -412,7 +429,7 @@ impl Checker {
             Ok(validator) => leaves::collect(validator.iter_errors(value), ""),
             Err(compile) => vec![SchemaError::new("", compile)],
         };
-        let decoded = match decode::<route::ToolCallRequest>(message) {
+        let decoded = match decode_with::<route::ToolCallRequest>(message, &self.limits) {
             Ok(decoded) => decoded,
             Err(error) => return judge(kind, errors, Some(Err(error))),
         };
@@ -483,7 +500,10 @@ fn judge(
         // accept are still reported (`lenient`); any other leniency on a valid message means the
         // schema and the types disagree.
         let disagreement = report.iter().find(|l| {
-            !matches!(l.kind, LeniencyKind::UnknownValue | LeniencyKind::UnknownVariant)
+            !matches!(
+                l.kind,
+                LeniencyKind::UnknownValue | LeniencyKind::UnknownVariant
+            )
         });
         return match (report.is_empty(), disagreement) {
             (true, _) => Verdict::ok(kind),
@@ -589,6 +609,7 @@ mod tests {
                 message: "unknown variant".into(),
                 line: 0,
                 column: 0,
+                limit: None,
             })),
         );
         let Status::Invalid { pointer, message } = failed.status else {
