@@ -14480,9 +14480,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                         &mut map,
                                         "data",
                                         crate::runtime::DefaultOnError {
-                                            seed: crate::runtime::Nullable(
-                                                crate::runtime::Plain::<::serde_json::Value>::new(),
-                                            ),
+                                            seed: crate::runtime::Nullable(crate::runtime::AnyValue),
                                             enum_hint: false,
                                         },
                                     )?
@@ -27745,9 +27743,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                                         &mut map,
                                         "rawInput",
                                         crate::runtime::DefaultOnError {
-                                            seed: crate::runtime::Nullable(
-                                                crate::runtime::Plain::<::serde_json::Value>::new(),
-                                            ),
+                                            seed: crate::runtime::Nullable(crate::runtime::AnyValue),
                                             enum_hint: false,
                                         },
                                     )?
@@ -27765,9 +27761,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                                         &mut map,
                                         "rawOutput",
                                         crate::runtime::DefaultOnError {
-                                            seed: crate::runtime::Nullable(
-                                                crate::runtime::Plain::<::serde_json::Value>::new(),
-                                            ),
+                                            seed: crate::runtime::Nullable(crate::runtime::AnyValue),
                                             enum_hint: false,
                                         },
                                     )?
@@ -28247,9 +28241,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                                         &mut map,
                                         "rawInput",
                                         crate::runtime::DefaultOnError {
-                                            seed: crate::runtime::Nullable(
-                                                crate::runtime::Plain::<::serde_json::Value>::new(),
-                                            ),
+                                            seed: crate::runtime::Nullable(crate::runtime::AnyValue),
                                             enum_hint: false,
                                         },
                                     )?
@@ -28267,9 +28259,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                                         &mut map,
                                         "rawOutput",
                                         crate::runtime::DefaultOnError {
-                                            seed: crate::runtime::Nullable(
-                                                crate::runtime::Plain::<::serde_json::Value>::new(),
-                                            ),
+                                            seed: crate::runtime::Nullable(crate::runtime::AnyValue),
                                             enum_hint: false,
                                         },
                                     )?

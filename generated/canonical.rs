@@ -385,9 +385,7 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolError {
                                 crate::runtime::member(
                                     &mut map,
                                     "data",
-                                    crate::runtime::Nullable(
-                                        crate::runtime::Plain::<::serde_json::Value>::new(),
-                                    ),
+                                    crate::runtime::Nullable(crate::runtime::AnyValue),
                                 )?,
                             );
                         }
@@ -438,7 +436,7 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolOutputJson {
                                 crate::runtime::member(
                                     &mut map,
                                     "value",
-                                    crate::runtime::Plain::<::serde_json::Value>::new(),
+                                    crate::runtime::AnyValue,
                                 )?,
                             );
                         }
@@ -920,7 +918,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                                 crate::runtime::member(
                                     &mut map,
                                     "arguments",
-                                    crate::runtime::Plain::<::serde_json::Value>::new(),
+                                    crate::runtime::AnyValue,
                                 )?,
                             );
                         }
@@ -1473,9 +1471,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputContract {
                                 crate::runtime::member(
                                     &mut map,
                                     "error_data_schema",
-                                    crate::runtime::DefaultOnNull(
-                                        crate::runtime::Plain::<::serde_json::Value>::new(),
-                                    ),
+                                    crate::runtime::DefaultOnNull(crate::runtime::AnyValue),
                                 )?,
                             );
                         }
@@ -1573,7 +1569,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolSpec {
                                 crate::runtime::member(
                                     &mut map,
                                     "input_schema",
-                                    crate::runtime::Plain::<::serde_json::Value>::new(),
+                                    crate::runtime::AnyValue,
                                 )?,
                             );
                         }
@@ -1674,7 +1670,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolSuccessContractJson {
                                 crate::runtime::member(
                                     &mut map,
                                     "schema",
-                                    crate::runtime::Plain::<::serde_json::Value>::new(),
+                                    crate::runtime::AnyValue,
                                 )?,
                             );
                         }

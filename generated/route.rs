@@ -105,7 +105,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallRequest {
                                 crate::runtime::member(
                                     &mut map,
                                     "arguments",
-                                    crate::runtime::Plain::<::serde_json::Value>::new(),
+                                    crate::runtime::AnyValue,
                                 )?,
                             );
                         }
@@ -135,9 +135,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallRequest {
                                 crate::runtime::member(
                                     &mut map,
                                     "progress_token",
-                                    crate::runtime::DefaultOnNull(
-                                        crate::runtime::Plain::<::serde_json::Value>::new(),
-                                    ),
+                                    crate::runtime::DefaultOnNull(crate::runtime::AnyValue),
                                 )?,
                             );
                         }

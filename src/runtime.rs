@@ -202,6 +202,25 @@ pub fn rollback(mark: (usize, bool)) {
 pub trait Seed: Copy {
     type Value;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error>;
+
+    /// Decodes, or gives back the raw JSON of a value the seed rejects (for
+    /// `x-deserialize-default-on-error`), without failing the stream. The default captures the
+    /// value's text and decodes from it; seeds that can only reject a value at its first token
+    /// override it to decode straight from the stream.
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        let before = mark();
+        match from_raw_text(self, &raw) {
+            Ok(value) => Ok(Ok(value)),
+            Err(_) => {
+                rollback(before);
+                Ok(Err(raw_to_value(&raw)))
+            }
+        }
+    }
 }
 
 /// Adapts a [`Seed`] to serde's [`DeserializeSeed`].
@@ -269,6 +288,29 @@ impl<S: Seed> Seed for Opt<S> {
         }
         d.deserialize_option(V(self.0))
     }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        struct V<S>(S);
+        impl<'de, S: Seed> Visitor<'de> for V<S> {
+            type Value = Result<Option<S::Value>, Value>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a value or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Ok(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Ok(None))
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                Ok(self.0.run_or_raw(d)?.map(Some))
+            }
+        }
+        d.deserialize_option(V(self.0))
+    }
 }
 
 /// Decodes `null` as [`crate::MaybeUndefined::Null`], anything else as `Value`.
@@ -280,6 +322,15 @@ impl<S: Seed> Seed for Nullable<S> {
         Opt(self.0)
             .run(d)
             .map(|v| v.map_or(crate::MaybeUndefined::Null, crate::MaybeUndefined::Value))
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        Ok(Opt(self.0)
+            .run_or_raw(d)?
+            .map(|v| v.map_or(crate::MaybeUndefined::Null, crate::MaybeUndefined::Value)))
     }
 }
 
@@ -321,25 +372,70 @@ impl<S: Seed> Seed for SkipInvalid<S> {
         if optimistic() {
             return Seq(self.0).run(d);
         }
-        // Each item is captured as raw text (a copy, not a tree) and decoded from it, so that an
-        // invalid item can be skipped without losing the stream.
-        let items = Vec::<Box<RawValue>>::deserialize(d)?;
-        let mut out = Vec::with_capacity(items.len());
-        for (index, item) in items.iter().enumerate() {
-            let before = mark();
-            match within(Segment::Index(index), || from_raw_text(self.0, item)) {
-                Ok(value) => out.push(value),
-                Err(_) => {
-                    rollback(before);
-                    record(
-                        LeniencyKind::SkippedItem,
-                        Some(Segment::Index(index)),
-                        || raw_to_value(item),
-                    );
+        match self.run_or_raw(d)? {
+            Ok(items) => Ok(items),
+            Err(raw) => Err(de::Error::invalid_type(unexpected(&raw), &"an array")),
+        }
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        struct V<S>(S);
+        impl<'de, S: Seed> Visitor<'de> for V<S> {
+            type Value = Result<Vec<S::Value>, Value>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                // Each item is captured as raw text and decoded from it, so that an invalid
+                // item can be skipped without losing the stream.
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+                let mut index = 0;
+                while let Some(item) = seq.next_element::<Box<RawValue>>()? {
+                    let before = mark();
+                    match within(Segment::Index(index), || from_raw_text(self.0, &item)) {
+                        Ok(value) => out.push(value),
+                        Err(_) => {
+                            rollback(before);
+                            record(
+                                LeniencyKind::SkippedItem,
+                                Some(Segment::Index(index)),
+                                || raw_to_value(&item),
+                            );
+                        }
+                    }
+                    index += 1;
                 }
+                Ok(Ok(out))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Err(Value::Bool(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Err(Value::from(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Err(Value::from(v)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Err(Value::from(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Err(Value::from(v)))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Err(Value::Null))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Err(Value::Null))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Err)
             }
         }
-        Ok(out)
+        d.deserialize_any(V(self.0))
     }
 }
 
@@ -370,13 +466,9 @@ impl<S: Seed> Seed for DefaultOnError<S> {
         if optimistic() {
             return self.seed.run(d).map(Some);
         }
-        let raw = Box::<RawValue>::deserialize(d)?;
-        let before = mark();
-        match from_raw_text(self.seed, &raw) {
+        match self.seed.run_or_raw(d)? {
             Ok(value) => Ok(Some(value)),
-            Err(_) => {
-                rollback(before);
-                let raw = raw_to_value(&raw);
+            Err(raw) => {
                 let kind = if self.enum_hint && raw.is_string() {
                     LeniencyKind::UnknownValue
                 } else {
@@ -401,6 +493,32 @@ impl<S: Seed> Seed for DefaultOnNull<S> {
             record(LeniencyKind::Defaulted, None, || Value::Null);
         }
         Ok(value)
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        let value = Opt(self.0).run_or_raw(d)?;
+        if matches!(value, Ok(None)) {
+            record(LeniencyKind::Defaulted, None, || Value::Null);
+        }
+        Ok(value)
+    }
+}
+
+/// Decodes any JSON value (`serde_json::Value`), which never rejects one: with
+/// `x-deserialize-default-on-error` nothing needs capturing.
+#[derive(Clone, Copy, Default)]
+pub struct AnyValue;
+impl Seed for AnyValue {
+    type Value = Value;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(self, d: D) -> Result<Result<Value, Value>, D::Error> {
+        Value::deserialize(d).map(Ok)
     }
 }
 

@@ -193,6 +193,9 @@ fn seed_for(ty: &syn::Type, skip_invalid_items: bool) -> TokenStream {
         let inner = seed_for(inner, skip_invalid_items);
         return quote!(crate::runtime::Boxed(#inner));
     }
+    if quote!(#ty).to_string().replace(' ', "") == "::serde_json::Value" {
+        return quote!(crate::runtime::AnyValue);
+    }
     quote!(crate::runtime::Plain::<#ty>::new())
 }
 
