@@ -6,14 +6,18 @@
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
 //! is (in either direction), 2 on a usage or I/O error.
+//!
+//! `toolcall schemas export DIR` writes the publishable schema bundle
+//! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
+//! 0, or 2 on an I/O error.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use toolcall_contracts::schema_diff;
 use toolcall_contracts::traffic::{read_input, Checker, Status, Summary, Verdict};
+use toolcall_contracts::{bundle, schema_diff};
 
 #[derive(Parser)]
 #[command(
@@ -60,7 +64,40 @@ enum SchemasCommand {
         #[arg(value_name = "NEW")]
         new: PathBuf,
     },
+    /// Write the publishable schema bundle (every schema file and an `index.json`) to DIR.
+    #[command(long_about = EXPORT_LONG_ABOUT)]
+    Export {
+        /// Directory to write to (created when missing).
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Print the root types, one per line: name, bundle file, JSON pointer.
+    #[command(long_about = LIST_LONG_ABOUT)]
+    List,
 }
+
+/// `toolcall schemas export --help`.
+const EXPORT_LONG_ABOUT: &str = "\
+Write the publishable schema bundle to DIR: every route, canonical and ACP schema file \
+(DIR/route/..., DIR/canonical/..., DIR/acp/acp.schema.json), each with `$schema` (2020-12) and an \
+absolute `$id` under https://toolcall-contracts.dev/schema/v1/, cross-file `$ref`s relative to \
+it, and DIR/index.json listing each file with its `$id`, version and sha256, and the root types. \
+Nothing in the bundle needs the network to resolve. The same sources always give byte-identical \
+files. Files already in DIR with the same names are replaced, others are left alone.
+
+Prints one line per written file, `SHA256  PATH` (as sha256sum does), index.json last.
+
+Exit status: 0, or 2 when a file cannot be written.";
+
+/// `toolcall schemas list --help`.
+const LIST_LONG_ABOUT: &str = "\
+Print the root types, the definitions a consumer validates a whole document against, one per \
+line: the name (family.Definition), the bundle file, and the JSON pointer of the definition in \
+it, separated by spaces:
+
+  route.ToolCallRequest  route/tool-call-request.schema.json  #/$defs/ToolCallRequest
+
+The golden vectors are grouped by these names (tests/vectors/<name>/).";
 
 /// `toolcall schemas diff --help`.
 const DIFF_LONG_ABOUT: &str = "\
@@ -120,6 +157,12 @@ fn main() -> ExitCode {
         Command::Schemas {
             command: SchemasCommand::Diff { format, old, new },
         } => schemas_diff(format, &old, &new),
+        Command::Schemas {
+            command: SchemasCommand::Export { dir },
+        } => schemas_export(&dir),
+        Command::Schemas {
+            command: SchemasCommand::List,
+        } => schemas_list(),
     };
     match result {
         Ok(code) => code,
@@ -212,6 +255,39 @@ fn schemas_diff(format: DiffFormat, old: &Path, new: &Path) -> io::Result<ExitCo
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn schemas_export(dir: &Path) -> io::Result<ExitCode> {
+    let bundle = match bundle::export(dir) {
+        Ok(bundle) => bundle,
+        Err(error) => {
+            eprintln!("toolcall: {}", chain(&error));
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for file in bundle.files() {
+        writeln!(out, "{}  {}", file.sha256, file.path)?;
+    }
+    writeln!(out, "{}  {}", bundle.index_sha256(), bundle::INDEX_FILE)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn schemas_list() -> io::Result<ExitCode> {
+    let roots = bundle::ROOT_TYPES;
+    let name_width = roots.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    let file_width = roots.iter().map(|r| r.file.len()).max().unwrap_or(0);
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for root in roots {
+        writeln!(
+            out,
+            "{:name_width$}  {:file_width$}  {}",
+            root.name, root.file, root.pointer
+        )?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) -> io::Result<()> {

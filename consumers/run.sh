@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the real non-Rust consumers of the published schema bundle on the golden vectors:
+# exports the bundle with the `toolcall` binary, then
+#   consumers/ts: ajv verdicts and error paths, json-schema-to-typescript types checked by tsc;
+#   consumers/py: Python jsonschema and jsonschema-rs verdicts and error paths,
+#                 datamodel-code-generator models round-tripping the valid vectors (pydantic).
+# Each consumer prints `N passed, M failed`; listed divergences (consumers/divergences.json)
+# are asserted. Exits 1 when any consumer fails, 2 on a set-up error.
+#
+# Needs Node 20+ with npm, Python 3.11+, and the npm and PyPI registries (or warm caches). Writes
+# only under target/ (work directory and download caches) and the gitignored
+# consumers/ts/node_modules and consumers/py/.venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WORK="$ROOT/target/consumers"
+CACHE="$ROOT/target/consumers-cache"
+START=$(date +%s)
+
+for tool in cargo node npm python3; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "consumers/run.sh: \`$tool\` not found" >&2
+    exit 2
+  fi
+done
+
+rm -rf "$WORK"
+mkdir -p "$WORK" "$CACHE/npm" "$CACHE/pip"
+# Download caches stay inside target/.
+export npm_config_cache="$CACHE/npm"
+export PIP_CACHE_DIR="$CACHE/pip"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+echo "== bundle"
+cargo run --locked -q --features cli --bin toolcall -- schemas export "$WORK/bundle" >"$WORK/bundle.sha256"
+echo "  $(wc -l <"$WORK/bundle.sha256") files in target/consumers/bundle"
+
+status=0
+
+echo "== TypeScript: npm ci"
+(cd consumers/ts && npm ci --no-audit --no-fund --loglevel=error)
+echo "== TypeScript: ajv, json-schema-to-typescript, tsc"
+node consumers/ts/check.mjs "$WORK/bundle" tests/vectors consumers/divergences.json "$WORK" || status=$?
+
+echo "== Python: virtual environment"
+if [ ! -x consumers/py/.venv/bin/python ]; then
+  python3 -m venv consumers/py/.venv
+fi
+consumers/py/.venv/bin/python -m pip install -q --require-virtualenv -r consumers/py/requirements.txt
+echo "== Python: jsonschema, jsonschema-rs, datamodel-code-generator + pydantic"
+consumers/py/.venv/bin/python consumers/py/check.py "$WORK/bundle" tests/vectors consumers/divergences.json "$WORK" || {
+  code=$?
+  if [ "$status" -eq 0 ] || [ "$code" -gt "$status" ]; then status=$code; fi
+}
+
+echo "== consumers done in $(($(date +%s) - START)) s: $([ "$status" -eq 0 ] && echo ok || echo FAILED)"
+exit "$status"
