@@ -361,3 +361,30 @@ fn acp_docs_examples_are_invalid_only_where_jsonschema_agrees() -> TestResult {
     );
     Ok(())
 }
+
+#[test]
+fn decode_limits_are_configurable() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .args(["validate", "--max-depth", "3", "--max-bytes", "40", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"name\":\"t\",\"arguments\":[[[[1]]]]}\n{\"name\":\"t\",\"arguments\":{\"path\":\"/a/long/path\"}}\n{\"name\":\"t\",\"arguments\":[[1]]}\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "-:1: invalid : input nesting depth reaches `4` at byte `26`, over `max_depth` of `3`\n\
+         -:2: invalid : input is `48` bytes, over `max_bytes` of `40` bytes\n\
+         -:3: ok route body\n\
+         3 messages: 1 ok, 0 lenient, 2 invalid\n"
+    );
+}

@@ -14,6 +14,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use toolcall_contracts::policy::DecodeLimits;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use toolcall_contracts::traffic::{read_input, Checker, Status, Summary, Verdict};
@@ -37,6 +38,12 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Largest message accepted, in bytes; a larger one is `invalid`.
+        #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
+        max_bytes: usize,
+        /// Deepest nesting of arrays and objects accepted in a message.
+        #[arg(long, value_name = "LEVELS", default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH)]
+        max_depth: usize,
         /// Files to read, one message per line or one JSON document each; `-` is standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
@@ -153,7 +160,17 @@ struct Record<'a> {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Validate { format, files } => validate(format, &files),
+        Command::Validate {
+            format,
+            max_bytes,
+            max_depth,
+            files,
+        } => {
+            let limits = DecodeLimits::default()
+                .with_max_bytes(max_bytes)
+                .with_max_depth(max_depth);
+            validate(format, limits, &files)
+        }
         Command::Schemas {
             command: SchemasCommand::Diff { format, old, new },
         } => schemas_diff(format, &old, &new),
@@ -173,9 +190,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn validate(format: Format, files: &[PathBuf]) -> io::Result<ExitCode> {
+fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Result<ExitCode> {
     let checker = match Checker::new() {
-        Ok(checker) => checker,
+        Ok(checker) => checker.with_limits(limits),
         Err(error) => {
             eprintln!("toolcall: {}", chain(&error));
             return Ok(ExitCode::from(2));
