@@ -103,22 +103,37 @@ impl DecodeError {
     }
 }
 
-/// Decodes `json` into `T` and reports every leniency applied, within the default
-/// [`DecodeLimits`] (1 MiB, 64 levels of nesting).
+/// Decodes `json` into `T` and reports every leniency applied, within the default limits
+/// [`DECODE_LIMITS`] (1 MiB, 128 levels of nesting).
 ///
 /// `serde_json::from_slice::<T>` accepts and rejects exactly the same inputs within the limits
 /// and gives the same value; it only discards the report (and applies no limits but serde_json's
-/// own 128 levels).
+/// own 128 levels). `decode` is also the fast path: it decodes in one pass over the input, and
+/// decodes a second time, carefully, only when something fails or leniency was applied; plain
+/// `from_slice` always decodes carefully (it captures the text of members that declare
+/// leniency, to recover from a malformed value).
 ///
 /// # Errors
 /// [`DecodeError`] with the pointer of the member that failed and serde's message; with
-/// [`DecodeError::limit`] set when the input is over a limit (checked before decoding).
+/// [`DecodeError::limit`] set when the input is over a limit.
 pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeError> {
-    decode_with(json, &DecodeLimits::default())
+    decode_with(json, &DECODE_LIMITS)
 }
+
+/// The limits of [`decode`]: [`DecodeLimits::DEFAULT_MAX_BYTES`] (1 MiB) and 128 levels, the
+/// depth serde_json enforces while parsing (so no separate scan is needed).
+pub const DECODE_LIMITS: DecodeLimits =
+    DecodeLimits::new(DecodeLimits::DEFAULT_MAX_BYTES, SERDE_JSON_MAX_DEPTH);
+
+/// The nesting depth serde_json refuses past on its own.
+const SERDE_JSON_MAX_DEPTH: usize = 128;
 
 /// [`decode`] within the given limits (for example a byte limit from
 /// [`crate::canonical::ToolLimits::max_input_bytes`]).
+///
+/// The byte limit costs nothing; a depth limit below 128 costs one scan of the input (see
+/// [`DecodeLimits::check`]); 128 and above are enforced by serde_json while parsing (a deeper
+/// limit than 128 cannot be granted).
 ///
 /// # Errors
 /// As [`decode`].
@@ -126,20 +141,35 @@ pub fn decode_with<T: DeserializeOwned>(
     json: &[u8],
     limits: &DecodeLimits,
 ) -> Result<Decoded<T>, DecodeError> {
-    limits.check(json).map_err(DecodeError::from_limit)?;
-    // First pass: optimistic, in one pass over the input with no buffering for leniency. It
-    // gives exactly the careful result whenever nothing fails (the only leniency that needs
-    // buffering is recovery from a failure). On any failure, a careful second pass decides.
+    if json.len() > limits.max_bytes || limits.max_depth < SERDE_JSON_MAX_DEPTH {
+        limits.check(json).map_err(DecodeError::from_limit)?;
+    }
+    // First pass: optimistic, in one pass over the input with no buffering for leniency and no
+    // path tracking. It gives exactly the careful result whenever nothing fails and no leniency
+    // applies. Otherwise a careful second pass decides, and reports.
     let session = runtime::Session::begin_optimistic();
     if let Ok(value) = serde_json::from_slice::<T>(json) {
-        let (report, _) = session.finish();
-        return Ok(Decoded { value, report });
+        if !session.saw_event() {
+            let (report, _) = session.finish();
+            return Ok(Decoded { value, report });
+        }
     }
     let session = session.restart_careful();
     let result = serde_json::from_slice::<T>(json);
     let (report, failed_at) = session.finish();
     match result {
         Ok(value) => Ok(Decoded { value, report }),
+        Err(error) if error.to_string().starts_with("recursion limit exceeded") => {
+            // serde_json's own depth guard: report it as the typed limit, with its offset.
+            let limit = DecodeLimits::new(json.len(), SERDE_JSON_MAX_DEPTH);
+            Err(DecodeError::from_limit(limit.check(json).err().unwrap_or(
+                LimitError::TooDeep {
+                    depth: SERDE_JSON_MAX_DEPTH + 1,
+                    limit: SERDE_JSON_MAX_DEPTH,
+                    offset: 0,
+                },
+            )))
+        }
         Err(error) => Err(DecodeError::from_serde(
             &error,
             failed_at.unwrap_or_default(),

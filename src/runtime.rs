@@ -38,6 +38,9 @@ thread_local! {
     /// Optimistic decoding (inside [`crate::decode::decode`]'s first pass only): leniency seeds
     /// decode straight from the input without buffering, and any failure fails the pass.
     static OPTIMISTIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set when the optimistic pass met a leniency event: the careful pass must then run to
+    /// record it with its pointer (the optimistic pass tracks no path).
+    static EVENT_SEEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn optimistic() -> bool {
@@ -96,7 +99,14 @@ impl Session {
     pub(crate) fn begin_optimistic() -> Self {
         let session = Self::begin();
         OPTIMISTIC.with(|o| o.set(true));
+        EVENT_SEEN.with(|e| e.set(false));
         session
+    }
+
+    /// Whether the optimistic pass met a leniency event (so its report must come from a
+    /// careful pass).
+    pub(crate) fn saw_event(&self) -> bool {
+        EVENT_SEEN.with(std::cell::Cell::get)
     }
 
     /// Ends the optimistic pass: clears what it recorded and continues carefully.
@@ -144,6 +154,11 @@ impl Drop for Session {
 
 /// Runs `f` with `segment` pushed onto the path; on failure records where (innermost wins).
 fn within<T, E>(segment: Segment, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    // The optimistic pass tracks no path: any failure or leniency event sends decoding to the
+    // careful pass, which does.
+    if optimistic() {
+        return f();
+    }
     STATE.with(|s| s.borrow_mut().path.push(segment));
     let result = f();
     STATE.with(|s| {
@@ -158,6 +173,10 @@ fn within<T, E>(segment: Segment, f: impl FnOnce() -> Result<T, E>) -> Result<T,
 
 /// Records a leniency event at the current path (plus `last`), inside a session only.
 fn record(kind: LeniencyKind, last: Option<Segment>, raw: impl FnOnce() -> Value) {
+    if optimistic() {
+        EVENT_SEEN.with(|e| e.set(true));
+        return;
+    }
     STATE.with(|s| {
         let mut s = s.borrow_mut();
         if s.report.is_some() {
@@ -215,6 +234,7 @@ pub trait Seed: Copy {
         let before = mark();
         match from_raw_text(self, &raw) {
             Ok(value) => Ok(Ok(value)),
+            Err(error) if is_recursion_limit(&error) => Err(de::Error::custom(error)),
             Err(_) => {
                 rollback(before);
                 Ok(Err(raw_to_value(&raw)))
@@ -397,6 +417,9 @@ impl<S: Seed> Seed for SkipInvalid<S> {
                     let before = mark();
                     match within(Segment::Index(index), || from_raw_text(self.0, &item)) {
                         Ok(value) => out.push(value),
+                        Err(error) if is_recursion_limit(&error) => {
+                            return Err(de::Error::custom(error));
+                        }
                         Err(_) => {
                             rollback(before);
                             record(
@@ -437,6 +460,12 @@ impl<S: Seed> Seed for SkipInvalid<S> {
         }
         d.deserialize_any(V(self.0))
     }
+}
+
+/// serde_json's nesting guard: never absorbed by declared leniency (it is a limit, not a
+/// malformed value).
+fn is_recursion_limit(error: &serde_json::Error) -> bool {
+    error.to_string().starts_with("recursion limit exceeded")
 }
 
 /// Runs `seed` over captured raw JSON text, requiring it to be consumed entirely.

@@ -41,6 +41,15 @@ impl DecodeLimits {
     /// Default [`DecodeLimits::max_depth`]: 64.
     pub const DEFAULT_MAX_DEPTH: usize = 64;
 
+    /// Limits of `max_bytes` bytes and `max_depth` levels.
+    #[must_use]
+    pub const fn new(max_bytes: usize, max_depth: usize) -> Self {
+        Self {
+            max_bytes,
+            max_depth,
+        }
+    }
+
     /// Sets [`DecodeLimits::max_bytes`] (bytes).
     #[must_use]
     pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
