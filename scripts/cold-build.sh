@@ -3,6 +3,7 @@
 #
 #   scripts/cold-build.sh            # one build of each
 #   RUNS=3 scripts/cold-build.sh     # three of each, alternating; prints every time and the medians
+#   TIMINGS=/tmp/t scripts/cold-build.sh   # also keeps cargo's --timings report of each build there
 #
 # Two scratch library crates in a temporary directory (outside this workspace):
 #   ours:     toolcall-contracts = { path = "<this checkout>" }      (default features)
@@ -50,8 +51,13 @@ build() {
   rm -rf "$target"
   local start end
   start=$(date +%s.%N)
-  (cd "$work/$1" && CARGO_TARGET_DIR="$target" cargo build --offline -q)
+  (cd "$work/$1" && CARGO_TARGET_DIR="$target" cargo build --offline -q ${TIMINGS:+--timings})
   end=$(date +%s.%N)
+  if [ -n "${TIMINGS:-}" ]; then
+    mkdir -p "$TIMINGS"
+    cp "$work/$1/target/cargo-timings/cargo-timing.html" "$TIMINGS/$1-$2.html" 2>/dev/null ||
+      cp "$target/cargo-timings/cargo-timing.html" "$TIMINGS/$1-$2.html"
+  fi
   rm -rf "$target"
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }'
 }
@@ -59,7 +65,9 @@ build() {
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(rustc --version)"
-echo "crates: $(cd "$work/ours" && cargo tree -e normal --prefix none | sort -u | wc -l) in the toolcall-contracts tree, $(cd "$work/official" && cargo tree -e normal --prefix none | sort -u | wc -l) in the official crate's"
+# Packages compiled for each (the scratch crate itself excluded).
+packages() { (cd "$work/$1" && cargo tree --offline -e normal,build --prefix none | sed 's/ (\*)$//' | sort -u | wc -l | awk '{ print $1 - 1 }'); }
+echo "packages compiled: $(packages ours) for toolcall-contracts, $(packages official) for agent-client-protocol-schema"
 ours_times=()
 official_times=()
 for run in $(seq 1 "$runs"); do

@@ -220,7 +220,8 @@ fn output_text(rng: &mut Rng, low: usize, high: usize) -> String {
             _ => {}
         }
         for _ in 0..rng.between(4, 14) {
-            out.push_str(*rng.pick(WORDS));
+            let word: &&str = rng.pick(WORDS);
+            out.push_str(word);
             out.push(' ');
         }
         out.push('\n');
@@ -532,6 +533,9 @@ fn input_schema(rng: &mut Rng) -> Value {
     let mut required = Vec::new();
     for _ in 0..rng.between(2, 8) {
         let name = (*rng.pick(IDENTS)).to_owned();
+        if properties.contains_key(&name) {
+            continue;
+        }
         let description: Vec<&str> = (0..rng.between(4, 16)).map(|_| *rng.pick(WORDS)).collect();
         let description = description.join(" ");
         let property = match rng.below(5) {

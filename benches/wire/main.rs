@@ -50,6 +50,10 @@ fn main() {
         write_ndjson(Path::new(&path));
         return;
     }
+    if let Ok(name) = std::env::var("WIRE_RUN") {
+        run_one(&name);
+        return;
+    }
     let started = SystemTime::now();
     let output = criterion_dir();
     let mut c = Criterion::default()
@@ -69,18 +73,61 @@ fn main() {
 
     let bodies = corpus::route_bodies(ROUTE_LEN, corpus::SEED);
     check_route_bodies(&bodies);
-    route_body(&mut c);
+    let (key, pin) = typical_key_and_pin();
+    let route_variants = route_variants(&key, &pin);
+    assert!(route_variants.iter().map(|v| v.0).eq(ROUTE_NAMES));
+    route_body(&mut c, &route_variants);
     route_corpus(&mut c, &bodies);
 
     let specs = corpus::tool_specs(SPEC_LEN, corpus::SEED);
+    let spec_bytes: usize = specs.iter().map(Vec::len).sum();
     check_tool_specs(&specs);
     canonical_tool_spec(&mut c, &specs);
 
     c.final_summary();
-    if summary(&output, started, bytes) {
+    if summary(&output, started, bytes, spec_bytes) {
         eprintln!("\ninterleaved: {PAIRED_ROUNDS} rounds, best round per variant ...");
         report_paired(&paired(&variants), bytes);
+        report_paired_route(&paired(&route_variants));
     }
+}
+
+/// Runs the variant `name` (`session_update/...` or `route_body/...`)
+/// `WIRE_PASSES` times (default 10) and nothing else, for a profiler or an instruction count:
+///
+/// ```sh
+/// WIRE_RUN=session_update/decode/ours WIRE_PASSES=10 valgrind --tool=callgrind \
+///     --toggle-collect='wire::*variants::{{closure}}*' target/release/deps/wire-<hash>
+/// ```
+///
+/// (`Collected` divided by the passes is the instruction count of one pass.)
+fn run_one(name: &str) {
+    let passes = std::env::var("WIRE_PASSES")
+        .ok()
+        .map(|v| v.parse::<u64>().expect("WIRE_PASSES is a number"))
+        .unwrap_or(10);
+    let messages = corpus::notifications(CORPUS_LEN, corpus::SEED);
+    let (ours, official, values) = decoded(&messages);
+    let (key, pin) = typical_key_and_pin();
+    let session = variants(&messages, &ours, &official, &values);
+    let route = route_variants(&key, &pin);
+    let all = session
+        .iter()
+        .map(|v| (SESSION_GROUP, v))
+        .chain(route.iter().map(|v| (ROUTE_GROUP, v)));
+    let Some((_, (_, run))) = all
+        .into_iter()
+        .find(|(group, v)| format!("{group}/{}", v.0) == name)
+    else {
+        panic!(
+            "WIRE_RUN: no variant `{name}`: `{SESSION_GROUP}/` + one of {VARIANT_NAMES:?}, \
+             or `{ROUTE_GROUP}/` + one of {ROUTE_NAMES:?}"
+        );
+    };
+    for _ in 0..passes {
+        run();
+    }
+    eprintln!("ran {name} {passes} times");
 }
 
 /// Writes the corpus (`WIRE_CORPUS_LEN` messages, default [`CORPUS_LEN`]) as JSON-RPC NDJSON.
@@ -111,6 +158,7 @@ fn criterion_dir() -> PathBuf {
 /// re-encode it to the same JSON value. Prints the corpus shape once.
 fn check_corpus(messages: &[Vec<u8>]) {
     let mut official_differs = 0;
+    let (mut ours_bytes, mut official_bytes) = (0, 0);
     for (n, message) in messages.iter().enumerate() {
         let value: Value = serde_json::from_slice(message).expect("corpus is JSON");
         let ours = match toolcall_contracts::decode::<Ours>(message) {
@@ -136,16 +184,20 @@ fn check_corpus(messages: &[Vec<u8>]) {
         if serde_json::to_value(&official).expect("encodes") != value {
             official_differs += 1;
         }
+        ours_bytes += serde_json::to_vec(&ours.value).expect("encodes").len();
+        official_bytes += serde_json::to_vec(&official).expect("encodes").len();
     }
     let bytes: usize = messages.iter().map(Vec::len).sum();
     let largest = messages.iter().map(Vec::len).max().unwrap_or(0);
     eprintln!(
         "corpus: {} session/update params, {bytes} bytes (largest {largest}), accepted by both \
-         crates; the official crate re-encodes {official_differs} of them differently",
+         crates; encoded again: {ours_bytes} bytes by this crate, {official_bytes} by the \
+         official crate (which re-encodes {official_differs} of them differently)",
         messages.len()
     );
 }
 
+/// Every route body decodes and passes `validate`. Prints the corpus shape once.
 fn check_route_bodies(bodies: &[Vec<u8>]) {
     for body in bodies
         .iter()
@@ -155,9 +207,17 @@ fn check_route_bodies(bodies: &[Vec<u8>]) {
         let request: ToolCallRequest = serde_json::from_slice(body).expect("route body decodes");
         request.validate().expect("route body is valid");
     }
+    let bytes: usize = bodies.iter().map(Vec::len).sum();
+    let smallest = bodies.iter().map(Vec::len).min().unwrap_or(0);
+    let largest = bodies.iter().map(Vec::len).max().unwrap_or(0);
+    eprintln!(
+        "route corpus: {} bodies, {bytes} bytes ({smallest} to {largest}); typical body {} bytes",
+        bodies.len(),
+        corpus::TYPICAL_ROUTE_BODY.len()
+    );
 }
 
-/// A measured variant: its name in the `session_update` group and one pass over the corpus.
+/// A measured variant: its name in its group and one pass (over the corpus, or over one body).
 type Variant<'a> = (&'static str, Box<dyn Fn() + 'a>);
 
 /// The variants of the `session_update` group, each one pass over the same corpus.
@@ -272,14 +332,23 @@ const PAIRED_SLICE: Duration = Duration::from_millis(100);
 /// better than those of criterion's runs, which measure one variant after another. Returns
 /// the best time of one pass, in ns, per variant.
 fn paired(variants: &[Variant<'_>]) -> Vec<(&'static str, f64)> {
-    // Passes per slice, from one timed pass each.
-    let passes: Vec<u32> = variants
+    // Passes per slice, from a batch of passes timed until it takes at least a millisecond.
+    let passes: Vec<u64> = variants
         .iter()
         .map(|(_, pass)| {
-            let start = Instant::now();
-            pass();
-            let once = start.elapsed().max(Duration::from_micros(1));
-            (PAIRED_SLICE.as_nanos() / once.as_nanos()).clamp(1, 100_000) as u32
+            let mut batch = 1u64;
+            loop {
+                let start = Instant::now();
+                for _ in 0..batch {
+                    pass();
+                }
+                let elapsed = start.elapsed();
+                if elapsed >= Duration::from_millis(1) || batch >= 1 << 30 {
+                    let per_pass = elapsed.as_nanos() as f64 / batch as f64;
+                    break ((PAIRED_SLICE.as_nanos() as f64 / per_pass) as u64).max(1);
+                }
+                batch *= 4;
+            }
         })
         .collect();
     let mut best = vec![f64::INFINITY; variants.len()];
@@ -290,42 +359,74 @@ fn paired(variants: &[Variant<'_>]) -> Vec<(&'static str, f64)> {
             for _ in 0..passes[i] {
                 (variants[i].1)();
             }
-            let ns = start.elapsed().as_nanos() as f64 / f64::from(passes[i]);
+            let ns = start.elapsed().as_nanos() as f64 / passes[i] as f64;
             best[i] = best[i].min(ns);
         }
     }
     variants.iter().map(|(name, _)| *name).zip(best).collect()
 }
 
-/// One typical body ([`corpus::TYPICAL_ROUTE_BODY`]), timed per body.
-fn route_body(c: &mut Criterion) {
+/// The variants of the `route_body` group, each one operation on one typical body
+/// ([`corpus::TYPICAL_ROUTE_BODY`]) or its `call_key` and `schema_pin`.
+fn route_variants<'a>(key: &'a str, pin: &'a str) -> Vec<Variant<'a>> {
     let body = corpus::TYPICAL_ROUTE_BODY;
+    vec![
+        (
+            "decode+validate_call_key+validate_schema_pin",
+            Box::new(move || {
+                let request: ToolCallRequest =
+                    serde_json::from_slice(black_box(body)).expect("checked");
+                validate_call_key(request.call_key.as_deref().expect("present")).expect("valid");
+                validate_schema_pin(request.schema_pin.as_deref().expect("present"))
+                    .expect("valid");
+                black_box(request);
+            }),
+        ),
+        (
+            "decode",
+            Box::new(move || {
+                black_box(
+                    serde_json::from_slice::<ToolCallRequest>(black_box(body)).expect("checked"),
+                );
+            }),
+        ),
+        (
+            "decode/ignored_any",
+            Box::new(move || {
+                black_box(serde_json::from_slice::<IgnoredAny>(black_box(body)).expect("checked"));
+            }),
+        ),
+        (
+            "validate_call_key",
+            Box::new(move || {
+                black_box(validate_call_key(black_box(key))).expect("valid");
+            }),
+        ),
+        (
+            "validate_schema_pin",
+            Box::new(move || {
+                black_box(validate_schema_pin(black_box(pin))).expect("valid");
+            }),
+        ),
+    ]
+}
+
+/// The `call_key` and `schema_pin` of the typical route body.
+fn typical_key_and_pin() -> (String, String) {
+    let request: ToolCallRequest =
+        serde_json::from_slice(corpus::TYPICAL_ROUTE_BODY).expect("checked");
+    (
+        request.call_key.expect("present"),
+        request.schema_pin.expect("present"),
+    )
+}
+
+fn route_body(c: &mut Criterion, variants: &[Variant<'_>]) {
     let mut group = c.benchmark_group(ROUTE_GROUP);
     group.throughput(Throughput::Elements(1));
-    group.bench_function("decode+validate_call_key+validate_schema_pin", |b| {
-        b.iter(|| {
-            let request: ToolCallRequest =
-                serde_json::from_slice(black_box(body)).expect("checked");
-            validate_call_key(request.call_key.as_deref().expect("present")).expect("valid");
-            validate_schema_pin(request.schema_pin.as_deref().expect("present")).expect("valid");
-            request
-        });
-    });
-    group.bench_function("decode", |b| {
-        b.iter(|| serde_json::from_slice::<ToolCallRequest>(black_box(body)).expect("checked"));
-    });
-    group.bench_function("decode/ignored_any", |b| {
-        b.iter(|| serde_json::from_slice::<IgnoredAny>(black_box(body)).expect("checked"));
-    });
-    let request: ToolCallRequest = serde_json::from_slice(body).expect("checked");
-    let key = request.call_key.clone().expect("present");
-    let pin = request.schema_pin.clone().expect("present");
-    group.bench_function("validate_call_key", |b| {
-        b.iter(|| validate_call_key(black_box(&key)));
-    });
-    group.bench_function("validate_schema_pin", |b| {
-        b.iter(|| validate_schema_pin(black_box(&pin)));
-    });
+    for (name, run) in variants {
+        group.bench_function(*name, |b| b.iter(run));
+    }
     group.finish();
 }
 
@@ -438,21 +539,15 @@ fn estimate_ns(output: &Path, group: &str, function: &str, since: SystemTime) ->
 /// Prints MB/s per variant of the `session_update` group, from criterion's estimates, the
 /// tracked ratios and the route timings, for whatever this run measured. Returns whether it
 /// measured every `session_update` variant (then the interleaved measurement follows).
-fn summary(output: &Path, since: SystemTime, bytes: usize) -> bool {
+fn summary(output: &Path, since: SystemTime, bytes: usize, spec_bytes: usize) -> bool {
     let figures: Vec<(&str, f64)> = VARIANT_NAMES
         .iter()
         .filter_map(|name| estimate_ns(output, SESSION_GROUP, name, since).map(|ns| (*name, ns)))
         .collect();
-    let route: Vec<(&str, f64)> = [
-        "decode+validate_call_key+validate_schema_pin",
-        "decode",
-        "decode/ignored_any",
-        "validate_call_key",
-        "validate_schema_pin",
-    ]
-    .into_iter()
-    .filter_map(|name| estimate_ns(output, ROUTE_GROUP, name, since).map(|ns| (name, ns)))
-    .collect();
+    let route: Vec<(&str, f64)> = ROUTE_NAMES
+        .into_iter()
+        .filter_map(|name| estimate_ns(output, ROUTE_GROUP, name, since).map(|ns| (name, ns)))
+        .collect();
     let specs: Vec<(&str, f64)> = [
         "decode/ours",
         "decode/value",
@@ -465,20 +560,17 @@ fn summary(output: &Path, since: SystemTime, bytes: usize) -> bool {
     if figures.is_empty() && route.is_empty() && specs.is_empty() {
         return false;
     }
-    println!("\nsummary, criterion ({bytes} corpus bytes per pass; MB = 10^6 bytes)");
+    println!(
+        "\nsummary, criterion ({bytes} session_update bytes, {spec_bytes} {SPEC_GROUP} bytes \
+         per pass; MB = 10^6 bytes)"
+    );
     print_figures(&figures, bytes);
     for (name, ns) in &route {
         println!("  {ROUTE_GROUP}/{name:<46} {ns:>8.1} ns per body");
     }
-    if !specs.is_empty() {
-        println!(
-            "  {SPEC_GROUP}: {}",
-            specs
-                .iter()
-                .map(|(name, ns)| format!("{name} {:.1} us per pass", ns / 1e3))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    for (name, ns) in &specs {
+        let figure = spec_bytes as f64 / ns * 1e3;
+        println!("  {SPEC_GROUP}/{name:<19} {figure:>9.1} MB/s");
     }
     figures.len() == VARIANT_NAMES.len()
 }
@@ -487,6 +579,22 @@ fn summary(output: &Path, since: SystemTime, bytes: usize) -> bool {
 fn report_paired(figures: &[(&'static str, f64)], bytes: usize) {
     println!("\nsummary, interleaved (best of {PAIRED_ROUNDS} rounds; MB = 10^6 bytes)");
     print_figures(figures, bytes);
+}
+
+/// The names of [`route_variants`], in order.
+const ROUTE_NAMES: [&str; 5] = [
+    "decode+validate_call_key+validate_schema_pin",
+    "decode",
+    "decode/ignored_any",
+    "validate_call_key",
+    "validate_schema_pin",
+];
+
+/// Prints the interleaved route figures.
+fn report_paired_route(figures: &[(&'static str, f64)]) {
+    for (name, ns) in figures {
+        println!("  {ROUTE_GROUP}/{name:<46} {ns:>8.1} ns per body");
+    }
 }
 
 /// The names of [`variants`], in order.
