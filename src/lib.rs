@@ -28,5 +28,7 @@ pub mod runtime;
 pub mod schema_diff;
 pub mod traffic;
 
-pub use decode::{decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind, DECODE_LIMITS};
+pub use decode::{
+    decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind, DECODE_LIMITS,
+};
 pub use maybe::MaybeUndefined;
