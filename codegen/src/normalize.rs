@@ -181,6 +181,15 @@ pub enum NormalizeError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A definition name that is not a Rust identifier (`[A-Za-z_][A-Za-z0-9_]*`): the pipeline
+    /// keeps definition names as type names.
+    #[error("definition `{definition}` is not a Rust identifier (at `{pointer}`)")]
+    NotAnIdentifier {
+        /// The definition name.
+        definition: String,
+        /// RFC 6901 pointer of the definition.
+        pointer: String,
+    },
     /// Two definitions would get the same Rust name.
     #[error(
         "definition `{definition}`: synthetic name `{name}` is already taken (at `{pointer}`)"
@@ -216,8 +225,19 @@ pub fn normalize(document: &Value, options: Options<'_>) -> Result<Normalized, N
         .map(|defs| defs.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
         .unwrap_or_default();
     let index: BTreeMap<&str, &Value> = all.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    for (name, _) in &all {
+        if !is_identifier(name) {
+            return Err(NormalizeError::NotAnIdentifier {
+                definition: name.clone(),
+                pointer: format!("/$defs/{}", escape(name)),
+            });
+        }
+    }
     let keep: BTreeSet<String> = match options.roots {
-        None => all.iter().map(|(k, _)| k.clone()).collect(),
+        None => {
+            let names: Vec<&str> = all.iter().map(|(k, _)| k.as_str()).collect();
+            closure(&index, &names)?
+        }
         Some(roots) => closure(&index, roots)?,
     };
     let mut run = Run {
@@ -829,6 +849,16 @@ fn union_tag(branches: &[Value]) -> Option<String> {
     })
 }
 
+/// Whether `name` can be a Rust type name as is.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "_"
+}
+
 /// The names reachable from `roots` over `$ref`, roots included.
 fn closure(
     index: &BTreeMap<&str, &Value>,
@@ -1150,6 +1180,21 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "definition `A`: `$ref` to missing definition `B` at `/$defs/A/properties/b/$ref`"
+        );
+    }
+
+    #[test]
+    fn names_that_are_not_identifiers_and_dangling_refs_are_refused() {
+        let doc = json!({"$defs": {"a-b": {"type": "object"}}});
+        assert_eq!(
+            normalize(&doc, Options::default()).unwrap_err().to_string(),
+            "definition `a-b` is not a Rust identifier (at `/$defs/a-b`)"
+        );
+        let doc = json!({"$defs": {"U": {"oneOf": [{"properties": {"t": {"const": "a"}}, "required": ["t"],
+            "allOf": [{"$ref": "#/$defs/Missing"}]}]}}});
+        assert_eq!(
+            normalize(&doc, Options::default()).unwrap_err().to_string(),
+            "definition `U`: `$ref` to missing definition `Missing` at `/$defs/U/oneOf/0/allOf/0/$ref`"
         );
     }
 
