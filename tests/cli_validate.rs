@@ -388,3 +388,38 @@ fn decode_limits_are_configurable() {
          3 messages: 1 ok, 0 lenient, 2 invalid\n"
     );
 }
+
+#[test]
+fn byte_order_mark_and_pretty_documents_are_split_as_documents() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let run = |input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+            .args(["validate", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let output = child.wait_with_output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let body = "{\"name\":\"t\",\"arguments\":{}}";
+    let bom = format!("\u{feff}{body}\n{body}\n");
+    assert!(run(bom.as_bytes()).ends_with("2 messages: 2 ok, 0 lenient, 0 invalid\n"));
+    let pretty = "{\n  \"name\": \"t\",\n  \"arguments\": {}\n}\n{\n  \"name\": \"u\",\n  \"arguments\": {}\n}\n";
+    assert_eq!(
+        run(pretty.as_bytes()),
+        "-:1: ok route body\n-:5: ok route body\n2 messages: 2 ok, 0 lenient, 0 invalid\n"
+    );
+    let broken = "{\n  \"name\": \"t\"\n  \"arguments\": {}\n}\n";
+    let out = run(broken.as_bytes());
+    assert!(
+        out.starts_with("-:1: invalid : expected `,` or `}` at line 3 column 3"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("1 messages: 0 ok, 0 lenient, 1 invalid\n"),
+        "{out}"
+    );
+}

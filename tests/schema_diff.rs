@@ -825,3 +825,22 @@ fn cli_over_published_releases() {
         }
     }
 }
+
+/// Exported bundles keep each family in a subdirectory: a bundle diff must look inside them.
+#[test]
+fn bundle_directories_are_compared_recursively() {
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("schema-diff-nested");
+    let _ = std::fs::remove_dir_all(&base);
+    for side in ["old", "new"] {
+        std::fs::create_dir_all(base.join(side).join("acp")).unwrap();
+        std::fs::write(base.join(side).join("index.json"), "{\"files\": []}").unwrap();
+    }
+    let old = serde_json::json!({"$defs": {"A": {"type": "object"}, "B": {"type": "string"}}});
+    let new = serde_json::json!({"$defs": {"A": {"type": "object"}}});
+    std::fs::write(base.join("old/acp/x.schema.json"), old.to_string()).unwrap();
+    std::fs::write(base.join("new/acp/x.schema.json"), new.to_string()).unwrap();
+    let changes =
+        toolcall_contracts::schema_diff::diff_paths(&base.join("old"), &base.join("new")).unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0].file.as_deref(), Some("acp/x.schema.json"));
+}

@@ -41,8 +41,14 @@ enum Command {
         /// Largest message accepted, in bytes; a larger one is `invalid`.
         #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
         max_bytes: usize,
-        /// Deepest nesting of arrays and objects accepted in a message.
-        #[arg(long, value_name = "LEVELS", default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH)]
+        /// Deepest nesting of arrays and objects accepted in a message (1 to 127: serde_json
+        /// refuses deeper input on its own).
+        #[arg(
+            long,
+            value_name = "LEVELS",
+            default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH,
+            value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
+        )]
         max_depth: usize,
         /// Files to read, one message per line or one JSON document each; `-` is standard input.
         #[arg(required = true, value_name = "FILE")]

@@ -34,8 +34,14 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, TrafficError> {
     })
 }
 
-/// Splits `content` into messages: the whole content when it is one JSON document (possibly
-/// pretty-printed over several lines), else one message per non-blank line (NDJSON).
+/// Splits `content` into messages. A leading UTF-8 byte-order mark is skipped. Then:
+/// - one JSON document (possibly pretty-printed over several lines): one message;
+/// - a stream of JSON documents (NDJSON, or several pretty-printed documents, or two on one
+///   line): one message per document;
+/// - otherwise, when the first non-blank line is a JSON document on its own: one message per
+///   non-blank line (NDJSON with some broken lines, each reported on its own);
+/// - otherwise (a pretty-printed document that does not parse): the whole content as one
+///   message, so that its parse error points into the document.
 ///
 /// ```
 /// use toolcall_contracts::traffic::split_messages;
@@ -47,22 +53,54 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, TrafficError> {
 /// let pretty = b"\n{\n  \"a\": 1\n}\n";
 /// let whole = split_messages(pretty);
 /// assert_eq!((whole.len(), whole[0].line), (1, 2));
+///
+/// let two_pretty = b"{\n \"a\": 1\n}\n{\n \"b\": 2\n}\n";
+/// let docs: Vec<_> = split_messages(two_pretty).iter().map(|m| m.line).collect();
+/// assert_eq!(docs, [1, 4]);
 /// ```
 #[must_use]
 pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
-    let trimmed = content.trim_ascii();
+    let bom = if content.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let body = &content[bom..];
+    let trimmed = body.trim_ascii();
     if trimmed.is_empty() {
         return Vec::new();
     }
+    let start_of = |text: &[u8]| bom + (text.as_ptr() as usize - body.as_ptr() as usize);
     if serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok() {
-        let start = content.len() - content.trim_ascii_start().len();
         return vec![Message {
-            line: line_of(content, start),
+            line: line_of(content, start_of(trimmed)),
             text: trimmed,
         }];
     }
-    content
+    if let Some(documents) = documents(body) {
+        return documents
+            .into_iter()
+            .map(|(from, to)| {
+                let text = &body[from..to];
+                Message {
+                    line: line_of(content, bom + from),
+                    text,
+                }
+            })
+            .collect();
+    }
+    let first_line_is_json = body
         .split(|&byte| byte == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .find(|line| !line.is_empty())
+        .is_some_and(|line| serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok());
+    if !first_line_is_json {
+        return vec![Message {
+            line: line_of(content, start_of(trimmed)),
+            text: trimmed,
+        }];
+    }
+    body.split(|&byte| byte == b'\n')
         .enumerate()
         .filter_map(|(index, line)| {
             let text = line.trim_ascii();
@@ -72,6 +110,25 @@ pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
             })
         })
         .collect()
+}
+
+/// The byte ranges of the JSON documents of `body`, when all of it is a stream of documents.
+fn documents(body: &[u8]) -> Option<Vec<(usize, usize)>> {
+    let mut stream =
+        serde_json::Deserializer::from_slice(body).into_iter::<serde::de::IgnoredAny>();
+    let mut ranges = Vec::new();
+    loop {
+        let from = stream.byte_offset();
+        match stream.next() {
+            None => return Some(ranges),
+            Some(Err(_)) => return None,
+            Some(Ok(_)) => {
+                let to = stream.byte_offset();
+                let skipped = body[from..to].len() - body[from..to].trim_ascii_start().len();
+                ranges.push((from + skipped, to));
+            }
+        }
+    }
 }
 
 /// The 1-based line of the byte at `offset`.

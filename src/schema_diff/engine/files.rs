@@ -44,8 +44,8 @@ pub enum DiffError {
     },
 }
 
-/// Compares two schema files, or two bundles: directories whose `*.json` files (`*.schema.json`
-/// included; not recursive) are matched by file name.
+/// Compares two schema files, or two bundles: directories whose `*.json` files (recursively,
+/// `index.json` at the top excepted) are matched by their path relative to the directory.
 ///
 /// In a bundle, each [`Change`] names its [`Change::file`]; a file only in `new` is
 /// [`ChangeKind::FileAdded`] (additive both ways), a file only in `old` is
@@ -124,19 +124,28 @@ fn is_dir(path: &Path) -> Result<bool, DiffError> {
 }
 
 /// The `*.json` files of a directory by file name.
+/// Every `*.json` file under `dir`, recursively (an exported bundle keeps each family in its
+/// own subdirectory), keyed by its path relative to `dir` with `/` separators. `index.json` at
+/// the top is the bundle's table of contents, not a schema, and is skipped.
 fn schema_files(dir: &Path) -> Result<BTreeMap<String, PathBuf>, DiffError> {
-    let read_error = |source| DiffError::Read {
-        path: dir.to_owned(),
-        source,
-    };
     let mut files = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).map_err(read_error)? {
-        let path = entry.map_err(read_error)?.path();
-        let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
-            continue;
+    let mut pending = vec![(dir.to_owned(), String::new())];
+    while let Some((current, prefix)) = pending.pop() {
+        let read_error = |source| DiffError::Read {
+            path: current.clone(),
+            source,
         };
-        if name.ends_with(".json") && path.is_file() {
-            files.insert(name.to_owned(), path.clone());
+        for entry in std::fs::read_dir(&current).map_err(read_error)? {
+            let path = entry.map_err(read_error)?.path();
+            let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+                continue;
+            };
+            let relative = format!("{prefix}{name}");
+            if path.is_dir() {
+                pending.push((path.clone(), format!("{relative}/")));
+            } else if name.ends_with(".json") && path.is_file() && relative != "index.json" {
+                files.insert(relative, path.clone());
+            }
         }
     }
     if files.is_empty() {
