@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus fuzz/corpus/<target>/ from the repository's fixtures.
+
+Sources: tests/vectors/<root type>/{valid,invalid}/*.json (the `instance`), examples/*.ndjson,
+../shared/acp-examples/docs-v1.ndjson (ACP docs examples), schema/*/*.schema.json and small
+closures of schema/acp/acp.schema.json definitions. Only inputs under 8 KiB are kept. Run from
+the repository root: `python3 fuzz/seed_corpus.py` (it replaces fuzz/corpus/ entirely; the
+fuzzer's own additions are not kept, on purpose: the committed corpus stays small and
+reviewable).
+"""
+
+import json
+import pathlib
+import re
+import shutil
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "fuzz" / "corpus"
+DOCS = ROOT.parent / "shared" / "acp-examples" / "docs-v1.ndjson"
+MAX_BYTES = 8 * 1024
+
+
+def compact(value):
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+SEEN = set()
+
+
+def write(target, name, text):
+    """Writes one seed, unless it is too large or the target already has the same bytes."""
+    data = text.encode() if isinstance(text, str) else text
+    if len(data) >= MAX_BYTES or (target, data) in SEEN:
+        return
+    SEEN.add((target, data))
+    directory = CORPUS / target
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_bytes(data)
+
+
+def vectors(root_type):
+    for verdict in ("valid", "invalid"):
+        for path in sorted((ROOT / "tests" / "vectors" / root_type / verdict).glob("*.json")):
+            yield f"{verdict}-{path.stem}", json.loads(path.read_text())["instance"]
+
+
+def ndjson(path):
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            yield number, line, json.loads(line)
+        except json.JSONDecodeError:
+            yield number, line, None
+
+
+def examples():
+    for path in sorted((ROOT / "examples").glob("*.ndjson")):
+        for number, line, value in ndjson(path):
+            yield f"{path.stem}-{number:02}", line, value
+    if DOCS.exists():
+        for number, line, value in ndjson(DOCS):
+            yield f"docs-v1-{number:02}", line, value
+
+
+def decoder_seeds():
+    for name, instance in vectors("acp.SessionNotification"):
+        write("acp_session_notification", f"vector-{name}.json", compact(instance))
+    for name, instance in vectors("acp.ToolCallUpdate"):
+        write("acp_tool_call_update", f"vector-{name}.json", compact(instance))
+    for name, instance in vectors("route.ToolCallRequest"):
+        write("route_tool_call_request", f"vector-{name}.json", compact(instance))
+    for name, instance in vectors("canonical.ToolSpec"):
+        write("canonical_tool_spec", f"vector-{name}.json", compact(instance))
+
+    for name, line, value in examples():
+        if value is None:
+            # Truncated JSON: a syntax error for every decoder.
+            write("acp_session_notification", f"{name}-truncated.json", line)
+            continue
+        if not isinstance(value, dict):
+            continue
+        params = value.get("params")
+        if value.get("method") == "session/update" and isinstance(params, dict):
+            write("acp_session_notification", f"{name}.json", compact(params))
+            update = params.get("update")
+            if isinstance(update, dict) and update.get("sessionUpdate") == "tool_call_update":
+                write("acp_tool_call_update", f"{name}.json", compact(update))
+        elif value.get("method") == "session/request_permission" and isinstance(params, dict):
+            if isinstance(params.get("toolCall"), dict):
+                write("acp_tool_call_update", f"{name}.json", compact(params["toolCall"]))
+        elif "toolCallId" in value:
+            write("acp_tool_call_update", f"{name}.json", line)
+        elif "name" in value and "arguments" in value:
+            write("route_tool_call_request", f"{name}.json", line)
+
+    # Hand-written edge cases the fixtures do not cover.
+    write("route_tool_call_request", "edge-float-exponent.json",
+          '{"name":"n","arguments":{"x":1e9,"y":-0.0,"z":1.5e-7},"progress_token":1e2}')
+    write("route_tool_call_request", "edge-duplicate-member.json",
+          '{"name":"a","name":"b","arguments":{}}')
+    write("route_tool_call_request", "edge-escapes.json",
+          '{"name":"\\u00e9\\ud83d\\ude00\\/","arguments":{"a~b/c":[]},"call_key":"\\u0021"}')
+    write("route_tool_call_request", "edge-deep.json",
+          '{"name":"n","arguments":' + "[" * 70 + "]" * 70 + "}")
+    write("acp_session_notification", "edge-not-json.json", b"\xff\xfe{")
+
+
+def policy_seeds():
+    target = "policy_compile_check"
+    handwritten = [
+        ("type-string", {"type": "string"}, "x"),
+        ("pattern", {"type": "string", "pattern": "^[a-z]+\\d{2}$"}, "ab12"),
+        ("pattern-lookahead", {"pattern": "(?=a)a"}, "a"),
+        ("pattern-properties", {"patternProperties": {"^x-": {"type": "integer"}}}, {"x-a": "s"}),
+        ("ref-defs", {"$defs": {"p": {"type": "integer", "minimum": 0}},
+                      "properties": {"a": {"$ref": "#/$defs/p"}}}, {"a": -1}),
+        ("ref-cycle", {"$defs": {"n": {"items": {"$ref": "#/$defs/n"}}},
+                       "$ref": "#/$defs/n"}, [[[]]]),
+        ("ref-remote", {"$ref": "https://example.com/s.json"}, 1),
+        ("ref-escaped", {"$defs": {"a/b": {"type": "null"}, "c~d": {"type": "boolean"}},
+                         "anyOf": [{"$ref": "#/$defs/a~1b"}, {"$ref": "#/$defs/c~0d"}]}, True),
+        ("dynamic-ref", {"$dynamicAnchor": "t", "items": {"$dynamicRef": "#t"}}, [1]),
+        ("embedded-id", {"properties": {"a": {"$id": "urn:x"}}}, {}),
+        ("dialect-draft7", {"$schema": "http://json-schema.org/draft-07/schema#"}, 1),
+        ("meta-invalid", {"type": 5}, 1),
+        ("boolean-false", False, 1),
+        ("required-additional", {"type": "object", "required": ["a/b", "~"],
+                                 "additionalProperties": False}, {"a/b": 1, "z": 2}),
+        ("unevaluated", {"allOf": [{"properties": {"a": True}}],
+                         "unevaluatedProperties": False}, {"a": 1, "b": 2}),
+        ("if-then-else", {"if": {"type": "integer"}, "then": {"multipleOf": 3},
+                          "else": {"const": "x"}}, 7),
+        ("contains", {"contains": {"const": 1}, "minContains": 2, "uniqueItems": True}, [1, 1.0]),
+        ("format", {"format": "date-time", "type": "string"}, "2024-01-01"),
+        ("big-numbers", {"maximum": 1e308, "multipleOf": 1e-308}, 1e300),
+        ("deep-instance", {}, json.loads("[" * 70 + "]" * 70)),
+    ]
+    for name, schema, instance in handwritten:
+        write(target, f"edge-{name}.json", compact(schema) + "\n" + compact(instance))
+
+    specs = list(vectors("canonical.ToolSpec"))
+    for name, spec in specs:
+        schema = spec.get("input_schema") if isinstance(spec, dict) else None
+        if schema is not None:
+            write(target, f"tool-spec-{name}.json", compact(schema) + "\n{}")
+    route_schema = json.loads((ROOT / "schema/route/tool-call-request.schema.json").read_text())
+    for name, instance in list(vectors("route.ToolCallRequest"))[::3]:
+        write(target, f"route-{name}.json", compact(route_schema) + "\n" + compact(instance))
+    spec_schema = json.loads((ROOT / "schema/canonical/tool-spec.schema.json").read_text())
+    for name, spec in specs[:6]:
+        write(target, f"canonical-{name}.json", compact(spec_schema) + "\n" + compact(spec))
+
+
+def codegen_seeds():
+    target = "codegen_generate"
+    for path in sorted(ROOT.glob("schema/*/*.schema.json")):
+        if path.stat().st_size < MAX_BYTES:
+            write(target, f"{path.parent.name}-{path.stem}.json", path.read_text())
+
+    acp = json.loads((ROOT / "schema/acp/acp.schema.json").read_text())["$defs"]
+
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "description"}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    def closure(name):
+        seen, todo = set(), [name]
+        while todo:
+            current = todo.pop()
+            if current not in seen:
+                seen.add(current)
+                todo += re.findall(r"#/\$defs/([A-Za-z0-9_]+)", json.dumps(acp[current]))
+        return seen
+
+    for name in ["ToolCallStatus", "ToolKind", "ToolCallLocation", "Diff", "TextContent",
+                 "ContentBlock", "ToolCallContent", "ToolCallUpdate", "ToolCall", "PlanEntry",
+                 "Plan", "PermissionOption", "Terminal", "EmbeddedResource"]:
+        defs = {n: strip(acp[n]) for n in sorted(closure(name))}
+        write(target, f"acp-{name}.json", compact({"$defs": defs}))
+
+    handwritten = {
+        "bare-string": {"type": "string"},
+        "bare-true": True,
+        "enum-mixed": {"enum": ["a", 1, None]},
+        "object-required": {"type": "object", "properties": {"a b": {"type": "integer"},
+                                                              "type": {"type": "string"}},
+                            "required": ["a b"]},
+        "tagged-union": {"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "x"}}, "required": ["k"]},
+            {"type": "object", "properties": {"k": {"const": "y"}, "v": {"type": "number"}},
+             "required": ["k"]}],
+            "discriminator": {"propertyName": "k"}},
+        "self-ref": {"$defs": {"Node": {"type": "object", "properties": {
+            "next": {"$ref": "#/$defs/Node"}}}}},
+        "unknown-keyword": {"type": "string", "contentEncoding": "base64"},
+        "ref-missing": {"$defs": {"A": {"$ref": "#/$defs/Missing"}}},
+        "ref-other-file": {"$defs": {"A": {"$ref": "other.schema.json#/$defs/B"}}},
+        "defs-not-object": {"$defs": 5},
+        "names-colliding": {"$defs": {"a-b": {"type": "string"}, "a_b": {"type": "integer"},
+                                      "AB": {"type": "null"}}},
+        "keyword-names": {"$defs": {"type": {"type": "object", "properties": {
+            "self": {"type": "boolean"}, "r#fn": {"type": "string"}}}}},
+        "catch-all-branch": {"$defs": {"SessionUpdate": {"oneOf": [
+            {"type": "object", "properties": {"t": {"const": "a"}}, "required": ["t"]},
+            {"not": {}}]}}},
+        "x-leniency": {"type": "object", "properties": {
+            "s": {"type": "string", "x-deserialize-default-on-error": True},
+            "l": {"type": "array", "items": {"type": "integer"},
+                  "x-deserialize-skip-invalid-items": True}}},
+    }
+    for name, schema in handwritten.items():
+        write(target, f"edge-{name}.json", compact(schema))
+
+
+def main():
+    if CORPUS.exists():
+        shutil.rmtree(CORPUS)
+    decoder_seeds()
+    policy_seeds()
+    codegen_seeds()
+    for directory in sorted(CORPUS.iterdir()):
+        files = list(directory.iterdir())
+        size = sum(f.stat().st_size for f in files)
+        print(f"{directory.name}: {len(files)} files, {size} bytes")
+
+
+if __name__ == "__main__":
+    main()
