@@ -93,8 +93,8 @@ fn attempt(
     defs: &Defs,
     replacements: &BTreeMap<String, String>,
 ) -> Result<Result<TokenStream, TypifyError>, String> {
-    let previous = panic::take_hook();
-    panic::set_hook(Box::new(|_| {}));
+    quiet_panics();
+    QUIET.with(|q| q.set(true));
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         let mut space = TypeSpace::new(&settings(replacements));
         space
@@ -105,7 +105,7 @@ fn attempt(
             })?;
         Ok(space.to_stream())
     }));
-    panic::set_hook(previous);
+    QUIET.with(|q| q.set(false));
     outcome.map_err(|payload| {
         payload
             .downcast_ref::<&str>()
@@ -113,6 +113,26 @@ fn attempt(
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic without a message".to_owned())
     })
+}
+
+thread_local! {
+    /// Set while this thread runs typify: its panics become errors, so their messages are noise.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once per process, a panic hook that stays silent for threads running typify and
+/// defers to the previous hook for every other thread (the global hook is never swapped back
+/// and forth, which would race with other threads).
+fn quiet_panics() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// The definition with the smallest `$ref` closure that panics on its own.
@@ -160,4 +180,33 @@ fn ref_closure(by_name: &BTreeMap<&str, &Value>, root: &str) -> BTreeSet<String>
         }
     }
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_typify_panic_becomes_an_error_naming_the_definition() {
+        // typify 0.8 panics on `if`/`then`/`else` (the check stage refuses them; this calls the
+        // stage directly).
+        let input = TypifyInput {
+            defs: vec![
+                (
+                    "Fine".to_owned(),
+                    json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+                ),
+                (
+                    "Cond".to_owned(),
+                    json!({"if": {"type": "string"}, "then": {"minLength": 1}}),
+                ),
+            ],
+            replacements: BTreeMap::new(),
+        };
+        match run(&input) {
+            Err(TypifyError::Panicked { definition, .. }) => assert_eq!(definition, "Cond"),
+            other => panic!("expected a named panic, got {other:?}"),
+        }
+    }
 }
