@@ -533,20 +533,27 @@ impl Walk<'_> {
                     let what = format!("`{key}` {verb} from `{}` to `{}`", show(a), show(b));
                     self.push(kind, at.new_child(key), what, classes);
                 }
-                (None, Some(b)) => self.push(
-                    ChangeKind::ConstraintTightened,
-                    at.new_child(key),
-                    format!("`{key}` added (`{}`)", show(b)),
-                    NARROWER,
-                ),
-                (Some(a), None) => self.push(
-                    ChangeKind::ConstraintLoosened,
-                    at.old_child(key),
-                    format!("`{key}` removed (was `{}`)", show(a)),
-                    WIDER,
-                ),
-                _ => {}
+                (o, n) => self.presence(at, key, o, n),
             }
+        }
+    }
+
+    /// A constraint added (tightened) or removed (loosened); nothing when both sides agree.
+    fn presence(&mut self, at: &At, key: &str, old: Option<&Value>, new: Option<&Value>) {
+        match (old, new) {
+            (None, Some(b)) => self.push(
+                ChangeKind::ConstraintTightened,
+                at.new_child(key),
+                format!("`{key}` added (`{}`)", show(b)),
+                NARROWER,
+            ),
+            (Some(a), None) => self.push(
+                ChangeKind::ConstraintLoosened,
+                at.old_child(key),
+                format!("`{key}` removed (was `{}`)", show(a)),
+                WIDER,
+            ),
+            _ => {}
         }
     }
 
@@ -565,19 +572,7 @@ impl Walk<'_> {
                 let what = format!("`{key}` {verb} from `{}` to `{}`", show(a), show(b));
                 self.push(kind, at.new_child(key), what, classes);
             }
-            (None, Some(b)) => self.push(
-                ChangeKind::ConstraintTightened,
-                at.new_child(key),
-                format!("`{key}` added (`{}`)", show(b)),
-                NARROWER,
-            ),
-            (Some(a), None) => self.push(
-                ChangeKind::ConstraintLoosened,
-                at.old_child(key),
-                format!("`{key}` removed (was `{}`)", show(a)),
-                WIDER,
-            ),
-            _ => {}
+            (o, n) => self.presence(at, key, o, n),
         }
     }
 
