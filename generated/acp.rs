@@ -2,7 +2,7 @@
 // Source of truth: the schema file(s) above; the pipeline lives in `codegen/`.
 
 ///Authentication-related capabilities supported by the agent.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     /**Whether the agent supports the logout method.
@@ -12,10 +12,6 @@ Supplying `{}` means the agent supports the logout method.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`logout`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "logout",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub logout: crate::MaybeUndefined<LogoutCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -25,17 +21,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities supported by the agent.
@@ -44,50 +35,33 @@ Advertised during initialization to inform the client about
 available features and content types.
 
 See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AgentCapabilities {
     ///Whether the agent supports `session/load`.
     ///
     /// Optional (`loadSession`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "loadSession",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub load_session: ::std::option::Option<bool>,
     ///Prompt capabilities supported by the agent.
     ///
     /// Optional (`promptCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "promptCapabilities",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub prompt_capabilities: ::std::option::Option<PromptCapabilities>,
     ///MCP capabilities supported by the agent.
     ///
     /// Optional (`mcpCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "mcpCapabilities",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub mcp_capabilities: ::std::option::Option<McpCapabilities>,
     ///Session lifecycle and prompt capabilities advertised by the agent.
     ///
     /// Optional (`sessionCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "sessionCapabilities",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub session_capabilities: ::std::option::Option<SessionCapabilities>,
     ///Authentication-related capabilities supported by the agent.
     ///
     /// Optional (`auth`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "auth", skip_serializing_if = "::std::option::Option::is_none")]
     pub auth: ::std::option::Option<AgentAuthCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -97,112 +71,88 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC notification object.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AgentNotification {
     ///The notification method name.
     ///
     /// Required (`method`).
-    #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific notification parameters.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
-    #[serde(
-        rename = "params",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub params: crate::MaybeUndefined<AgentNotificationParams>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC request object.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AgentRequest {
     ///The request id used to correlate the matching response.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: RequestId,
     ///The method name to invoke.
     ///
     /// Required (`method`).
-    #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific request parameters.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
-    #[serde(
-        rename = "params",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub params: crate::MaybeUndefined<AgentRequestParams>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A failed JSON-RPC response.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     ///The id of the request this response answers.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific error data.
     ///
     /// Required (`error`).
-    #[serde(rename = "error")]
     pub error: Error,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A successful JSON-RPC response.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     ///The id of the request this response answers.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific response data.
     ///
     /// Required (`result`).
-    #[serde(rename = "result")]
     pub result: AgentResponseResultResult,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Annotations {
     ///Intended recipients for this content, such as the user or assistant.
@@ -210,28 +160,16 @@ pub struct Annotations {
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`audience`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "audience",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub audience: crate::MaybeUndefined<::std::vec::Vec<Role>>,
     ///Timestamp indicating when the underlying resource was last modified.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`lastModified`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "lastModified",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub last_modified: crate::MaybeUndefined<::std::string::String>,
     ///Relative importance of this content when clients choose what to surface.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`priority`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "priority",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub priority: crate::MaybeUndefined<f64>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -241,41 +179,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Audio provided to or from an LLM.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AudioContent {
     ///Optional annotations that help clients decide how to display or route this content.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "annotations",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Base64-encoded media payload.
     ///
     /// Required (`data`).
-    #[serde(rename = "data")]
     pub data: ::std::string::String,
     ///MIME type describing the encoded media payload.
     ///
     /// Required (`mimeType`).
-    #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -285,17 +212,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Authentication capabilities supported by the client.
@@ -303,7 +225,7 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Advertised during initialization to inform the agent which authentication
 method types the client can handle. This governs opt-in types that require
 additional client-side support.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AuthCapabilities {
     /**Whether the client supports `terminal` authentication methods.
@@ -314,7 +236,6 @@ agent MAY include `terminal` entries in its authentication methods.*/
     ///
     /// Optional (`terminal`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "terminal", skip_serializing_if = "::std::option::Option::is_none")]
     pub terminal: ::std::option::Option<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -324,43 +245,32 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Agent handles authentication itself through `authenticate`.
 
 This is the default authentication method type.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     ///Unique identifier for this authentication method.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: AuthMethodId,
     ///Human-readable name of the authentication method.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional human-readable description of this authentication method.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -370,32 +280,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Typed identifier used for auth method values on the wire.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct AuthMethodId(pub ::std::string::String);
 impl ::std::ops::Deref for AuthMethodId {
     type Target = ::std::string::String;
@@ -431,40 +325,32 @@ process for the user to authenticate via a TUI. Agents MUST advertise this
 method only when the client enabled its terminal authentication capability.
 A zero exit status signals success. Any other termination signals failure.
 The client MUST NOT pass this method to `authenticate`.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     ///Unique identifier for this authentication method.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: AuthMethodId,
     ///Human-readable name of the authentication method.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional human-readable description of this authentication method.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     ///Additional arguments to append to the configured agent invocation for terminal auth.
     ///
     /// Optional (`args`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "args", skip_serializing_if = "::std::option::Option::is_none")]
     pub args: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /**Additional environment variables to set on the configured agent invocation for terminal auth.
 These values override same-named variables in the base launch configuration.*/
     ///
     /// Optional (`env`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "env", skip_serializing_if = "::std::option::Option::is_none")]
     pub env: ::std::option::Option<
         ::std::collections::HashMap<::std::string::String, ::std::string::String>,
     >,
@@ -476,30 +362,24 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for the authenticate method.
 
 Specifies which authentication method to use.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
     /**The ID of the authentication method to use.
 Must be one of the methods advertised in the initialize response.*/
     ///
     /// Required (`methodId`).
-    #[serde(rename = "methodId")]
     pub method_id: AuthMethodId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -509,21 +389,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to the `authenticate` method.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -534,41 +409,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Information about a command.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AvailableCommand {
     ///Command name (e.g., `create_plan`, `research_codebase`).
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Human-readable description of what the command does.
     ///
     /// Required (`description`).
-    #[serde(rename = "description")]
     pub description: ::std::string::String,
     ///Input for the command if required
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`input`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "input",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub input: crate::MaybeUndefined<AvailableCommandInput>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -578,21 +442,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Available commands are ready or have changed
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
     ///Commands the agent can execute
@@ -600,7 +459,6 @@ pub struct AvailableCommandsUpdate {
     /// Required (`availableCommands`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "availableCommands")]
     pub available_commands: ::std::vec::Vec<AvailableCommand>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -610,41 +468,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Binary resource contents.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     ///Base64-encoded bytes for a binary resource payload.
     ///
     /// Required (`blob`).
-    #[serde(rename = "blob")]
     pub blob: ::std::string::String,
     ///MIME type describing the encoded media payload.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mimeType`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "mimeType",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub mime_type: crate::MaybeUndefined<::std::string::String>,
     ///URI associated with this resource or media payload.
     ///
     /// Required (`uri`).
-    #[serde(rename = "uri")]
     pub uri: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -654,23 +501,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for boolean session configuration options.
 
 Supplying `{}` means the client supports boolean session configuration options.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct BooleanConfigOptionCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -681,21 +523,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Schema for boolean properties in an elicitation form.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /**Optional title for the property.
@@ -704,10 +541,6 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Human-readable description.
 
@@ -715,10 +548,6 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Default value.
 
@@ -726,10 +555,6 @@ Optional. Omitted and `null` are equivalent and mean no default value is provide
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "default",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub default: crate::MaybeUndefined<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -741,29 +566,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification to cancel ongoing operations for a session.
 
 See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CancelNotification {
     ///The ID of the session to cancel operations for.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -773,29 +592,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification to cancel an ongoing request.
 
 See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     ///The ID of the request to cancel.
     ///
     /// Required (`requestId`).
-    #[serde(rename = "requestId")]
     pub request_id: RequestId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -805,17 +618,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities supported by the client.
@@ -824,7 +632,7 @@ Advertised during initialization to inform the agent about
 available features and methods.
 
 See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /**File system capabilities supported by the client.
@@ -832,13 +640,11 @@ Determines which file operations the agent can request.*/
     ///
     /// Optional (`fs`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "fs", skip_serializing_if = "::std::option::Option::is_none")]
     pub fs: ::std::option::Option<FileSystemCapabilities>,
     ///Whether the Client support all `terminal/*` methods.
     ///
     /// Optional (`terminal`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "terminal", skip_serializing_if = "::std::option::Option::is_none")]
     pub terminal: ::std::option::Option<bool>,
     /**Session-related capabilities supported by the client.
 
@@ -847,10 +653,6 @@ session-related extensions.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`session`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "session",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub session: crate::MaybeUndefined<ClientSessionCapabilities>,
     /**Whether the client understands exposed subagent sessions.
 
@@ -863,10 +665,6 @@ See protocol docs: [Subagents](https://agentclientprotocol.com/protocol/v1/subag
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`subagents`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "subagents",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub subagents: crate::MaybeUndefined<SubagentCapabilities>,
     /**Whether the Client supports `plan_update` and `plan_removed` session updates.
 
@@ -875,10 +673,6 @@ Supplying `{}` means the Client can receive both update types.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`plan`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "plan",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub plan: crate::MaybeUndefined<PlanCapabilities>,
     /**Authentication capabilities supported by the client.
 Determines which authentication method types the agent may include
@@ -886,7 +680,6 @@ in its `InitializeResponse`.*/
     ///
     /// Optional (`auth`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "auth", skip_serializing_if = "::std::option::Option::is_none")]
     pub auth: ::std::option::Option<AuthCapabilities>,
     /**Elicitation capabilities supported by the client.
 Determines which elicitation modes the agent may use.
@@ -896,10 +689,6 @@ elicitation support.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`elicitation`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "elicitation",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub elicitation: crate::MaybeUndefined<ElicitationCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -909,112 +698,88 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC notification object.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ClientNotification {
     ///The notification method name.
     ///
     /// Required (`method`).
-    #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific notification parameters.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
-    #[serde(
-        rename = "params",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub params: crate::MaybeUndefined<ClientNotificationParams>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A JSON-RPC request object.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ClientRequest {
     ///The request id used to correlate the matching response.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: RequestId,
     ///The method name to invoke.
     ///
     /// Required (`method`).
-    #[serde(rename = "method")]
     pub method: ::std::string::String,
     ///Method-specific request parameters.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`params`).
-    #[serde(
-        rename = "params",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub params: crate::MaybeUndefined<ClientRequestParams>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A failed JSON-RPC response.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     ///The id of the request this response answers.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific error data.
     ///
     /// Required (`error`).
-    #[serde(rename = "error")]
     pub error: Error,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A successful JSON-RPC response.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     ///The id of the request this response answers.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: RequestId,
     ///Method-specific response data.
     ///
     /// Required (`result`).
-    #[serde(rename = "result")]
     pub result: ClientResponseResultResult,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Session-related capabilities supported by the client.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ClientSessionCapabilities {
     /**Support for ID-addressed context compaction updates. Omitted or `null`
@@ -1022,10 +787,6 @@ means unsupported. `{}` advertises the complete compaction contract.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`compaction`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "compaction",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub compaction: crate::MaybeUndefined<CompactionCapabilities>,
     /**Config option capabilities supported by the client.
 
@@ -1034,10 +795,6 @@ config option extensions.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "configOptions",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub config_options: crate::MaybeUndefined<SessionConfigOptionsCapabilities>,
     /**Support for live user-facing `notice` session updates.
 
@@ -1046,10 +803,6 @@ Supplying `{}` means the client can present notices to the user.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`notices`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "notices",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub notices: crate::MaybeUndefined<NoticeCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1059,17 +812,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for closing an active session.
@@ -1079,13 +827,12 @@ If supported, the agent **must** cancel any ongoing work related to the session
 associated with the session.
 
 Only available if the Agent supports the `sessionCapabilities.close` capability.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     ///The ID of the session to close.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1095,21 +842,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from closing a session.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1120,22 +862,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Client support for ID-addressed context compaction updates.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompactionCapabilities(
     pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 );
@@ -1160,18 +896,7 @@ for CompactionCapabilities {
     }
 }
 ///Unique identifier for a context compaction within a session.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct CompactionId(pub ::std::string::String);
 impl ::std::ops::Deref for CompactionId {
     type Target = ::std::string::String;
@@ -1204,34 +929,27 @@ impl ::std::str::FromStr for CompactionId {
 an in-progress compaction. Chunks append in receive order.
 Agents MUST only send this update when the Client advertised
 the `session.compaction` Client capability.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompactionSummaryChunk {
     ///ID of the compaction whose summary receives this content.
     ///
     /// Required (`compactionId`).
-    #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     ///One content block to append.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ContentBlock,
     ///Metadata scoped to this chunk. Omission and `null` both mean absent.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A context compaction upsert. The first notification fixes the compaction's
@@ -1242,63 +960,47 @@ the `session.compaction` Client capability.
 `summary`, `error`, and `_meta` have patch semantics: omission leaves the
 stored value unchanged, `null` clears it, and a concrete value replaces it.
 `summary: []` also clears the summary.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompactionUpdate {
     ///The Agent-owned ID of this compaction, unique within the session.
     ///
     /// Required (`compactionId`).
-    #[serde(rename = "compactionId")]
     pub compaction_id: CompactionId,
     ///Current lifecycle status.
     ///
     /// Required (`status`).
-    #[serde(rename = "status")]
     pub status: CompactionStatus,
     ///Complete replacement user-displayable summary content for the compaction.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`summary`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "summary",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub summary: crate::MaybeUndefined<::std::vec::Vec<ContentBlock>>,
     ///Human-readable error details for the compaction.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`error`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "error",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub error: crate::MaybeUndefined<::std::string::String>,
     ///Extensible metadata patch for this compaction.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Notification sent by the agent when a URL-based elicitation is complete.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     ///The ID of the elicitation that completed.
     ///
     /// Required (`elicitationId`).
-    #[serde(rename = "elicitationId")]
     pub elicitation_id: ElicitationId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1310,21 +1012,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Session configuration options have been updated.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
     ///The full set of configuration options and their current values.
@@ -1332,7 +1029,6 @@ pub struct ConfigOptionUpdate {
     /// Required (`configOptions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "configOptions")]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1342,27 +1038,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Standard content block (text, images, resources).
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Content {
     ///The actual content block.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ContentBlock,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1372,27 +1062,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A streamed item of content
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ContentChunk {
     ///A single item of content
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ContentBlock,
     /**A unique identifier for the message this chunk belongs to.
 
@@ -1401,10 +1085,6 @@ A change in `messageId` indicates a new message has started.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`messageId`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "messageId",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub message_id: crate::MaybeUndefined<MessageId>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1414,33 +1094,26 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Cost information for a session.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Cost {
     ///Total cumulative cost for session.
     ///
     /// Required (`amount`).
-    #[serde(rename = "amount")]
     pub amount: f64,
     /**Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
 unit such as "credits".*/
     ///
     /// Required (`currency`).
-    #[serde(rename = "currency")]
     pub currency: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1450,17 +1123,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request from the agent to elicit structured user input.
@@ -1468,13 +1136,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 The agent sends this to the client to request information from the user,
 either via a form or by directing them to a URL.
 Elicitations are tied to a session (optionally a tool call) or a request.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateElicitationRequest {
     ///A human-readable message describing what input is needed.
     ///
     /// Required (`message`).
-    #[serde(rename = "message")]
     pub message: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1486,19 +1153,14 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: CreateElicitationRequestKind,
 }
 ///Response from the client to an elicitation request.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateElicitationResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1511,47 +1173,37 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: CreateElicitationResponseKind,
 }
 ///Request to create a new terminal and execute a command.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateTerminalRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The command to execute.
     ///
     /// Required (`command`).
-    #[serde(rename = "command")]
     pub command: ::std::string::String,
     ///Array of command arguments.
     ///
     /// Optional (`args`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "args", skip_serializing_if = "::std::option::Option::is_none")]
     pub args: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Environment variables for the command.
     ///
     /// Optional (`env`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "env", skip_serializing_if = "::std::option::Option::is_none")]
     pub env: ::std::option::Option<::std::vec::Vec<EnvVariable>>,
     ///Working directory for the command. Must be an absolute path.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cwd`).
-    #[serde(rename = "cwd", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub cwd: crate::MaybeUndefined<::std::string::String>,
     /**Maximum number of output bytes to retain.
 
@@ -1563,10 +1215,6 @@ string output, even if this means the retained output is slightly less than the
 specified limit.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`outputByteLimit`).
-    #[serde(
-        rename = "outputByteLimit",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub output_byte_limit: crate::MaybeUndefined<u64>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1576,27 +1224,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the ID of the created terminal.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateTerminalResponse {
     ///The unique identifier for the created terminal.
     ///
     /// Required (`terminalId`).
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1606,29 +1248,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**The current mode of the session has changed
 
 See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CurrentModeUpdate {
     ///The ID of the current mode
     ///
     /// Required (`currentModeId`).
-    #[serde(rename = "currentModeId")]
     pub current_mode_id: SessionModeId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1638,29 +1274,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for deleting an existing session from `session/list`.
 
 Only available if the Agent supports the `sessionCapabilities.delete` capability.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     ///The ID of the session to delete.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1670,21 +1300,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from deleting a session.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1695,17 +1320,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A diff representing file modifications.
@@ -1713,27 +1333,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Shows changes to files in a format suitable for display in the client UI.
 
 See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Diff {
     ///The absolute file path being modified.
     ///
     /// Required (`path`).
-    #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///The original content (omitted or `null` for new files).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`oldText`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "oldText",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub old_text: crate::MaybeUndefined<::std::string::String>,
     ///The new content after modification.
     ///
     /// Required (`newText`).
-    #[serde(rename = "newText")]
     pub new_text: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1743,41 +1357,31 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///The user accepted the elicitation and provided content.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     ///The user-provided content, if any, as an object matching the requested schema.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`content`).
-    #[serde(
-        rename = "content",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub content: crate::MaybeUndefined<
         ::std::collections::HashMap<::std::string::String, ElicitationContentValue>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Elicitation capabilities supported by the client.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /**Whether the client supports form-based elicitation.
@@ -1787,10 +1391,6 @@ Supplying `{}` explicitly advertises form support.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`form`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "form",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub form: crate::MaybeUndefined<ElicitationFormCapabilities>,
     /**Whether the client supports URL-based elicitation.
 
@@ -1799,7 +1399,6 @@ Supplying `{}` means the client supports URL-based elicitation.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`url`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "url", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub url: crate::MaybeUndefined<ElicitationUrlCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1811,23 +1410,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Form-based elicitation capabilities.
 
 Supplying `{}` means the client supports form-based elicitation.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1840,45 +1434,27 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Form-based elicitation mode where the client renders a form from the provided schema.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationFormMode {
     ///A JSON Schema describing the form fields to present to the user.
     ///
     /// Required (`requestedSchema`).
-    #[serde(rename = "requestedSchema")]
     pub requested_schema: ElicitationSchema,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: ElicitationFormModeKind,
 }
 ///Unique identifier for an elicitation.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct ElicitationId(pub ::std::string::String);
 impl ::std::ops::Deref for ElicitationId {
     type Target = ::std::string::String;
@@ -1909,32 +1485,29 @@ impl ::std::str::FromStr for ElicitationId {
 }
 /**Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 (e.g., during auth/configuration phases before any session is started).*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     ///The request this elicitation is tied to.
     ///
     /// Required (`requestId`).
-    #[serde(rename = "requestId")]
     pub request_id: RequestId,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Type-safe elicitation schema for requesting structured user input.
 
 This represents a JSON Schema object with primitive-typed properties,
 as required by the elicitation specification.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     ///Type discriminator. Always `"object"`.
     ///
     /// Optional (`type`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
     pub type_: ::std::option::Option<ElicitationSchemaType>,
     /**Optional title for the schema.
 
@@ -1942,18 +1515,10 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///Property definitions (MUST be primitive types).
     ///
     /// Optional (`properties`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(
-        rename = "properties",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub properties: ::std::option::Option<
         ::std::collections::HashMap<::std::string::String, ElicitationPropertySchema>,
     >,
@@ -1962,10 +1527,6 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
 Optional. Omitted and `null` are equivalent and mean no property names are required.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`required`).
-    #[serde(
-        rename = "required",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub required: crate::MaybeUndefined<::std::vec::Vec<::std::string::String>>,
     /**Optional description of what this schema represents.
 
@@ -1973,10 +1534,6 @@ Optional. Omitted and `null` are equivalent and mean no schema description is pr
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1988,17 +1545,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Session-scoped elicitation, optionally tied to a specific tool call.
@@ -2006,13 +1558,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 When `toolCallId` is set, the elicitation is tied to a specific tool call.
 This is useful when an agent receives an elicitation from an MCP server
 during a tool call and needs to redirect it to the user.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
     ///The session this elicitation is tied to.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**Optional tool call within the session.
 
@@ -2021,21 +1572,16 @@ session without a specific tool call.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`toolCallId`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "toolCallId",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub tool_call_id: crate::MaybeUndefined<ToolCallId>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**URL-based elicitation capabilities.
 
 Supplying `{}` means the client supports URL-based elicitation.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2048,54 +1594,41 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///URL-based elicitation mode where the client directs the user to a URL.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitationUrlMode {
     ///The unique identifier for this elicitation.
     ///
     /// Required (`elicitationId`).
-    #[serde(rename = "elicitationId")]
     pub elicitation_id: ElicitationId,
     ///The URL to direct the user to.
     ///
     /// Required (`url`).
-    #[serde(rename = "url")]
     pub url: ::std::string::String,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: ElicitationUrlModeKind,
 }
 ///The contents of a resource, embedded into a prompt or tool call result.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
     ///Optional annotations that help clients decide how to display or route this content.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "annotations",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Embedded resource payload, either text or binary data.
     ///
     /// Required (`resource`).
-    #[serde(rename = "resource")]
     pub resource: EmbeddedResourceResource,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2105,32 +1638,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A titled enum option with a const value, human-readable title, and optional description.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EnumOption {
     ///The constant value for this option.
     ///
     /// Required (`const`).
-    #[serde(rename = "const")]
     pub const_: ::std::string::String,
     ///Human-readable title for this option.
     ///
     /// Required (`title`).
-    #[serde(rename = "title")]
     pub title: ::std::string::String,
     /**Human-readable description.
 
@@ -2138,10 +1664,6 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2153,32 +1675,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An environment variable to set when launching an MCP server.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EnvVariable {
     ///The name of the environment variable.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///The value to set for the environment variable.
     ///
     /// Required (`value`).
-    #[serde(rename = "value")]
     pub value: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2188,17 +1703,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**JSON-RPC error object.
@@ -2207,39 +1717,32 @@ Represents an error that occurred during method execution, following the
 JSON-RPC 2.0 error object specification with optional additional data.
 
 See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Error {
     /**A number indicating the error type that occurred.
 This MUST be an integer as defined in the JSON-RPC specification.*/
     ///
     /// Required (`code`).
-    #[serde(rename = "code")]
     pub code: ErrorCode,
     /**A string providing a short description of the error.
 The message SHOULD be limited to a concise single sentence.*/
     ///
     /// Required (`message`).
-    #[serde(rename = "message")]
     pub message: ::std::string::String,
     /**Optional primitive or structured value that contains additional information about the error.
 This may include debugging information or context-specific details.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`data`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "data",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub data: crate::MaybeUndefined<::serde_json::Value>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Details of a failure that ended a child's foreground work.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /**The failure, as a JSON-RPC error object.
@@ -2249,15 +1752,10 @@ Agents SHOULD include it.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`error`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "error",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub error: crate::MaybeUndefined<Error>,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Allows either side to send an arbitrary notification that is not part of the ACP spec.
@@ -2265,8 +1763,7 @@ Extension notifications provide a way to send one-way messages for custom functi
 while maintaining protocol compatibility.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExtNotification(pub ::serde_json::Value);
 impl ::std::ops::Deref for ExtNotification {
     type Target = ::serde_json::Value;
@@ -2289,8 +1786,7 @@ Extension methods provide a way to add custom functionality while maintaining
 protocol compatibility.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExtRequest(pub ::serde_json::Value);
 impl ::std::ops::Deref for ExtRequest {
     type Target = ::serde_json::Value;
@@ -2313,8 +1809,7 @@ Extension methods provide a way to add custom functionality while maintaining
 protocol compatibility.
 
 See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExtResponse(pub ::serde_json::Value);
 impl ::std::ops::Deref for ExtResponse {
     type Target = ::serde_json::Value;
@@ -2335,26 +1830,18 @@ impl ::std::convert::From<::serde_json::Value> for ExtResponse {
 /**File system capabilities that a client may support.
 
 See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct FileSystemCapabilities {
     ///Whether the Client supports `fs/read_text_file` requests.
     ///
     /// Optional (`readTextFile`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "readTextFile",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub read_text_file: ::std::option::Option<bool>,
     ///Whether the Client supports `fs/write_text_file` requests.
     ///
     /// Optional (`writeTextFile`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "writeTextFile",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub write_text_file: ::std::option::Option<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2364,32 +1851,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An HTTP header to set when making requests to the MCP server.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct HttpHeader {
     ///The name of the HTTP header.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///The value to set for the HTTP header.
     ///
     /// Required (`value`).
-    #[serde(rename = "value")]
     pub value: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2399,23 +1879,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Foreground work is not in progress. The parent can give the child more work.
 
 An omitted or `null` `stopReason` means not reported.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct IdleStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
@@ -2424,45 +1899,33 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: IdleStateUpdateKind,
 }
 ///An image provided to or from an LLM.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ImageContent {
     ///Optional annotations that help clients decide how to display or route this content.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "annotations",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Base64-encoded media payload.
     ///
     /// Required (`data`).
-    #[serde(rename = "data")]
     pub data: ::std::string::String,
     ///MIME type describing the encoded media payload.
     ///
     /// Required (`mimeType`).
-    #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     ///URI associated with this resource or media payload.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`uri`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "uri", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub uri: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2472,30 +1935,24 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Metadata about the implementation of the client or agent.
 Describes the name and version of an ACP implementation, with an optional
 title for UI representation.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Implementation {
     /**Intended for programmatic or logical use, but can be used as a display
 name fallback if title isn't present.*/
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     /**Intended for UI and end-user contexts and optimized to be human-readable
 and easily understood.
@@ -2504,16 +1961,11 @@ If not provided, the name SHOULD be used for display.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Version of the implementation. Can be displayed to the user or used
 for debugging or metrics purposes. (e.g. "1.0.0").*/
     ///
     /// Required (`version`).
-    #[serde(rename = "version")]
     pub version: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2523,17 +1975,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for the initialize method.
@@ -2541,22 +1988,17 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Sent by the client to establish connection and negotiate capabilities.
 
 See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     ///The latest protocol version supported by the client.
     ///
     /// Required (`protocolVersion`).
-    #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     ///Capabilities supported by the client.
     ///
     /// Optional (`clientCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "clientCapabilities",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub client_capabilities: ::std::option::Option<ClientCapabilities>,
     /**Information about the Client name and version sent to the Agent.
 
@@ -2564,10 +2006,6 @@ Note: in future versions of the protocol, this will be required.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`clientInfo`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "clientInfo",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub client_info: crate::MaybeUndefined<Implementation>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2577,17 +2015,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Response to the `initialize` method.
@@ -2595,7 +2028,7 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Contains the negotiated protocol version and agent capabilities.
 
 See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializeResponse {
     /**The protocol version the client specified if supported by the agent,
@@ -2604,26 +2037,17 @@ or the latest protocol version supported by the agent.
 The client SHOULD disconnect, if it doesn't support this version.*/
     ///
     /// Required (`protocolVersion`).
-    #[serde(rename = "protocolVersion")]
     pub protocol_version: ProtocolVersion,
     ///Capabilities supported by the agent.
     ///
     /// Optional (`agentCapabilities`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "agentCapabilities",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub agent_capabilities: ::std::option::Option<AgentCapabilities>,
     ///Authentication methods supported by the agent.
     ///
     /// Optional (`authMethods`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "authMethods",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub auth_methods: ::std::option::Option<::std::vec::Vec<AuthMethod>>,
     /**Information about the Agent name and version sent to the Client.
 
@@ -2631,10 +2055,6 @@ Note: in future versions of the protocol, this will be required.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`agentInfo`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "agentInfo",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub agent_info: crate::MaybeUndefined<Implementation>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2644,21 +2064,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Schema for integer properties in an elicitation form.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /**Optional title for the property.
@@ -2667,10 +2082,6 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Human-readable description.
 
@@ -2678,30 +2089,18 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Minimum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minimum`).
-    #[serde(
-        rename = "minimum",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub minimum: crate::MaybeUndefined<i64>,
     /**Maximum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maximum`).
-    #[serde(
-        rename = "maximum",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub maximum: crate::MaybeUndefined<i64>,
     /**Default value.
 
@@ -2709,10 +2108,6 @@ Optional. Omitted and `null` are equivalent and mean no default value is provide
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "default",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub default: crate::MaybeUndefined<i64>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2724,32 +2119,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request to kill a terminal without releasing it.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct KillTerminalRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to kill.
     ///
     /// Required (`terminalId`).
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2759,21 +2147,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `terminal/kill` method
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct KillTerminalResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2784,37 +2167,27 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for listing existing sessions.
 
 Only available if the Agent supports the `sessionCapabilities.list` capability.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     ///Filter sessions by working directory. Must be an absolute path.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cwd`).
-    #[serde(rename = "cwd", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub cwd: crate::MaybeUndefined<::std::string::String>,
     ///Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cursor`).
-    #[serde(
-        rename = "cursor",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub cursor: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2824,21 +2197,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from listing sessions.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     ///Array of session information objects
@@ -2846,17 +2214,12 @@ pub struct ListSessionsResponse {
     /// Required (`sessions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "sessions")]
     pub sessions: ::std::vec::Vec<SessionInfo>,
     /**Opaque cursor token. If present, pass this in the next request's cursor parameter
 to fetch the next page. If absent, there are no more results.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`nextCursor`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "nextCursor",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub next_cursor: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2866,17 +2229,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for loading an existing session.
@@ -2884,19 +2242,17 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Only available if the Agent supports the `loadSession` capability.
 
 See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LoadSessionRequest {
     ///List of MCP servers to connect to for this session.
     ///
     /// Required (`mcpServers`).
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "mcpServers")]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     ///The working directory for this session. Must be an absolute path.
     ///
     /// Required (`cwd`).
-    #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots to activate for this session. Each path MUST be absolute.
 
@@ -2907,17 +2263,12 @@ the request `cwd` matches the session's `cwd`.*/
     ///
     /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(
-        rename = "additionalDirectories",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub additional_directories: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
     ///The ID of the session to load.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**System-level instructions for the loaded session.
 
@@ -2928,10 +2279,6 @@ Clients MUST only send this when the Agent advertises
 when the session was created.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
-    #[serde(
-        rename = "systemPrompt",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub system_prompt: crate::MaybeUndefined<SystemPrompt>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2941,21 +2288,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from loading an existing session.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LoadSessionResponse {
     /**Initial mode state if supported by the Agent
@@ -2964,20 +2306,12 @@ See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/s
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`modes`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "modes",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub modes: crate::MaybeUndefined<SessionModeState>,
     ///Initial session configuration options if supported by the Agent.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "configOptions",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub config_options: crate::MaybeUndefined<::std::vec::Vec<SessionConfigOption>>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2987,23 +2321,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Logout capabilities supported by the agent.
 
 Supplying `{}` means the agent supports the logout method.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LogoutCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3014,23 +2343,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for the logout method.
 
 Terminates the current authenticated session.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3041,21 +2365,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to the `logout` method.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LogoutResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3066,34 +2385,27 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///MCP capabilities supported by the agent
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     ///Agent supports `http` MCP servers.
     ///
     /// Optional (`http`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "http", skip_serializing_if = "::std::option::Option::is_none")]
     pub http: ::std::option::Option<bool>,
     ///Agent supports `sse` MCP servers.
     ///
     /// Optional (`sse`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "sse", skip_serializing_if = "::std::option::Option::is_none")]
     pub sse: ::std::option::Option<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3103,38 +2415,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///HTTP transport configuration for MCP.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     ///Human-readable name identifying this MCP server.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///URL to the MCP server.
     ///
     /// Required (`url`).
-    #[serde(rename = "url")]
     pub url: ::std::string::String,
     ///HTTP headers to set when making requests to the MCP server.
     ///
     /// Required (`headers`).
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "headers")]
     pub headers: ::std::vec::Vec<HttpHeader>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3144,38 +2448,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///SSE transport configuration for MCP.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct McpServerSse {
     ///Human-readable name identifying this MCP server.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///URL to the MCP server.
     ///
     /// Required (`url`).
-    #[serde(rename = "url")]
     pub url: ::std::string::String,
     ///HTTP headers to set when making requests to the MCP server.
     ///
     /// Required (`headers`).
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "headers")]
     pub headers: ::std::vec::Vec<HttpHeader>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3185,44 +2481,35 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Stdio transport configuration for MCP.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     ///Human-readable name identifying this MCP server.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Absolute path to the MCP server executable.
     ///
     /// Required (`command`).
-    #[serde(rename = "command")]
     pub command: ::std::string::String,
     ///Command-line arguments to pass to the MCP server.
     ///
     /// Required (`args`).
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "args")]
     pub args: ::std::vec::Vec<::std::string::String>,
     ///Environment variables to set when launching the MCP server.
     ///
     /// Required (`env`).
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "env")]
     pub env: ::std::vec::Vec<EnvVariable>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3232,32 +2519,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a message within a session.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct MessageId(pub ::std::string::String);
 impl ::std::ops::Deref for MessageId {
     type Target = ::std::string::String;
@@ -3287,7 +2558,7 @@ impl ::std::str::FromStr for MessageId {
     }
 }
 ///Schema for multi-select (array) properties in an elicitation form.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
     /**Optional title for the property.
@@ -3296,10 +2567,6 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Human-readable description.
 
@@ -3307,35 +2574,22 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Minimum number of items to select.
 
 Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minItems`).
-    #[serde(
-        rename = "minItems",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub min_items: crate::MaybeUndefined<u64>,
     /**Maximum number of items to select.
 
 Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maxItems`).
-    #[serde(
-        rename = "maxItems",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub max_items: crate::MaybeUndefined<u64>,
     ///The items definition describing allowed values.
     ///
     /// Required (`items`).
-    #[serde(rename = "items")]
     pub items: MultiSelectItems,
     /**Default selected values.
 
@@ -3344,10 +2598,6 @@ Optional. Omitted and `null` are equivalent and mean no default selections are p
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "default",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub default: crate::MaybeUndefined<::std::vec::Vec<::std::string::String>>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3359,29 +2609,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for creating a new session.
 
 See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewSessionRequest {
     ///The working directory for this session. Must be an absolute path.
     ///
     /// Required (`cwd`).
-    #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots for this session. Each path MUST be absolute.
 
@@ -3391,10 +2635,6 @@ additional roots are activated for the new session.*/
     ///
     /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(
-        rename = "additionalDirectories",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub additional_directories: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
@@ -3402,7 +2642,6 @@ additional roots are activated for the new session.*/
     ///
     /// Required (`mcpServers`).
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(rename = "mcpServers")]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     /**System-level instructions for the new session.
 
@@ -3411,10 +2650,6 @@ own default instructions. Clients MUST only send this when the Agent
 advertises `sessionCapabilities.systemPrompt`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
-    #[serde(
-        rename = "systemPrompt",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub system_prompt: crate::MaybeUndefined<SystemPrompt>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3424,23 +2659,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Response from creating a new session.
 
 See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewSessionResponse {
     /**Unique identifier for the created session.
@@ -3448,7 +2678,6 @@ pub struct NewSessionResponse {
 Used in all subsequent requests for this conversation.*/
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**Initial mode state if supported by the Agent
 
@@ -3456,20 +2685,12 @@ See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/s
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`modes`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "modes",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub modes: crate::MaybeUndefined<SessionModeState>,
     ///Initial session configuration options if supported by the Agent.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "configOptions",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub config_options: crate::MaybeUndefined<::std::vec::Vec<SessionConfigOption>>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3479,17 +2700,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Fire-and-forget information for the user.
@@ -3501,18 +2717,16 @@ the `session.notices` Client capability. Otherwise, Agents may use an agent
 message when the information should still be surfaced to the user.
 
 See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Notice {
     ///Presentation severity hint.
     ///
     /// Required (`severity`).
-    #[serde(rename = "severity")]
     pub severity: NoticeSeverity,
     ///Required non-empty plain-text title that can stand alone.
     ///
     /// Required (`title`).
-    #[serde(rename = "title")]
     pub title: NoticeTitle,
     /**Optional plain-text detail or guidance.
 
@@ -3520,10 +2734,6 @@ Omitted and `null` are equivalent and mean no description was supplied.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Metadata scoped to this notice.
 
@@ -3531,22 +2741,16 @@ Omitted and `null` are equivalent and mean no metadata was supplied.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Client support for presenting live notices to the user.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NoticeCapabilities(
     pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 );
@@ -3571,8 +2775,7 @@ for NoticeCapabilities {
     }
 }
 ///Required non-empty plain-text title that can stand alone.
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct NoticeTitle(::std::string::String);
 impl ::std::ops::Deref for NoticeTitle {
     type Target = ::std::string::String;
@@ -3625,7 +2828,7 @@ impl<'de> ::serde::Deserialize<'de> for NoticeTitle {
     }
 }
 ///Schema for number (floating-point) properties in an elicitation form.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /**Optional title for the property.
@@ -3634,10 +2837,6 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Human-readable description.
 
@@ -3645,30 +2844,18 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Minimum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minimum`).
-    #[serde(
-        rename = "minimum",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub minimum: crate::MaybeUndefined<f64>,
     /**Maximum value (inclusive).
 
 Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maximum`).
-    #[serde(
-        rename = "maximum",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub maximum: crate::MaybeUndefined<f64>,
     /**Default value.
 
@@ -3676,10 +2863,6 @@ Optional. Omitted and `null` are equivalent and mean no default value is provide
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "default",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub default: crate::MaybeUndefined<f64>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3691,37 +2874,29 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An option presented to the user when requesting permission.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PermissionOption {
     ///Unique identifier for this permission option.
     ///
     /// Required (`optionId`).
-    #[serde(rename = "optionId")]
     pub option_id: PermissionOptionId,
     ///Human-readable label to display to the user.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Hint about the nature of this permission option.
     ///
     /// Required (`kind`).
-    #[serde(rename = "kind")]
     pub kind: PermissionOptionKind,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3731,32 +2906,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a permission option.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct PermissionOptionId(pub ::std::string::String);
 impl ::std::ops::Deref for PermissionOptionId {
     type Target = ::std::string::String;
@@ -3788,7 +2947,7 @@ impl ::std::str::FromStr for PermissionOptionId {
 /**A checklist sent with the `plan` session update.
 
 See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Plan {
     /**The list of tasks to be accomplished.
@@ -3799,7 +2958,6 @@ The Client MUST replace the entire checklist with each update.*/
     /// Required (`entries`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "entries")]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3809,21 +2967,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Capabilities for receiving `plan_update` and `plan_removed` session updates.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PlanCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3834,17 +2987,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A single entry in the execution plan.
@@ -3852,24 +3000,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Represents a task or goal that the assistant intends to accomplish
 as part of fulfilling the user's request.
 See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PlanEntry {
     ///Human-readable description of what this task aims to accomplish.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The relative importance of this task.
 Used to indicate which tasks are most critical to the overall goal.*/
     ///
     /// Required (`priority`).
-    #[serde(rename = "priority")]
     pub priority: PlanEntryPriority,
     ///Current execution status of this task.
     ///
     /// Required (`status`).
-    #[serde(rename = "status")]
     pub status: PlanEntryStatus,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3879,32 +3024,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a plan within a session.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct PlanId(pub ::std::string::String);
 impl ::std::ops::Deref for PlanId {
     type Target = ::std::string::String;
@@ -3934,13 +3063,12 @@ impl ::std::str::FromStr for PlanId {
     }
 }
 ///A plan represented as structured entries.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PlanItems {
     ///The plan ID to update.
     ///
     /// Required (`planId`).
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /**The list of tasks to be accomplished.
 
@@ -3950,7 +3078,6 @@ The Client MUST replace the checklist with this `planId` on each update.*/
     /// Required (`entries`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "entries")]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3960,32 +3087,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A plan represented as Markdown.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PlanMarkdown {
     ///The plan ID to update.
     ///
     /// Required (`planId`).
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     ///The complete plan as Markdown, not just the text that changed.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The absolute path of the file that holds this plan.
 
@@ -3995,10 +3115,6 @@ Clients can use `path` to open the file.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`path`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "path",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub path: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4008,27 +3124,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Removal notice for a plan identified by ID.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PlanRemoved {
     ///The plan ID to remove. Clients MUST ignore a removal for an unknown ID.
     ///
     /// Required (`planId`).
-    #[serde(rename = "planId")]
     pub plan_id: PlanId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4038,27 +3148,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A content update for a plan identified by ID.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PlanUpdate {
     ///Replaces the whole plan with this `planId`, even if its `type` changes.
     ///
     /// Required (`plan`).
-    #[serde(rename = "plan")]
     pub plan: PlanUpdateContent,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4068,17 +3172,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -4093,20 +3192,18 @@ Indicates which content types beyond the baseline (text and resource links)
 the agent can process.
 
 See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PromptCapabilities {
     ///Agent supports `image` content blocks.
     ///
     /// Optional (`image`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "image", skip_serializing_if = "::std::option::Option::is_none")]
     pub image: ::std::option::Option<bool>,
     ///Agent supports `audio` content blocks.
     ///
     /// Optional (`audio`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "audio", skip_serializing_if = "::std::option::Option::is_none")]
     pub audio: ::std::option::Option<bool>,
     /**Agent supports embedded context in `session/prompt` requests.
 
@@ -4115,10 +3212,6 @@ in prompt requests for pieces of context that are referenced in the message.*/
     ///
     /// Optional (`embeddedContext`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "embeddedContext",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub embedded_context: ::std::option::Option<bool>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4128,17 +3221,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for sending a user prompt to the agent.
@@ -4146,13 +3234,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Contains the user's message and any additional context.
 
 See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PromptRequest {
     ///The ID of the session to send this user message to
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The blocks of content that compose the user's message.
 
@@ -4169,7 +3256,6 @@ as it avoids extra round-trips and allows the message to include
 pieces of context from sources the agent may not have access to.*/
     ///
     /// Required (`prompt`).
-    #[serde(rename = "prompt")]
     pub prompt: ::std::vec::Vec<ContentBlock>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4179,29 +3265,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Response from processing a user prompt.
 
 See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PromptResponse {
     ///Indicates why the agent stopped processing the turn.
     ///
     /// Required (`stopReason`).
-    #[serde(rename = "stopReason")]
     pub stop_reason: StopReason,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4211,25 +3291,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Protocol version identifier.
 
 This version is only bumped for breaking changes.
 Non-breaking changes should be introduced via capabilities.*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ProtocolVersion(pub u16);
 impl ::std::ops::Deref for ProtocolVersion {
     type Target = u16;
@@ -4273,34 +3347,24 @@ impl ::std::convert::TryFrom<String> for ProtocolVersion {
 /**Request to read content from a text file.
 
 Only available if the client supports the `fs.readTextFile` capability.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReadTextFileRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///Absolute path to the file to read.
     ///
     /// Required (`path`).
-    #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///Line number to start reading from (1-based).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`line`).
-    #[serde(
-        rename = "line",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub line: crate::MaybeUndefined<u32>,
     ///Maximum number of lines to read.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`limit`).
-    #[serde(
-        rename = "limit",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub limit: crate::MaybeUndefined<u32>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4310,27 +3374,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the contents of a text file.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReadTextFileResponse {
     ///Content payload returned by this response.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4340,32 +3398,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request to release a terminal and free its resources.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReleaseTerminalRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to release.
     ///
     /// Required (`terminalId`).
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4375,21 +3426,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to terminal/release method
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ReleaseTerminalResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4400,17 +3446,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request for user permission to execute a tool call.
@@ -4418,23 +3459,20 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Sent when the agent needs authorization before performing a sensitive operation.
 
 See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///Details about the tool call requiring permission.
     ///
     /// Required (`toolCall`).
-    #[serde(rename = "toolCall")]
     pub tool_call: ToolCallUpdate,
     ///Available permission options for the user to choose from.
     ///
     /// Required (`options`).
-    #[serde(rename = "options")]
     pub options: ::std::vec::Vec<PermissionOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4444,27 +3482,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to a permission request.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     ///The user's decision on the permission request.
     ///
     /// Required (`outcome`).
-    #[serde(rename = "outcome")]
     pub outcome: RequestPermissionOutcome,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4474,21 +3506,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Foreground work is blocked on user action.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
@@ -4497,77 +3524,50 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A resource that the server is capable of reading, included in a prompt or tool call result.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceLink {
     ///Optional annotations that help clients decide how to display or route this content.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "annotations",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Optional human-readable details shown with this protocol object.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     ///MIME type describing the encoded media payload.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mimeType`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "mimeType",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub mime_type: crate::MaybeUndefined<::std::string::String>,
     ///Human-readable name shown for this protocol object.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional size of the linked resource in bytes, if known.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`size`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "size",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub size: crate::MaybeUndefined<i64>,
     ///Optional display title for end-user UI.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///URI associated with this resource or media payload.
     ///
     /// Required (`uri`).
-    #[serde(rename = "uri")]
     pub uri: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4577,17 +3577,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request parameters for resuming an existing session.
@@ -4596,18 +3591,16 @@ Resumes an existing session without returning previous messages (unlike `session
 This is useful for agents that can resume sessions but don't implement full session loading.
 
 Only available if the Agent supports the `sessionCapabilities.resume` capability.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
     ///The ID of the session to resume.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The working directory for this session. Must be an absolute path.
     ///
     /// Required (`cwd`).
-    #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots to activate for this session. Each path MUST be absolute.
 
@@ -4618,10 +3611,6 @@ the request `cwd` matches the session's `cwd`.*/
     ///
     /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(
-        rename = "additionalDirectories",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub additional_directories: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
@@ -4629,10 +3618,6 @@ the request `cwd` matches the session's `cwd`.*/
     ///
     /// Optional (`mcpServers`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-null`): `null` decodes as absent (or empty), reported as `defaulted`.
-    #[serde(
-        rename = "mcpServers",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub mcp_servers: ::std::option::Option<::std::vec::Vec<McpServer>>,
     /**System-level instructions for the resumed session.
 
@@ -4643,10 +3628,6 @@ Clients MUST only send this when the Agent advertises
 when the session was created.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
-    #[serde(
-        rename = "systemPrompt",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub system_prompt: crate::MaybeUndefined<SystemPrompt>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4656,21 +3637,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response from resuming an existing session.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
     /**Initial mode state if supported by the Agent
@@ -4679,20 +3655,12 @@ See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/s
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`modes`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "modes",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub modes: crate::MaybeUndefined<SessionModeState>,
     ///Initial session configuration options if supported by the Agent.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`configOptions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "configOptions",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub config_options: crate::MaybeUndefined<::std::vec::Vec<SessionConfigOption>>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4702,21 +3670,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Foreground work is in progress.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
@@ -4725,27 +3688,21 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///The user selected one of the provided options.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     ///The ID of the option the user selected.
     ///
     /// Required (`optionId`).
-    #[serde(rename = "optionId")]
     pub option_id: PermissionOptionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4755,17 +3712,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for additional session directories support.
@@ -4774,7 +3726,7 @@ Supplying `{}` means the agent supports the `additionalDirectories` field on
 supported session lifecycle requests. Agents that also support
 `session/list` may return `SessionInfo.additionalDirectories` to report the
 complete ordered additional-root list associated with a listed session.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4785,23 +3737,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capability to cancel work in a subagent session without ending that session.
 
 Supplying `{}` advertises support. An omitted or `null` `cancel` does not.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4812,17 +3759,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Session capabilities supported by the agent.
@@ -4834,7 +3776,7 @@ Optionally, they **MAY** support other session methods and notifications by spec
 Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
 
 See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionCapabilities {
     /**Whether the agent supports `session/list`.
@@ -4844,10 +3786,6 @@ Supplying `{}` means the agent supports listing sessions.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`list`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "list",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub list: crate::MaybeUndefined<SessionListCapabilities>,
     /**Whether the agent supports `session/delete`.
 
@@ -4856,10 +3794,6 @@ Supplying `{}` means the agent supports deleting sessions from `session/list`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`delete`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "delete",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub delete: crate::MaybeUndefined<SessionDeleteCapabilities>,
     /**Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
 
@@ -4873,10 +3807,6 @@ additional-root list associated with a listed session.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`additionalDirectories`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "additionalDirectories",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub additional_directories: crate::MaybeUndefined<
         SessionAdditionalDirectoriesCapabilities,
     >,
@@ -4887,10 +3817,6 @@ Supplying `{}` means the agent supports `systemPrompt` in `append` mode.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`systemPrompt`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "systemPrompt",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub system_prompt: crate::MaybeUndefined<SessionSystemPromptCapabilities>,
     /**Whether the agent supports `session/resume`.
 
@@ -4899,10 +3825,6 @@ Supplying `{}` means the agent supports resuming sessions.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`resume`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "resume",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub resume: crate::MaybeUndefined<SessionResumeCapabilities>,
     /**Whether the agent supports `session/close`.
 
@@ -4911,10 +3833,6 @@ Supplying `{}` means the agent supports closing sessions.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`close`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "close",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub close: crate::MaybeUndefined<SessionCloseCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4924,23 +3842,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `session/close` method.
 
 Supplying `{}` means the agent supports closing sessions.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionCloseCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4951,47 +3864,29 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A boolean on/off toggle session configuration option payload.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
     ///The current value of the boolean option.
     ///
     /// Required (`currentValue`).
-    #[serde(rename = "currentValue")]
     pub current_value: bool,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a session configuration option value group.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct SessionConfigGroupId(pub ::std::string::String);
 impl ::std::ops::Deref for SessionConfigGroupId {
     type Target = ::std::string::String;
@@ -5021,18 +3916,7 @@ impl ::std::str::FromStr for SessionConfigGroupId {
     }
 }
 ///Unique identifier for a session configuration option.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct SessionConfigId(pub ::std::string::String);
 impl ::std::ops::Deref for SessionConfigId {
     type Target = ::std::string::String;
@@ -5062,36 +3946,26 @@ impl ::std::str::FromStr for SessionConfigId {
     }
 }
 ///A session configuration option selector and its current state.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfigOption {
     ///Unique identifier for the configuration option.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: SessionConfigId,
     ///Human-readable label for the option.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional description for the Client to display to the user.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     ///Optional semantic category for this option (UX only).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`category`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "category",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub category: crate::MaybeUndefined<SessionConfigOptionCategory>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5101,19 +3975,14 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: SessionConfigOptionKind,
 }
 ///Session configuration option capabilities supported by the client.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfigOptionsCapabilities {
     /**Whether the client supports boolean session configuration options.
@@ -5125,10 +3994,6 @@ requests with `type: "boolean"` and a boolean `value`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`boolean`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "boolean",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub boolean: crate::MaybeUndefined<BooleanConfigOptionCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5138,59 +4003,48 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A single-value selector (dropdown) session configuration option payload.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfigSelect {
     ///The currently selected value.
     ///
     /// Required (`currentValue`).
-    #[serde(rename = "currentValue")]
     pub current_value: SessionConfigValueId,
     ///The set of selectable options.
     ///
     /// Required (`options`).
-    #[serde(rename = "options")]
     pub options: SessionConfigSelectOptions,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A group of possible values for a session configuration option.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
     ///Unique identifier for this group.
     ///
     /// Required (`group`).
-    #[serde(rename = "group")]
     pub group: SessionConfigGroupId,
     ///Human-readable label for this group.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///The set of option values in this group.
     ///
     /// Required (`options`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "options")]
     pub options: ::std::vec::Vec<SessionConfigSelectOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5200,41 +4054,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///A possible value for a session configuration option.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
     ///Unique identifier for this option value.
     ///
     /// Required (`value`).
-    #[serde(rename = "value")]
     pub value: SessionConfigValueId,
     ///Human-readable label for this option value.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional description for this option value.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5244,32 +4087,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a session configuration option value.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct SessionConfigValueId(pub ::std::string::String);
 impl ::std::ops::Deref for SessionConfigValueId {
     type Target = ::std::string::String;
@@ -5301,7 +4128,7 @@ impl ::std::str::FromStr for SessionConfigValueId {
 /**Capabilities for the `session/delete` method.
 
 Supplying `{}` means the agent supports deleting sessions from `session/list`.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5312,17 +4139,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A unique identifier for a conversation session between a client and agent.
@@ -5331,18 +4153,7 @@ Each session has its own context, conversation history, and state, so one
 agent can run several independent sessions.
 
 See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)*/
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct SessionId(pub ::std::string::String);
 impl ::std::ops::Deref for SessionId {
     type Target = ::std::string::String;
@@ -5372,18 +4183,16 @@ impl ::std::str::FromStr for SessionId {
     }
 }
 ///Information about a session returned by session/list
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionInfo {
     ///Unique identifier for the session
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The working directory for this session. Must be an absolute path.
     ///
     /// Required (`cwd`).
-    #[serde(rename = "cwd")]
     pub cwd: ::std::string::String,
     /**Additional workspace roots reported for this session. Each path MUST be absolute.
 
@@ -5394,10 +4203,6 @@ reports no additional roots.*/
     /// Optional (`additionalDirectories`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "additionalDirectories",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub additional_directories: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
@@ -5405,19 +4210,11 @@ reports no additional roots.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///ISO 8601 timestamp of last activity
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`updatedAt`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "updatedAt",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub updated_at: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5427,43 +4224,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Update to session metadata. All fields are optional to support partial updates.
 
 Agents send this notification to update session information like title or custom metadata.
 Clients can use it to keep session titles and state current.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionInfoUpdate {
     ///Human-readable title for the session. Set to null to clear.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     ///ISO 8601 timestamp of last activity. Set to null to clear.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`updatedAt`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "updatedAt",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub updated_at: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5473,23 +4257,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `session/list` method.
 
 Supplying `{}` means the agent supports listing sessions.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionListCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5500,27 +4279,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///An upsert for an inter-session message.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionMessage {
     ///Identifier of this message within the enclosing session's transcript.
     ///
     /// Required (`messageId`).
-    #[serde(rename = "messageId")]
     pub message_id: MessageId,
     /**The sending session.
 
@@ -5528,10 +4301,6 @@ Omitted leaves the stored value unchanged. `null` clears it. A value replaces it
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`senderSessionId`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "senderSessionId",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub sender_session_id: crate::MaybeUndefined<SessionId>,
     /**The receiving session.
 
@@ -5539,10 +4308,6 @@ Omitted leaves the stored value unchanged. `null` clears it. A value replaces it
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`recipientSessionId`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "recipientSessionId",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub recipient_session_id: crate::MaybeUndefined<SessionId>,
     /**On an incoming view, the `messageId` of the same message's outgoing view in the
 sender's transcript.
@@ -5552,10 +4317,6 @@ after the message starts streaming.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`senderMessageId`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "senderMessageId",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub sender_message_id: crate::MaybeUndefined<MessageId>,
     /**On an outgoing view, the `messageId` of the same message's incoming view in the
 recipient's transcript.
@@ -5565,10 +4326,6 @@ after the message starts streaming.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`recipientMessageId`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "recipientMessageId",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub recipient_message_id: crate::MaybeUndefined<MessageId>,
     /**Omitted leaves content unchanged. `null` or `[]` clears it.
 A non-empty array replaces all content.*/
@@ -5576,10 +4333,6 @@ A non-empty array replaces all content.*/
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`content`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "content",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub content: crate::MaybeUndefined<::std::vec::Vec<ContentBlock>>,
     /**Omitted leaves metadata unchanged. `null` removes it.
 
@@ -5587,35 +4340,28 @@ Implementations MUST NOT make assumptions about values in `_meta`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A streamed content block of an inter-session message.
 
 A chunk carries only content. The message's participants and references come from
 `session_message` upserts, which can arrive before, between, or after its chunks.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionMessageChunk {
     ///Identifier of this message within the enclosing session's transcript.
     ///
     /// Required (`messageId`).
-    #[serde(rename = "messageId")]
     pub message_id: MessageId,
     ///A single content block appended to the message.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ContentBlock,
     /**Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
 
@@ -5623,43 +4369,32 @@ Implementations MUST NOT make assumptions about values in `_meta`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A mode the agent can operate in.
 
 See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionMode {
     ///Stable identifier used to refer to this protocol object in later messages.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: SessionModeId,
     ///Human-readable name shown for this protocol object.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Optional human-readable details shown with this protocol object.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5669,32 +4404,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a Session Mode.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct SessionModeId(pub ::std::string::String);
 impl ::std::ops::Deref for SessionModeId {
     type Target = ::std::string::String;
@@ -5724,20 +4443,18 @@ impl ::std::str::FromStr for SessionModeId {
     }
 }
 ///The set of modes and the one currently active.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionModeState {
     ///The current mode the Agent is in.
     ///
     /// Required (`currentModeId`).
-    #[serde(rename = "currentModeId")]
     pub current_mode_id: SessionModeId,
     ///The set of modes that the Agent can operate in
     ///
     /// Required (`availableModes`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "availableModes")]
     pub available_modes: ::std::vec::Vec<SessionMode>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5747,17 +4464,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification containing a session update from the agent.
@@ -5765,18 +4477,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 Used to stream real-time progress and results during prompt processing.
 
 See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionNotification {
     ///The ID of the session this update pertains to.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The actual update content.
     ///
     /// Required (`update`).
-    #[serde(rename = "update")]
     pub update: SessionUpdate,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5786,17 +4496,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A display-only reference to another session that this tool call operates on,
@@ -5806,13 +4511,12 @@ The referenced session must already be known to the Client through ordinary
 session setup or a `subagent_update` announcement. The reference does not
 establish ownership, grant any Client-initiated controls, or report that the
 referenced session received or finished any work.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SessionReference {
     ///The referenced session.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5822,23 +4526,18 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `session/resume` method.
 
 Supplying `{}` means the agent supports resuming sessions.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionResumeCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5849,24 +4548,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for client-provided system prompts.
 
 Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 requests in `append` mode.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /**Delivery modes the agent supports in addition to `append`.
@@ -5875,10 +4569,6 @@ Optional. Omitted or `null` both mean the agent supports only `append`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mode`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "mode",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub mode: crate::MaybeUndefined<SessionSystemPromptModeCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5888,24 +4578,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**System prompt delivery modes the agent supports in addition to `append`.
 
 `append` has no entry because every agent advertising
 `sessionCapabilities.systemPrompt` supports it.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /**Whether the agent supports `override` mode.
@@ -5916,10 +4601,6 @@ instructions with the client-provided system prompt.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`override`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "override",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub override_: crate::MaybeUndefined<SessionSystemPromptOverrideCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5929,24 +4610,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capabilities for the `override` system prompt mode.
 
 Supplying `{}` means the agent supports replacing its built-in default
 instructions with the client-provided system prompt.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5957,32 +4633,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request parameters for setting a session configuration option.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequest {
     ///The ID of the session to set the configuration option for.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the configuration option to set.
     ///
     /// Required (`configId`).
-    #[serde(rename = "configId")]
     pub config_id: SessionConfigId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5992,30 +4661,23 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// The variant part of this object (members selected by its tag).
-    #[serde(flatten)]
     pub kind: SetSessionConfigOptionRequestKind,
 }
 ///A boolean value (`type: "boolean"`).
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestKindBoolean {
     ///The boolean value.
     ///
     /// Required (`value`).
-    #[serde(rename = "value")]
     pub value: bool,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**A `SessionConfigValueId` string value.
@@ -6023,22 +4685,20 @@ pub struct SetSessionConfigOptionRequestKindBoolean {
 This is the default when `type` is absent on the wire. Unknown `type`
 values with string payloads also gracefully deserialize into this
 variant.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestKindValueId {
     ///The value ID.
     ///
     /// Required (`value`).
-    #[serde(rename = "value")]
     pub value: SessionConfigValueId,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `session/set_config_option` method.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     ///The full set of configuration options and their current values.
@@ -6046,7 +4706,6 @@ pub struct SetSessionConfigOptionResponse {
     /// Required (`configOptions`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "configOptions")]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6056,32 +4715,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request parameters for setting a session mode.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetSessionModeRequest {
     ///The ID of the session to set the mode for.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the mode to set.
     ///
     /// Required (`modeId`).
-    #[serde(rename = "modeId")]
     pub mode_id: SessionModeId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6091,21 +4743,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `session/set_mode` method.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SetSessionModeResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6116,27 +4763,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///String item schema for multi-select enum properties.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     ///Allowed enum values.
     ///
     /// Required (`enum`).
-    #[serde(rename = "enum")]
     pub enum_: ::std::vec::Vec<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6148,24 +4789,19 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Schema for string properties in an elicitation form.
 
 When `enum` or `oneOf` is set, this represents a single-select enum
 with `"type": "string"`.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct StringPropertySchema {
     /**Optional title for the property.
@@ -6174,10 +4810,6 @@ Optional. Omitted and `null` are equivalent and mean no title is provided.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Human-readable description.
 
@@ -6185,50 +4817,30 @@ Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Minimum string length.
 
 Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`minLength`).
-    #[serde(
-        rename = "minLength",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub min_length: crate::MaybeUndefined<u32>,
     /**Maximum string length.
 
 Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`maxLength`).
-    #[serde(
-        rename = "maxLength",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub max_length: crate::MaybeUndefined<u32>,
     /**Pattern the string must match.
 
 Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`pattern`).
-    #[serde(
-        rename = "pattern",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub pattern: crate::MaybeUndefined<::std::string::String>,
     /**String format.
 
 Optional. Omitted and `null` are equivalent and mean there is no format constraint.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`format`).
-    #[serde(
-        rename = "format",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub format: crate::MaybeUndefined<StringFormat>,
     /**Default value.
 
@@ -6236,30 +4848,18 @@ Optional. Omitted and `null` are equivalent and mean no default value is provide
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`default`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "default",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub default: crate::MaybeUndefined<::std::string::String>,
     /**Enum values for untitled single-select enums.
 Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
 declared by `enum`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`enum`).
-    #[serde(
-        rename = "enum",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub enum_: crate::MaybeUndefined<::std::vec::Vec<::std::string::String>>,
     /**Titled enum options for titled single-select enums.
 Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
 declared by `oneOf`.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`oneOf`).
-    #[serde(
-        rename = "oneOf",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub one_of: crate::MaybeUndefined<::std::vec::Vec<EnumOption>>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6271,17 +4871,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Capability marker for exposing reusable child sessions as restricted ACP sessions.
@@ -6290,7 +4885,7 @@ Supplying `{}` advertises support for child association and state updates,
 session-directed messages, and restricted-session semantics. The client
 must advertise this capability before the agent sends subagent updates or
 session-directed messages.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SubagentCapabilities {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6299,24 +4894,19 @@ these keys.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Client-initiated session mutations permitted for a specific subagent session.
 
 A mutation requires an explicit per-child capability. Support for the method
 on ordinary sessions does not grant support on a child.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
     /**Permits the client to cancel this child's current work without ending
@@ -6325,10 +4915,6 @@ the session. Omitted or `null` means unsupported. An object (including
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cancel`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "cancel",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub cancel: crate::MaybeUndefined<SessionCancelCapabilities>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6336,17 +4922,12 @@ these keys.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Notification that the enclosing parent session created and owns a child session.
@@ -6370,13 +4951,12 @@ The title and description provide the parent's display metadata for the
 child. They do not replace the content of individual messages or operations.
 `cwd` and `additionalDirectories` report where the Agent placed the child.
 While unset, each inherits the immediate parent's effective value.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SubagentUpdate {
     ///The opaque session ID identifying the child in all ACP messages.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /**The parent's human-readable display title for this child. It need not be unique.
 
@@ -6385,10 +4965,6 @@ a fallback presentation.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**The parent's human-readable description of the child's role or purpose.
 
@@ -6398,10 +4974,6 @@ history of instructions sent to the child.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`description`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "description",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub description: crate::MaybeUndefined<::std::string::String>,
     /**Client-initiated session mutations permitted for this subagent session.
 
@@ -6412,10 +4984,6 @@ requirements. A concrete object replaces the whole capability set.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`capabilities`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "capabilities",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub capabilities: crate::MaybeUndefined<SubagentSessionCapabilities>,
     /**Current state snapshot for the child session.
 
@@ -6426,10 +4994,6 @@ current activity is unset/unconfirmed.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`state`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "state",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub state: crate::MaybeUndefined<StateUpdate>,
     /**The child's working directory. Must be an absolute path.
 
@@ -6439,7 +5003,6 @@ effective working directory. Clients use this value for the child's
 root set and as the default terminal working directory.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cwd`).
-    #[serde(rename = "cwd", skip_serializing_if = "crate::MaybeUndefined::is_undefined")]
     pub cwd: crate::MaybeUndefined<::std::string::String>,
     /**Additional workspace roots for the child. Each path MUST be absolute.
 
@@ -6450,10 +5013,6 @@ array replaces the whole list. `[]` reports no additional directories.
 Clients use these values for the child's root set.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`additionalDirectories`).
-    #[serde(
-        rename = "additionalDirectories",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub additional_directories: crate::MaybeUndefined<
         ::std::vec::Vec<::std::string::String>,
     >,
@@ -6466,17 +5025,12 @@ Omitted means unchanged. `null` removes the metadata.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Client-provided system-level instructions for a session.
@@ -6485,7 +5039,7 @@ Clients MUST only send this when the Agent advertises
 `sessionCapabilities.systemPrompt`. Agents that cannot apply it, for example
 because of an unadvertised mode or an unsupported content block type, MUST
 return an error instead of creating, loading, or resuming the session.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /**How the Agent combines `content` with its own instructions.
@@ -6494,7 +5048,6 @@ Required. Agents MUST return an error for a mode they do not support rather than
 treating it as `append` or `override`.*/
     ///
     /// Required (`mode`).
-    #[serde(rename = "mode")]
     pub mode: SystemPromptMode,
     /**The system prompt content.
 
@@ -6507,7 +5060,6 @@ Clients MUST NOT send an empty array. Agents MAY reject one with
 `-32602` without creating, loading, or resuming the session.*/
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ::std::vec::Vec<ContentBlock>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6517,17 +5069,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Embed a terminal created with `terminal/create` by its id.
@@ -6535,13 +5082,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
 The terminal MUST be added before calling `terminal/release`.
 
 See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Terminal {
     ///Identifier of the terminal instance to embed in the content stream.
     ///
     /// Required (`terminalId`).
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6551,40 +5097,27 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Exit status of a terminal command.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
     ///The process exit code (may be null if terminated by signal).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`exitCode`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "exitCode",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub exit_code: crate::MaybeUndefined<u32>,
     ///The signal that terminated the process (may be null if exited normally).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`signal`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "signal",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub signal: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6594,32 +5127,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Typed identifier used for terminal values on the wire.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct TerminalId(pub ::std::string::String);
 impl ::std::ops::Deref for TerminalId {
     type Target = ::std::string::String;
@@ -6649,18 +5166,16 @@ impl ::std::str::FromStr for TerminalId {
     }
 }
 ///Request to get the current output and status of a terminal.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TerminalOutputRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to get output from.
     ///
     /// Required (`terminalId`).
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6670,41 +5185,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the terminal output and exit status.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TerminalOutputResponse {
     ///The terminal output captured so far.
     ///
     /// Required (`output`).
-    #[serde(rename = "output")]
     pub output: ::std::string::String,
     ///Whether the output was truncated due to byte limits.
     ///
     /// Required (`truncated`).
-    #[serde(rename = "truncated")]
     pub truncated: bool,
     ///Exit status if the command has completed.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`exitStatus`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "exitStatus",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub exit_status: crate::MaybeUndefined<TerminalExitStatus>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6714,36 +5218,26 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Text provided to or from an LLM.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TextContent {
     ///Optional annotations that help clients decide how to display or route this content.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`annotations`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "annotations",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub annotations: crate::MaybeUndefined<Annotations>,
     ///Text payload carried by this content block.
     ///
     /// Required (`text`).
-    #[serde(rename = "text")]
     pub text: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6753,41 +5247,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Text-based resource contents.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     ///MIME type describing the encoded media payload.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`mimeType`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "mimeType",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub mime_type: crate::MaybeUndefined<::std::string::String>,
     ///Text payload carried by this content block.
     ///
     /// Required (`text`).
-    #[serde(rename = "text")]
     pub text: ::std::string::String,
     ///URI associated with this resource or media payload.
     ///
     /// Required (`uri`).
-    #[serde(rename = "uri")]
     pub uri: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6797,27 +5280,21 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Items definition for titled multi-select enum properties.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     ///Titled enum options.
     ///
     /// Required (`anyOf`).
-    #[serde(rename = "anyOf")]
     pub any_of: ::std::vec::Vec<EnumOption>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6829,17 +5306,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Represents a tool call that the language model has requested.
@@ -6848,18 +5320,16 @@ Tool calls are actions that the agent executes on behalf of the language model,
 such as reading files, executing code, or fetching data from external sources.
 
 See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCall {
     ///Unique identifier for this tool call within the session.
     ///
     /// Required (`toolCallId`).
-    #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     ///Human-readable title describing what the tool is doing.
     ///
     /// Required (`title`).
-    #[serde(rename = "title")]
     pub title: ::std::string::String,
     /**Programmatic name of the tool being invoked.
 
@@ -6868,30 +5338,23 @@ tool name is available.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`name`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "name",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub name: crate::MaybeUndefined<::std::string::String>,
     /**The category of tool being invoked.
 Helps clients choose appropriate icons and UI treatment.*/
     ///
     /// Optional (`kind`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "kind", skip_serializing_if = "::std::option::Option::is_none")]
     pub kind: ::std::option::Option<ToolKind>,
     ///Current execution status of the tool call.
     ///
     /// Optional (`status`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(rename = "status", skip_serializing_if = "::std::option::Option::is_none")]
     pub status: ::std::option::Option<ToolCallStatus>,
     ///Content produced by the tool call.
     ///
     /// Optional (`content`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(rename = "content", skip_serializing_if = "::std::option::Option::is_none")]
     pub content: ::std::option::Option<::std::vec::Vec<ToolCallContent>>,
     /**File locations affected by this tool call.
 Enables "follow-along" features in clients.*/
@@ -6899,28 +5362,16 @@ Enables "follow-along" features in clients.*/
     /// Optional (`locations`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "locations",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub locations: ::std::option::Option<::std::vec::Vec<ToolCallLocation>>,
     ///Raw input parameters sent to the tool.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawInput`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "rawInput",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub raw_input: crate::MaybeUndefined<::serde_json::Value>,
     ///Raw output returned by the tool.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawOutput`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "rawOutput",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub raw_output: crate::MaybeUndefined<::serde_json::Value>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6930,32 +5381,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Unique identifier for a tool call within a session.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct ToolCallId(pub ::std::string::String);
 impl ::std::ops::Deref for ToolCallId {
     type Target = ::std::string::String;
@@ -6990,22 +5425,17 @@ Enables clients to implement "follow-along" features that track
 which files the agent is working with in real-time.
 
 See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
     ///The absolute file path being accessed or modified.
     ///
     /// Required (`path`).
-    #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///Optional 1-based line number within the file.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`line`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "line",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub line: crate::MaybeUndefined<u32>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7015,17 +5445,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**An update to an existing tool call.
@@ -7034,40 +5459,27 @@ Used to report progress and results as tools execute. All fields except
 the tool call ID are optional - only changed fields need to be included.
 
 See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCallUpdate {
     ///The ID of the tool call being updated.
     ///
     /// Required (`toolCallId`).
-    #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     ///Update the tool kind.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`kind`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "kind",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub kind: crate::MaybeUndefined<ToolKind>,
     ///Update the execution status.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`status`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "status",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub status: crate::MaybeUndefined<ToolCallStatus>,
     ///Update the human-readable title.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`title`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "title",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub title: crate::MaybeUndefined<::std::string::String>,
     /**Update the programmatic name of the tool being invoked.
 
@@ -7076,48 +5488,28 @@ the existing name is left unchanged.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`name`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "name",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub name: crate::MaybeUndefined<::std::string::String>,
     ///Replace the content collection.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`content`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "content",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub content: crate::MaybeUndefined<::std::vec::Vec<ToolCallContent>>,
     ///Replace the locations collection.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`locations`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
     /// Declared leniency (`x-deserialize-skip-invalid-items`): an invalid item is skipped, reported as `skipped_item` with its pointer.
-    #[serde(
-        rename = "locations",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub locations: crate::MaybeUndefined<::std::vec::Vec<ToolCallLocation>>,
     ///Update the raw input.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawInput`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "rawInput",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub raw_input: crate::MaybeUndefined<::serde_json::Value>,
     ///Update the raw output.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`rawOutput`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "rawOutput",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub raw_output: crate::MaybeUndefined<::serde_json::Value>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7127,17 +5519,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**The Agent cannot currently determine foreground activity.
@@ -7152,7 +5539,7 @@ pending requests, or revoke capabilities. If a control is no longer available,
 the Agent updates the capabilities explicitly. Unfinished tool calls and
 terminals stay as last reported. The Agent does not invent a final status
 for them, and Clients do not present them as confirmed live activity.*/
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
     /**The _meta property is reserved by ACP for additional metadata.
@@ -7161,27 +5548,21 @@ Optional. Omitted and `null` mean no metadata for this state snapshot.*/
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///All text that was typed after the command name is provided as input.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UnstructuredCommandInput {
     ///A hint to display when the input hasn't been provided yet
     ///
     /// Required (`hint`).
-    #[serde(rename = "hint")]
     pub hint: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7191,41 +5572,30 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Context window and cost update for a session.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UsageUpdate {
     ///Tokens currently in context.
     ///
     /// Required (`used`).
-    #[serde(rename = "used")]
     pub used: u64,
     ///Total context window size in tokens.
     ///
     /// Required (`size`).
-    #[serde(rename = "size")]
     pub size: u64,
     ///Cumulative session cost (optional).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`cost`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "cost",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub cost: crate::MaybeUndefined<Cost>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7235,32 +5605,25 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Request to wait for a terminal command to exit.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WaitForTerminalExitRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///The ID of the terminal to wait for.
     ///
     /// Required (`terminalId`).
-    #[serde(rename = "terminalId")]
     pub terminal_id: TerminalId,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7270,40 +5633,27 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response containing the exit status of a terminal command.
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct WaitForTerminalExitResponse {
     ///The process exit code (may be null if terminated by signal).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`exitCode`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "exitCode",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub exit_code: crate::MaybeUndefined<u32>,
     ///The signal that terminated the process (may be null if exited normally).
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`signal`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "signal",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub signal: crate::MaybeUndefined<::std::string::String>,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7313,39 +5663,31 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /**Request to write content to a text file.
 
 Only available if the client supports the `fs.writeTextFile` capability.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct WriteTextFileRequest {
     ///The session ID for this request.
     ///
     /// Required (`sessionId`).
-    #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     ///Absolute path to the file to write.
     ///
     /// Required (`path`).
-    #[serde(rename = "path")]
     pub path: ::std::string::String,
     ///The text content to write to the file.
     ///
     /// Required (`content`).
-    #[serde(rename = "content")]
     pub content: ::std::string::String,
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
 metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7355,21 +5697,16 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 ///Response to `fs/write_text_file`
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct WriteTextFileResponse {
     /**The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7380,17 +5717,12 @@ See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/e
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`_meta`).
     /// Declared leniency (`x-deserialize-default-on-error`): a malformed value decodes as absent (or empty) instead of failing the message, reported as `defaulted` (or `unknown_value` for an unknown enum value).
-    #[serde(
-        rename = "_meta",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub meta: crate::MaybeUndefined<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Members the schema does not define, kept as received (in name order) and written
     /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
     /// allows them.
-    #[serde(flatten)]
     pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 /// Error types.
@@ -7423,6 +5755,24 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl ::serde::Serialize for AgentAuthCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.logout.is_undefined() {
+            let value = &self.logout;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "logout", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
@@ -7545,6 +5895,47 @@ impl AgentAuthCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for AgentCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.load_session {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "loadSession", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.prompt_capabilities {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "promptCapabilities",
+                value,
+            )?;
+        }
+        if let ::std::option::Option::Some(value) = &self.mcp_capabilities {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "mcpCapabilities",
+                value,
+            )?;
+        }
+        if let ::std::option::Option::Some(value) = &self.session_capabilities {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "sessionCapabilities",
+                value,
+            )?;
+        }
+        if let ::std::option::Option::Some(value) = &self.auth {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "auth", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
@@ -7800,6 +6191,22 @@ impl AgentCapabilities {
         self
     }
 }
+impl ::serde::Serialize for AgentNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.method;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "method", value)?;
+        if !self.params.is_undefined() {
+            let value = &self.params;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "params", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AgentNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -7890,6 +6297,24 @@ impl AgentNotification {
     ) -> Self {
         self.params = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for AgentRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.method;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "method", value)?;
+        if !self.params.is_undefined() {
+            let value = &self.params;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "params", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentRequest {
@@ -8004,6 +6429,20 @@ impl AgentRequest {
         self
     }
 }
+impl ::serde::Serialize for AgentResponseError {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.error;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "error", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -8086,6 +6525,20 @@ impl AgentResponseError {
         }
     }
 }
+impl ::serde::Serialize for AgentResponseResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.result;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "result", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -8166,6 +6619,36 @@ impl AgentResponseResult {
             result: result.into(),
             unknown_members: ::serde_json::Map::new(),
         }
+    }
+}
+impl ::serde::Serialize for Annotations {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.audience.is_undefined() {
+            let value = &self.audience;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "audience", value)?;
+        }
+        if !self.last_modified.is_undefined() {
+            let value = &self.last_modified;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "lastModified",
+                value,
+            )?;
+        }
+        if !self.priority.is_undefined() {
+            let value = &self.priority;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "priority", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Annotations {
@@ -8355,6 +6838,28 @@ impl Annotations {
         self
     }
 }
+impl ::serde::Serialize for AudioContent {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.annotations.is_undefined() {
+            let value = &self.annotations;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "annotations", value)?;
+        }
+        let value = &self.data;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "data", value)?;
+        let value = &self.mime_type;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "mimeType", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -8509,6 +7014,23 @@ impl AudioContent {
         self
     }
 }
+impl ::serde::Serialize for AuthCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.terminal {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminal", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -8624,6 +7146,28 @@ impl AuthCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for AuthMethodAgent {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
@@ -8783,6 +7327,34 @@ impl AuthMethodAgent {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for AuthMethodTerminal {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.args {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "args", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.env {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "env", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
@@ -9018,6 +7590,22 @@ impl AuthMethodTerminal {
         self
     }
 }
+impl ::serde::Serialize for AuthenticateRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.method_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "methodId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -9123,6 +7711,20 @@ impl AuthenticateRequest {
         self
     }
 }
+impl ::serde::Serialize for AuthenticateResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -9209,6 +7811,28 @@ impl AuthenticateResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for AvailableCommand {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.description;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        if !self.input.is_undefined() {
+            let value = &self.input;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "input", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
@@ -9371,6 +7995,26 @@ impl AvailableCommand {
         self
     }
 }
+impl ::serde::Serialize for AvailableCommandsUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.available_commands;
+        ::serde::ser::SerializeMap::serialize_entry(
+            &mut out,
+            "availableCommands",
+            value,
+        )?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -9483,6 +8127,28 @@ impl AvailableCommandsUpdate {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for BlobResourceContents {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.blob;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "blob", value)?;
+        if !self.mime_type.is_undefined() {
+            let value = &self.mime_type;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "mimeType", value)?;
+        }
+        let value = &self.uri;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "uri", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
@@ -9644,6 +8310,20 @@ impl BlobResourceContents {
         self
     }
 }
+impl ::serde::Serialize for BooleanConfigOptionCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -9730,6 +8410,32 @@ impl BooleanConfigOptionCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for BooleanPropertySchema {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.default.is_undefined() {
+            let value = &self.default;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "default", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
@@ -9917,6 +8623,22 @@ impl BooleanPropertySchema {
         self
     }
 }
+impl ::serde::Serialize for CancelNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CancelNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10022,6 +8744,22 @@ impl CancelNotification {
         self
     }
 }
+impl ::serde::Serialize for CancelRequestNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.request_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "requestId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10125,6 +8863,45 @@ impl CancelRequestNotification {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ClientCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.fs {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "fs", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.terminal {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminal", value)?;
+        }
+        if !self.session.is_undefined() {
+            let value = &self.session;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "session", value)?;
+        }
+        if !self.subagents.is_undefined() {
+            let value = &self.subagents;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "subagents", value)?;
+        }
+        if !self.plan.is_undefined() {
+            let value = &self.plan;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "plan", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.auth {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "auth", value)?;
+        }
+        if !self.elicitation.is_undefined() {
+            let value = &self.elicitation;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "elicitation", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
@@ -10442,6 +9219,22 @@ impl ClientCapabilities {
         self
     }
 }
+impl ::serde::Serialize for ClientNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.method;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "method", value)?;
+        if !self.params.is_undefined() {
+            let value = &self.params;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "params", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10532,6 +9325,24 @@ impl ClientNotification {
     ) -> Self {
         self.params = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ClientRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.method;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "method", value)?;
+        if !self.params.is_undefined() {
+            let value = &self.params;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "params", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
@@ -10646,6 +9457,20 @@ impl ClientRequest {
         self
     }
 }
+impl ::serde::Serialize for ClientResponseError {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.error;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "error", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10728,6 +9553,20 @@ impl ClientResponseError {
         }
     }
 }
+impl ::serde::Serialize for ClientResponseResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.result;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "result", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10808,6 +9647,36 @@ impl ClientResponseResult {
             result: result.into(),
             unknown_members: ::serde_json::Map::new(),
         }
+    }
+}
+impl ::serde::Serialize for ClientSessionCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.compaction.is_undefined() {
+            let value = &self.compaction;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "compaction", value)?;
+        }
+        if !self.config_options.is_undefined() {
+            let value = &self.config_options;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "configOptions",
+                value,
+            )?;
+        }
+        if !self.notices.is_undefined() {
+            let value = &self.notices;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "notices", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
@@ -11002,6 +9871,22 @@ impl ClientSessionCapabilities {
         self
     }
 }
+impl ::serde::Serialize for CloseSessionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11107,6 +9992,20 @@ impl CloseSessionRequest {
         self
     }
 }
+impl ::serde::Serialize for CloseSessionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11193,6 +10092,24 @@ impl CloseSessionResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for CompactionSummaryChunk {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.compaction_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "compactionId", value)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
@@ -11319,6 +10236,32 @@ impl CompactionSummaryChunk {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for CompactionUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.compaction_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "compactionId", value)?;
+        let value = &self.status;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "status", value)?;
+        if !self.summary.is_undefined() {
+            let value = &self.summary;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "summary", value)?;
+        }
+        if !self.error.is_undefined() {
+            let value = &self.error;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "error", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
@@ -11517,6 +10460,22 @@ impl CompactionUpdate {
         self
     }
 }
+impl ::serde::Serialize for CompleteElicitationNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.elicitation_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "elicitationId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11621,6 +10580,22 @@ impl CompleteElicitationNotification {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ConfigOptionUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.config_options;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "configOptions", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
@@ -11739,6 +10714,22 @@ impl ConfigOptionUpdate {
         self
     }
 }
+impl ::serde::Serialize for Content {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11842,6 +10833,26 @@ impl Content {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ContentChunk {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.message_id.is_undefined() {
+            let value = &self.message_id;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "messageId", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentChunk {
@@ -11978,6 +10989,24 @@ impl ContentChunk {
         self
     }
 }
+impl ::serde::Serialize for Cost {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.amount;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "amount", value)?;
+        let value = &self.currency;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "currency", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Cost {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -12103,6 +11132,22 @@ impl Cost {
         self
     }
 }
+impl ::serde::Serialize for CreateElicitationRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.message;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "message", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -12184,6 +11229,20 @@ impl CreateElicitationRequest {
         self
     }
 }
+impl ::serde::Serialize for CreateElicitationResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -12245,6 +11304,42 @@ impl CreateElicitationResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for CreateTerminalRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.command;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "command", value)?;
+        if let ::std::option::Option::Some(value) = &self.args {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "args", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.env {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "env", value)?;
+        }
+        if !self.cwd.is_undefined() {
+            let value = &self.cwd;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        }
+        if !self.output_byte_limit.is_undefined() {
+            let value = &self.output_byte_limit;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "outputByteLimit",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
@@ -12491,6 +11586,22 @@ impl CreateTerminalRequest {
         self
     }
 }
+impl ::serde::Serialize for CreateTerminalResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.terminal_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminalId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -12595,6 +11706,22 @@ impl CreateTerminalResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for CurrentModeUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.current_mode_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "currentModeId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
@@ -12703,6 +11830,22 @@ impl CurrentModeUpdate {
         self
     }
 }
+impl ::serde::Serialize for DeleteSessionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -12808,6 +11951,20 @@ impl DeleteSessionRequest {
         self
     }
 }
+impl ::serde::Serialize for DeleteSessionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -12894,6 +12051,28 @@ impl DeleteSessionResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for Diff {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.path;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "path", value)?;
+        if !self.old_text.is_undefined() {
+            let value = &self.old_text;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "oldText", value)?;
+        }
+        let value = &self.new_text;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "newText", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Diff {
@@ -13055,6 +12234,20 @@ impl Diff {
         self
     }
 }
+impl ::serde::Serialize for ElicitationAcceptAction {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.content.is_undefined() {
+            let value = &self.content;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13140,6 +12333,28 @@ impl ElicitationAcceptAction {
     ) -> Self {
         self.content = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ElicitationCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.form.is_undefined() {
+            let value = &self.form;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "form", value)?;
+        }
+        if !self.url.is_undefined() {
+            let value = &self.url;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "url", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
@@ -13298,6 +12513,20 @@ impl ElicitationCapabilities {
         self
     }
 }
+impl ::serde::Serialize for ElicitationFormCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13386,6 +12615,18 @@ impl ElicitationFormCapabilities {
         self
     }
 }
+impl ::serde::Serialize for ElicitationFormMode {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.requested_schema;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "requestedSchema", value)?;
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationFormMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13429,6 +12670,18 @@ impl ElicitationFormMode {
             requested_schema: requested_schema.into(),
             kind: kind.into(),
         }
+    }
+}
+impl ::serde::Serialize for ElicitationRequestScope {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.request_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "requestId", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
@@ -13491,6 +12744,38 @@ impl ElicitationRequestScope {
             request_id: request_id.into(),
             unknown_members: ::serde_json::Map::new(),
         }
+    }
+}
+impl ::serde::Serialize for ElicitationSchema {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.type_ {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "type", value)?;
+        }
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.properties {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "properties", value)?;
+        }
+        if !self.required.is_undefined() {
+            let value = &self.required;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "required", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
@@ -13757,6 +13042,22 @@ impl ElicitationSchema {
         self
     }
 }
+impl ::serde::Serialize for ElicitationSessionScope {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.tool_call_id.is_undefined() {
+            let value = &self.tool_call_id;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "toolCallId", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13848,6 +13149,20 @@ impl ElicitationSessionScope {
         self
     }
 }
+impl ::serde::Serialize for ElicitationUrlCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13936,6 +13251,20 @@ impl ElicitationUrlCapabilities {
         self
     }
 }
+impl ::serde::Serialize for ElicitationUrlMode {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.elicitation_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "elicitationId", value)?;
+        let value = &self.url;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "url", value)?;
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ElicitationUrlMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13994,6 +13323,26 @@ impl ElicitationUrlMode {
             url: url.into(),
             kind: kind.into(),
         }
+    }
+}
+impl ::serde::Serialize for EmbeddedResource {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.annotations.is_undefined() {
+            let value = &self.annotations;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "annotations", value)?;
+        }
+        let value = &self.resource;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "resource", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
@@ -14128,6 +13477,28 @@ impl EmbeddedResource {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for EnumOption {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.const_;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "const", value)?;
+        let value = &self.title;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EnumOption {
@@ -14289,6 +13660,24 @@ impl EnumOption {
         self
     }
 }
+impl ::serde::Serialize for EnvVariable {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "value", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for EnvVariable {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -14414,6 +13803,24 @@ impl EnvVariable {
         self
     }
 }
+impl ::serde::Serialize for Error {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.code;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "code", value)?;
+        let value = &self.message;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "message", value)?;
+        if !self.data.is_undefined() {
+            let value = &self.data;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "data", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -14528,6 +13935,20 @@ impl Error {
         self
     }
 }
+impl ::serde::Serialize for ErrorStopReason {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.error.is_undefined() {
+            let value = &self.error;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "error", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -14600,6 +14021,34 @@ impl ErrorStopReason {
     pub fn error(mut self, value: impl ::std::convert::Into<Error>) -> Self {
         self.error = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for FileSystemCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.read_text_file {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "readTextFile",
+                value,
+            )?;
+        }
+        if let ::std::option::Option::Some(value) = &self.write_text_file {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "writeTextFile",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
@@ -14748,6 +14197,24 @@ impl FileSystemCapabilities {
         self
     }
 }
+impl ::serde::Serialize for HttpHeader {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "value", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for HttpHeader {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -14873,6 +14340,20 @@ impl HttpHeader {
         self
     }
 }
+impl ::serde::Serialize for IdleStateUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for IdleStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -14934,6 +14415,32 @@ impl IdleStateUpdate {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ImageContent {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.annotations.is_undefined() {
+            let value = &self.annotations;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "annotations", value)?;
+        }
+        let value = &self.data;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "data", value)?;
+        let value = &self.mime_type;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "mimeType", value)?;
+        if !self.uri.is_undefined() {
+            let value = &self.uri;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "uri", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ImageContent {
@@ -15124,6 +14631,28 @@ impl ImageContent {
         self
     }
 }
+impl ::serde::Serialize for Implementation {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        let value = &self.version;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "version", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -15281,6 +14810,33 @@ impl Implementation {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for InitializeRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.protocol_version;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "protocolVersion", value)?;
+        if let ::std::option::Option::Some(value) = &self.client_capabilities {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "clientCapabilities",
+                value,
+            )?;
+        }
+        if !self.client_info.is_undefined() {
+            let value = &self.client_info;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "clientInfo", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
@@ -15455,6 +15011,36 @@ impl InitializeRequest {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for InitializeResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.protocol_version;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "protocolVersion", value)?;
+        if let ::std::option::Option::Some(value) = &self.agent_capabilities {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "agentCapabilities",
+                value,
+            )?;
+        }
+        if let ::std::option::Option::Some(value) = &self.auth_methods {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "authMethods", value)?;
+        }
+        if !self.agent_info.is_undefined() {
+            let value = &self.agent_info;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "agentInfo", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
@@ -15665,6 +15251,40 @@ impl InitializeResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for IntegerPropertySchema {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.minimum.is_undefined() {
+            let value = &self.minimum;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "minimum", value)?;
+        }
+        if !self.maximum.is_undefined() {
+            let value = &self.maximum;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "maximum", value)?;
+        }
+        if !self.default.is_undefined() {
+            let value = &self.default;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "default", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
@@ -15902,6 +15522,24 @@ impl IntegerPropertySchema {
         self
     }
 }
+impl ::serde::Serialize for KillTerminalRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.terminal_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminalId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -16028,6 +15666,20 @@ impl KillTerminalRequest {
         self
     }
 }
+impl ::serde::Serialize for KillTerminalResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -16114,6 +15766,28 @@ impl KillTerminalResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ListSessionsRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.cwd.is_undefined() {
+            let value = &self.cwd;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        }
+        if !self.cursor.is_undefined() {
+            let value = &self.cursor;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "cursor", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
@@ -16264,6 +15938,26 @@ impl ListSessionsRequest {
         self
     }
 }
+impl ::serde::Serialize for ListSessionsResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.sessions;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessions", value)?;
+        if !self.next_cursor.is_undefined() {
+            let value = &self.next_cursor;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "nextCursor", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -16409,6 +16103,41 @@ impl ListSessionsResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for LoadSessionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.mcp_servers;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "mcpServers", value)?;
+        let value = &self.cwd;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        if let ::std::option::Option::Some(value) = &self.additional_directories {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "additionalDirectories",
+                value,
+            )?;
+        }
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.system_prompt.is_undefined() {
+            let value = &self.system_prompt;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "systemPrompt",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
@@ -16620,6 +16349,32 @@ impl LoadSessionRequest {
         self
     }
 }
+impl ::serde::Serialize for LoadSessionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.modes.is_undefined() {
+            let value = &self.modes;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "modes", value)?;
+        }
+        if !self.config_options.is_undefined() {
+            let value = &self.config_options;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "configOptions",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -16775,6 +16530,20 @@ impl LoadSessionResponse {
         self
     }
 }
+impl ::serde::Serialize for LogoutCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -16861,6 +16630,20 @@ impl LogoutCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for LogoutRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
@@ -16951,6 +16734,20 @@ impl LogoutRequest {
         self
     }
 }
+impl ::serde::Serialize for LogoutResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -17037,6 +16834,26 @@ impl LogoutResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for McpCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.http {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "http", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.sse {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "sse", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
@@ -17183,6 +17000,26 @@ impl McpCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for McpServerHttp {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.url;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "url", value)?;
+        let value = &self.headers;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "headers", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
@@ -17333,6 +17170,26 @@ impl McpServerHttp {
         self
     }
 }
+impl ::serde::Serialize for McpServerSse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.url;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "url", value)?;
+        let value = &self.headers;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "headers", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for McpServerSse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -17479,6 +17336,28 @@ impl McpServerSse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for McpServerStdio {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.command;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "command", value)?;
+        let value = &self.args;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "args", value)?;
+        let value = &self.env;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "env", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
@@ -17652,6 +17531,42 @@ impl McpServerStdio {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for MultiSelectPropertySchema {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.min_items.is_undefined() {
+            let value = &self.min_items;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "minItems", value)?;
+        }
+        if !self.max_items.is_undefined() {
+            let value = &self.max_items;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "maxItems", value)?;
+        }
+        let value = &self.items;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "items", value)?;
+        if !self.default.is_undefined() {
+            let value = &self.default;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "default", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
@@ -17913,6 +17828,39 @@ impl MultiSelectPropertySchema {
         self
     }
 }
+impl ::serde::Serialize for NewSessionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.cwd;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        if let ::std::option::Option::Some(value) = &self.additional_directories {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "additionalDirectories",
+                value,
+            )?;
+        }
+        let value = &self.mcp_servers;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "mcpServers", value)?;
+        if !self.system_prompt.is_undefined() {
+            let value = &self.system_prompt;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "systemPrompt",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -18104,6 +18052,34 @@ impl NewSessionRequest {
         self
     }
 }
+impl ::serde::Serialize for NewSessionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.modes.is_undefined() {
+            let value = &self.modes;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "modes", value)?;
+        }
+        if !self.config_options.is_undefined() {
+            let value = &self.config_options;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "configOptions",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -18276,6 +18252,28 @@ impl NewSessionResponse {
         self
     }
 }
+impl ::serde::Serialize for Notice {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.severity;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "severity", value)?;
+        let value = &self.title;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Notice {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -18433,6 +18431,40 @@ impl Notice {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for NumberPropertySchema {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.minimum.is_undefined() {
+            let value = &self.minimum;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "minimum", value)?;
+        }
+        if !self.maximum.is_undefined() {
+            let value = &self.maximum;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "maximum", value)?;
+        }
+        if !self.default.is_undefined() {
+            let value = &self.default;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "default", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
@@ -18670,6 +18702,26 @@ impl NumberPropertySchema {
         self
     }
 }
+impl ::serde::Serialize for PermissionOption {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.option_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "optionId", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.kind;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "kind", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PermissionOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -18813,6 +18865,22 @@ impl PermissionOption {
         self
     }
 }
+impl ::serde::Serialize for Plan {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.entries;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "entries", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Plan {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -18924,6 +18992,20 @@ impl Plan {
         self
     }
 }
+impl ::serde::Serialize for PlanCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19010,6 +19092,26 @@ impl PlanCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for PlanEntry {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        let value = &self.priority;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "priority", value)?;
+        let value = &self.status;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "status", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntry {
@@ -19155,6 +19257,24 @@ impl PlanEntry {
         self
     }
 }
+impl ::serde::Serialize for PlanItems {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.plan_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "planId", value)?;
+        let value = &self.entries;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "entries", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PlanItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19284,6 +19404,28 @@ impl PlanItems {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for PlanMarkdown {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.plan_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "planId", value)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.path.is_undefined() {
+            let value = &self.path;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "path", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
@@ -19445,6 +19587,22 @@ impl PlanMarkdown {
         self
     }
 }
+impl ::serde::Serialize for PlanRemoved {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.plan_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "planId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19550,6 +19708,22 @@ impl PlanRemoved {
         self
     }
 }
+impl ::serde::Serialize for PlanUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.plan;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "plan", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19653,6 +19827,33 @@ impl PlanUpdate {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for PromptCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.image {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "image", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.audio {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "audio", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.embedded_context {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "embeddedContext",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
@@ -19830,6 +20031,24 @@ impl PromptCapabilities {
         self
     }
 }
+impl ::serde::Serialize for PromptRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.prompt;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "prompt", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19957,6 +20176,22 @@ impl PromptRequest {
         self
     }
 }
+impl ::serde::Serialize for PromptResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.stop_reason;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "stopReason", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for PromptResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -20061,6 +20296,32 @@ impl PromptResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ReadTextFileRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.path;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "path", value)?;
+        if !self.line.is_undefined() {
+            let value = &self.line;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "line", value)?;
+        }
+        if !self.limit.is_undefined() {
+            let value = &self.limit;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "limit", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
@@ -20238,6 +20499,22 @@ impl ReadTextFileRequest {
         self
     }
 }
+impl ::serde::Serialize for ReadTextFileResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -20341,6 +20618,24 @@ impl ReadTextFileResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ReleaseTerminalRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.terminal_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminalId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
@@ -20469,6 +20764,20 @@ impl ReleaseTerminalRequest {
         self
     }
 }
+impl ::serde::Serialize for ReleaseTerminalResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -20555,6 +20864,26 @@ impl ReleaseTerminalResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for RequestPermissionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.tool_call;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "toolCall", value)?;
+        let value = &self.options;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "options", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
@@ -20702,6 +21031,22 @@ impl RequestPermissionRequest {
         self
     }
 }
+impl ::serde::Serialize for RequestPermissionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.outcome;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "outcome", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -20807,6 +21152,20 @@ impl RequestPermissionResponse {
         self
     }
 }
+impl ::serde::Serialize for RequiresActionStateUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -20893,6 +21252,44 @@ impl RequiresActionStateUpdate {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ResourceLink {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.annotations.is_undefined() {
+            let value = &self.annotations;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "annotations", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.mime_type.is_undefined() {
+            let value = &self.mime_type;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "mimeType", value)?;
+        }
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.size.is_undefined() {
+            let value = &self.size;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "size", value)?;
+        }
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        let value = &self.uri;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "uri", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ResourceLink {
@@ -21180,6 +21577,42 @@ impl ResourceLink {
         self
     }
 }
+impl ::serde::Serialize for ResumeSessionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.cwd;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        if let ::std::option::Option::Some(value) = &self.additional_directories {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "additionalDirectories",
+                value,
+            )?;
+        }
+        if let ::std::option::Option::Some(value) = &self.mcp_servers {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "mcpServers", value)?;
+        }
+        if !self.system_prompt.is_undefined() {
+            let value = &self.system_prompt;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "systemPrompt",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21397,6 +21830,32 @@ impl ResumeSessionRequest {
         self
     }
 }
+impl ::serde::Serialize for ResumeSessionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.modes.is_undefined() {
+            let value = &self.modes;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "modes", value)?;
+        }
+        if !self.config_options.is_undefined() {
+            let value = &self.config_options;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "configOptions",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21552,6 +22011,20 @@ impl ResumeSessionResponse {
         self
     }
 }
+impl ::serde::Serialize for RunningStateUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21638,6 +22111,22 @@ impl RunningStateUpdate {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SelectedPermissionOutcome {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.option_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "optionId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
@@ -21745,6 +22234,20 @@ impl SelectedPermissionOutcome {
         self
     }
 }
+impl ::serde::Serialize for SessionAdditionalDirectoriesCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21836,6 +22339,20 @@ impl SessionAdditionalDirectoriesCapabilities {
         self
     }
 }
+impl ::serde::Serialize for SessionCancelCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21922,6 +22439,52 @@ impl SessionCancelCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SessionCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.list.is_undefined() {
+            let value = &self.list;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "list", value)?;
+        }
+        if !self.delete.is_undefined() {
+            let value = &self.delete;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "delete", value)?;
+        }
+        if !self.additional_directories.is_undefined() {
+            let value = &self.additional_directories;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "additionalDirectories",
+                value,
+            )?;
+        }
+        if !self.system_prompt.is_undefined() {
+            let value = &self.system_prompt;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "systemPrompt",
+                value,
+            )?;
+        }
+        if !self.resume.is_undefined() {
+            let value = &self.resume;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "resume", value)?;
+        }
+        if !self.close.is_undefined() {
+            let value = &self.close;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "close", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
@@ -22220,6 +22783,20 @@ impl SessionCapabilities {
         self
     }
 }
+impl ::serde::Serialize for SessionCloseCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -22308,6 +22885,18 @@ impl SessionCloseCapabilities {
         self
     }
 }
+impl ::serde::Serialize for SessionConfigBoolean {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.current_value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "currentValue", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -22369,6 +22958,32 @@ impl SessionConfigBoolean {
             current_value: current_value.into(),
             unknown_members: ::serde_json::Map::new(),
         }
+    }
+}
+impl ::serde::Serialize for SessionConfigOption {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.category.is_undefined() {
+            let value = &self.category;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "category", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOption {
@@ -22528,6 +23143,24 @@ impl SessionConfigOption {
         self
     }
 }
+impl ::serde::Serialize for SessionConfigOptionsCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.boolean.is_undefined() {
+            let value = &self.boolean;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "boolean", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -22652,6 +23285,20 @@ impl SessionConfigOptionsCapabilities {
         self
     }
 }
+impl ::serde::Serialize for SessionConfigSelect {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.current_value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "currentValue", value)?;
+        let value = &self.options;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "options", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -22733,6 +23380,26 @@ impl SessionConfigSelect {
             options: options.into(),
             unknown_members: ::serde_json::Map::new(),
         }
+    }
+}
+impl ::serde::Serialize for SessionConfigSelectGroup {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.group;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "group", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        let value = &self.options;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "options", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
@@ -22884,6 +23551,28 @@ impl SessionConfigSelectGroup {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SessionConfigSelectOption {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "value", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
@@ -23045,6 +23734,20 @@ impl SessionConfigSelectOption {
         self
     }
 }
+impl ::serde::Serialize for SessionDeleteCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -23131,6 +23834,39 @@ impl SessionDeleteCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SessionInfo {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.cwd;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        if let ::std::option::Option::Some(value) = &self.additional_directories {
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "additionalDirectories",
+                value,
+            )?;
+        }
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.updated_at.is_undefined() {
+            let value = &self.updated_at;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "updatedAt", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionInfo {
@@ -23362,6 +24098,28 @@ impl SessionInfo {
         self
     }
 }
+impl ::serde::Serialize for SessionInfoUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.updated_at.is_undefined() {
+            let value = &self.updated_at;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "updatedAt", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -23518,6 +24276,20 @@ impl SessionInfoUpdate {
         self
     }
 }
+impl ::serde::Serialize for SessionListCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -23604,6 +24376,58 @@ impl SessionListCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SessionMessage {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.message_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "messageId", value)?;
+        if !self.sender_session_id.is_undefined() {
+            let value = &self.sender_session_id;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "senderSessionId",
+                value,
+            )?;
+        }
+        if !self.recipient_session_id.is_undefined() {
+            let value = &self.recipient_session_id;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "recipientSessionId",
+                value,
+            )?;
+        }
+        if !self.sender_message_id.is_undefined() {
+            let value = &self.sender_message_id;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "senderMessageId",
+                value,
+            )?;
+        }
+        if !self.recipient_message_id.is_undefined() {
+            let value = &self.recipient_message_id;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "recipientMessageId",
+                value,
+            )?;
+        }
+        if !self.content.is_undefined() {
+            let value = &self.content;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionMessage {
@@ -23875,6 +24699,24 @@ impl SessionMessage {
         self
     }
 }
+impl ::serde::Serialize for SessionMessageChunk {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.message_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "messageId", value)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -23998,6 +24840,28 @@ impl SessionMessageChunk {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SessionMode {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "id", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionMode {
@@ -24159,6 +25023,24 @@ impl SessionMode {
         self
     }
 }
+impl ::serde::Serialize for SessionModeState {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.current_mode_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "currentModeId", value)?;
+        let value = &self.available_modes;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "availableModes", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionModeState {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -24292,6 +25174,24 @@ impl SessionModeState {
         self
     }
 }
+impl ::serde::Serialize for SessionNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.update;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "update", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -24417,6 +25317,22 @@ impl SessionNotification {
         self
     }
 }
+impl ::serde::Serialize for SessionReference {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionReference {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -24522,6 +25438,20 @@ impl SessionReference {
         self
     }
 }
+impl ::serde::Serialize for SessionResumeCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -24608,6 +25538,24 @@ impl SessionResumeCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SessionSystemPromptCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.mode.is_undefined() {
+            let value = &self.mode;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "mode", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
@@ -24734,6 +25682,24 @@ impl SessionSystemPromptCapabilities {
         self
     }
 }
+impl ::serde::Serialize for SessionSystemPromptModeCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.override_.is_undefined() {
+            let value = &self.override_;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "override", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -24858,6 +25824,20 @@ impl SessionSystemPromptModeCapabilities {
         self
     }
 }
+impl ::serde::Serialize for SessionSystemPromptOverrideCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -24947,6 +25927,24 @@ impl SessionSystemPromptOverrideCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SetSessionConfigOptionRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.config_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "configId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.kind)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequest {
@@ -25046,6 +26044,18 @@ impl SetSessionConfigOptionRequest {
         self
     }
 }
+impl ::serde::Serialize for SetSessionConfigOptionRequestKindBoolean {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "value", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25111,6 +26121,18 @@ impl SetSessionConfigOptionRequestKindBoolean {
         }
     }
 }
+impl ::serde::Serialize for SetSessionConfigOptionRequestKindValueId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.value;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "value", value)?;
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindValueId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25174,6 +26196,22 @@ impl SetSessionConfigOptionRequestKindValueId {
             value: value.into(),
             unknown_members: ::serde_json::Map::new(),
         }
+    }
+}
+impl ::serde::Serialize for SetSessionConfigOptionResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.config_options;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "configOptions", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
@@ -25290,6 +26328,24 @@ impl SetSessionConfigOptionResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SetSessionModeRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.mode_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "modeId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
@@ -25417,6 +26473,20 @@ impl SetSessionModeRequest {
         self
     }
 }
+impl ::serde::Serialize for SetSessionModeResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25503,6 +26573,22 @@ impl SetSessionModeResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for StringMultiSelectItems {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.enum_;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "enum", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
@@ -25614,6 +26700,56 @@ impl StringMultiSelectItems {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for StringPropertySchema {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.min_length.is_undefined() {
+            let value = &self.min_length;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "minLength", value)?;
+        }
+        if !self.max_length.is_undefined() {
+            let value = &self.max_length;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "maxLength", value)?;
+        }
+        if !self.pattern.is_undefined() {
+            let value = &self.pattern;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "pattern", value)?;
+        }
+        if !self.format.is_undefined() {
+            let value = &self.format;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "format", value)?;
+        }
+        if !self.default.is_undefined() {
+            let value = &self.default;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "default", value)?;
+        }
+        if !self.enum_.is_undefined() {
+            let value = &self.enum_;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "enum", value)?;
+        }
+        if !self.one_of.is_undefined() {
+            let value = &self.one_of;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "oneOf", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
@@ -25975,6 +27111,20 @@ impl StringPropertySchema {
         self
     }
 }
+impl ::serde::Serialize for SubagentCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -26061,6 +27211,24 @@ impl SubagentCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SubagentSessionCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.cancel.is_undefined() {
+            let value = &self.cancel;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "cancel", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
@@ -26183,6 +27351,54 @@ impl SubagentSessionCapabilities {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for SubagentUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.description.is_undefined() {
+            let value = &self.description;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "description", value)?;
+        }
+        if !self.capabilities.is_undefined() {
+            let value = &self.capabilities;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "capabilities",
+                value,
+            )?;
+        }
+        if !self.state.is_undefined() {
+            let value = &self.state;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "state", value)?;
+        }
+        if !self.cwd.is_undefined() {
+            let value = &self.cwd;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "cwd", value)?;
+        }
+        if !self.additional_directories.is_undefined() {
+            let value = &self.additional_directories;
+            ::serde::ser::SerializeMap::serialize_entry(
+                &mut out,
+                "additionalDirectories",
+                value,
+            )?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
@@ -26483,6 +27699,24 @@ impl SubagentUpdate {
         self
     }
 }
+impl ::serde::Serialize for SystemPrompt {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.mode;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "mode", value)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -26610,6 +27844,22 @@ impl SystemPrompt {
         self
     }
 }
+impl ::serde::Serialize for Terminal {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.terminal_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminalId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Terminal {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -26714,6 +27964,28 @@ impl Terminal {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for TerminalExitStatus {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.exit_code.is_undefined() {
+            let value = &self.exit_code;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "exitCode", value)?;
+        }
+        if !self.signal.is_undefined() {
+            let value = &self.signal;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "signal", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
@@ -26867,6 +28139,24 @@ impl TerminalExitStatus {
         self
     }
 }
+impl ::serde::Serialize for TerminalOutputRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.terminal_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminalId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -26991,6 +28281,28 @@ impl TerminalOutputRequest {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for TerminalOutputResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.output;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "output", value)?;
+        let value = &self.truncated;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "truncated", value)?;
+        if !self.exit_status.is_undefined() {
+            let value = &self.exit_status;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "exitStatus", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
@@ -27152,6 +28464,26 @@ impl TerminalOutputResponse {
         self
     }
 }
+impl ::serde::Serialize for TextContent {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.annotations.is_undefined() {
+            let value = &self.annotations;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "annotations", value)?;
+        }
+        let value = &self.text;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "text", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -27284,6 +28616,28 @@ impl TextContent {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for TextResourceContents {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.mime_type.is_undefined() {
+            let value = &self.mime_type;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "mimeType", value)?;
+        }
+        let value = &self.text;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "text", value)?;
+        let value = &self.uri;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "uri", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
@@ -27445,6 +28799,22 @@ impl TextResourceContents {
         self
     }
 }
+impl ::serde::Serialize for TitledMultiSelectItems {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.any_of;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "anyOf", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -27550,6 +28920,48 @@ impl TitledMultiSelectItems {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ToolCall {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.tool_call_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "toolCallId", value)?;
+        let value = &self.title;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        if !self.name.is_undefined() {
+            let value = &self.name;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.kind {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "kind", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.status {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "status", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.content {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.locations {
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "locations", value)?;
+        }
+        if !self.raw_input.is_undefined() {
+            let value = &self.raw_input;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "rawInput", value)?;
+        }
+        if !self.raw_output.is_undefined() {
+            let value = &self.raw_output;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "rawOutput", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCall {
@@ -27908,6 +29320,26 @@ impl ToolCall {
         self
     }
 }
+impl ::serde::Serialize for ToolCallLocation {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.path;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "path", value)?;
+        if !self.line.is_undefined() {
+            let value = &self.line;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "line", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -28040,6 +29472,54 @@ impl ToolCallLocation {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for ToolCallUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.tool_call_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "toolCallId", value)?;
+        if !self.kind.is_undefined() {
+            let value = &self.kind;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "kind", value)?;
+        }
+        if !self.status.is_undefined() {
+            let value = &self.status;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "status", value)?;
+        }
+        if !self.title.is_undefined() {
+            let value = &self.title;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "title", value)?;
+        }
+        if !self.name.is_undefined() {
+            let value = &self.name;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "name", value)?;
+        }
+        if !self.content.is_undefined() {
+            let value = &self.content;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        }
+        if !self.locations.is_undefined() {
+            let value = &self.locations;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "locations", value)?;
+        }
+        if !self.raw_input.is_undefined() {
+            let value = &self.raw_input;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "rawInput", value)?;
+        }
+        if !self.raw_output.is_undefined() {
+            let value = &self.raw_output;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "rawOutput", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
@@ -28412,6 +29892,20 @@ impl ToolCallUpdate {
         self
     }
 }
+impl ::serde::Serialize for UnknownStateUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -28498,6 +29992,22 @@ impl UnknownStateUpdate {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for UnstructuredCommandInput {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.hint;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "hint", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
@@ -28603,6 +30113,28 @@ impl UnstructuredCommandInput {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for UsageUpdate {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.used;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "used", value)?;
+        let value = &self.size;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "size", value)?;
+        if !self.cost.is_undefined() {
+            let value = &self.cost;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "cost", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
@@ -28759,6 +30291,24 @@ impl UsageUpdate {
         self
     }
 }
+impl ::serde::Serialize for WaitForTerminalExitRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.terminal_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "terminalId", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -28883,6 +30433,28 @@ impl WaitForTerminalExitRequest {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for WaitForTerminalExitResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.exit_code.is_undefined() {
+            let value = &self.exit_code;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "exitCode", value)?;
+        }
+        if !self.signal.is_undefined() {
+            let value = &self.signal;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "signal", value)?;
+        }
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
@@ -29036,6 +30608,26 @@ impl WaitForTerminalExitResponse {
         self
     }
 }
+impl ::serde::Serialize for WriteTextFileRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "sessionId", value)?;
+        let value = &self.path;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "path", value)?;
+        let value = &self.content;
+        ::serde::ser::SerializeMap::serialize_entry(&mut out, "content", value)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -29179,6 +30771,20 @@ impl WriteTextFileRequest {
         self
     }
 }
+impl ::serde::Serialize for WriteTextFileResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(::std::option::Option::None)?;
+        if !self.meta.is_undefined() {
+            let value = &self.meta;
+            ::serde::ser::SerializeMap::serialize_entry(&mut out, "_meta", value)?;
+        }
+        crate::runtime::flatten_into(&mut out, &self.unknown_members)?;
+        ::serde::ser::SerializeMap::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -29265,6 +30871,323 @@ impl WriteTextFileResponse {
     ) -> Self {
         self.meta = crate::MaybeUndefined::Value(value.into());
         self
+    }
+}
+impl ::serde::Serialize for AuthMethodId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AuthMethodId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for CompactionCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::serde_json::Map<
+            ::std::string::String,
+            ::serde_json::Value,
+        > as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for CompactionId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CompactionId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for ElicitationId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ElicitationId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for ExtNotification {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExtNotification {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::serde_json::Value as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for ExtRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExtRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::serde_json::Value as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for ExtResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ExtResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::serde_json::Value as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for MessageId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for MessageId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for NoticeCapabilities {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::serde_json::Map<
+            ::std::string::String,
+            ::serde_json::Value,
+        > as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for NoticeTitle {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl ::serde::Serialize for PermissionOptionId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PermissionOptionId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for PlanId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for PlanId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for ProtocolVersion {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ProtocolVersion {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <u16 as ::serde::Deserialize<'de>>::deserialize(deserializer).map(Self)
+    }
+}
+impl ::serde::Serialize for SessionConfigGroupId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionConfigGroupId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for SessionConfigId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionConfigId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for SessionConfigValueId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionConfigValueId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for SessionId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for SessionModeId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SessionModeId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for TerminalId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for TerminalId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
+    }
+}
+impl ::serde::Serialize for ToolCallId {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::serde::Serialize::serialize(&self.0, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ToolCallId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            .map(Self)
     }
 }
 impl ::std::convert::From<&str> for AuthMethodId {

@@ -2,324 +2,288 @@
 // Source of truth: the schema file(s) above; the pipeline lives in `codegen/`.
 
 ///A failure of the tool's domain, as the tool reported it.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalToolError {
     ///Machine-readable code of the failure.
     ///
     /// Required (`code`).
-    #[serde(rename = "code")]
     pub code: ::std::string::String,
     ///What went wrong, for the model.
     ///
     /// Required (`message`).
-    #[serde(rename = "message")]
     pub message: ::std::string::String,
     ///Details of the failure (any JSON value, `null` included), valid against the tool's `error_data_schema` when it has one. Absent and `null` differ: absent is no data, `null` is the data `null`.
     ///
     /// Optional, `null` allowed: absent (`Undefined`, not written), `null` (`Null`) and a value are three states, kept apart through decode and encode (`data`).
-    #[serde(
-        rename = "data",
-        skip_serializing_if = "crate::MaybeUndefined::is_undefined"
-    )]
     pub data: crate::MaybeUndefined<::serde_json::Value>,
 }
 ///JSON output.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalToolOutputJson {
     ///The output (any JSON value).
     ///
     /// Required (`value`); `null` is allowed and kept as `None`.
-    #[serde(rename = "value")]
     pub value: ::serde_json::Value,
 }
 ///Text output.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalToolOutputText {
     ///The output.
     ///
     /// Required (`text`).
-    #[serde(rename = "text")]
     pub text: ::std::string::String,
 }
 ///The result of one tool call that ran to completion: where it ran, which call it answers, and its outcome.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalToolResult {
     ///The transaction the call ran in.
     ///
     /// Required (`transaction_id`).
-    #[serde(rename = "transaction_id")]
     pub transaction_id: ::std::string::String,
     ///The session the transaction ran in.
     ///
     /// Required (`session_key`).
-    #[serde(rename = "session_key")]
     pub session_key: SessionKey,
     ///The model exchange that requested the call. Absent: the call was not requested by a model exchange.
     ///
     /// Optional (`exchange_id`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(
-        rename = "exchange_id",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub exchange_id: ::std::option::Option<::std::string::String>,
     ///The tool action this result ends.
     ///
     /// Required (`tool_action_id`).
-    #[serde(rename = "tool_action_id")]
     pub tool_action_id: ::std::string::String,
     ///Registry id of the tool that ran.
     ///
     /// Required (`tool_id`).
-    #[serde(rename = "tool_id")]
     pub tool_id: ::std::string::String,
     ///The provider's correlation id of the call, byte for byte as the call carried it.
     ///
     /// Required (`provider_tool_call_id`).
-    #[serde(rename = "provider_tool_call_id")]
     pub provider_tool_call_id: ::std::string::String,
     ///Position of the call among the calls the model requested in one response, from 0.
     ///
     /// Required (`request_ordinal`).
-    #[serde(rename = "request_ordinal")]
     pub request_ordinal: u32,
     ///What the call produced.
     ///
     /// Required (`outcome`).
-    #[serde(rename = "outcome")]
     pub outcome: CanonicalToolResultOutcome,
 }
 ///The tool ran and reported a failure of its domain (not found, permission denied...): an answer for the model, not a runtime failure.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalToolResultOutcomeDomainFailed {
     ///The failure.
     ///
     /// Required (`error`).
-    #[serde(rename = "error")]
     pub error: CanonicalToolError,
 }
 ///The tool succeeded.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CanonicalToolResultOutcomeSucceeded {
     ///The output.
     ///
     /// Required (`output`).
-    #[serde(rename = "output")]
     pub output: CanonicalToolOutput,
 }
 ///The session a transaction runs in: its channel and its session within that channel.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SessionKey {
     ///The channel.
     ///
     /// Required (`channel_id`).
-    #[serde(rename = "channel_id")]
     pub channel_id: ::std::string::String,
     ///The session within the channel.
     ///
     /// Required (`session_id`).
-    #[serde(rename = "session_id")]
     pub session_id: ::std::string::String,
 }
 ///One call to a tool, as a provider adapter hands it to the runtime.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolCall {
     ///Name of the tool as the model called it.
     ///
     /// Required (`tool_name`).
-    #[serde(rename = "tool_name")]
     pub tool_name: ::std::string::String,
     ///Registry id of the tool the name resolved to.
     ///
     /// Required (`tool_id`).
-    #[serde(rename = "tool_id")]
     pub tool_id: ::std::string::String,
     ///The provider's correlation id of the call, kept byte for byte (any string, never normalized), to be echoed back with the result.
     ///
     /// Required (`provider_tool_call_id`).
-    #[serde(rename = "provider_tool_call_id")]
     pub provider_tool_call_id: ::std::string::String,
     ///Arguments of the call, as the model produced them (any JSON value; checked against the tool's `input_schema` by the runtime, not by this contract).
     ///
     /// Required (`arguments`); `null` is allowed and kept as `None`.
-    #[serde(rename = "arguments")]
     pub arguments: ::serde_json::Value,
     ///Position of the call among the calls the model requested in one response, from 0.
     ///
     /// Required (`request_ordinal`).
-    #[serde(rename = "request_ordinal")]
     pub request_ordinal: u32,
 }
 ///Runs in the runtime's process as a task that can be aborted at an await point: on cancel the call is given `grace_ms` to stop by itself, then aborted at its next await point; code between two await points (a blocking loop) is never interrupted.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolExecutionClassAbortableAtYield {
     ///How long a cancelled call is given to stop by itself before it is aborted, in milliseconds.
     ///
     /// Required (`grace_ms`).
-    #[serde(rename = "grace_ms")]
     pub grace_ms: u64,
 }
 ///Runs in the runtime's process and stops only by cooperating: on cancel the call is asked to stop and given `grace_ms` to finish; nothing stops a call that does not cooperate.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolExecutionClassCooperativeInProcess {
     ///How long a cancelled call is given to stop by itself, in milliseconds.
     ///
     /// Required (`grace_ms`).
-    #[serde(rename = "grace_ms")]
     pub grace_ms: u64,
 }
 ///Runs in a child process: on cancel the child is asked to stop and given `grace_ms`, then killed, and the runtime waits up to `kill_deadline_ms` for it to exit (reaped, never left running or as a zombie); a child still not reaped by then is a termination failure.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolExecutionClassProcessIsolated {
     ///How long a cancelled child is given to stop by itself before it is killed, in milliseconds.
     ///
     /// Required (`grace_ms`).
-    #[serde(rename = "grace_ms")]
     pub grace_ms: u64,
     ///How long the runtime waits, after the kill, for the child to exit and be reaped, in milliseconds.
     ///
     /// Required (`kill_deadline_ms`).
-    #[serde(rename = "kill_deadline_ms")]
     pub kill_deadline_ms: u64,
 }
 ///The tool action ran to completion: it succeeded or the tool reported a domain failure.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolLifecycleEventCompleted {
     ///The result.
     ///
     /// Required (`result`).
-    #[serde(rename = "result")]
     pub result: CanonicalToolResult,
 }
 ///The runtime could not complete the tool action (a panic, a lost completion, an output that breaks the contract, a process that could not be terminated, a deadline): no result exists.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolLifecycleEventRuntimeFailed {
     ///The tool action.
     ///
     /// Required (`tool_action_id`).
-    #[serde(rename = "tool_action_id")]
     pub tool_action_id: ::std::string::String,
     ///Registry id of the tool.
     ///
     /// Required (`tool_id`).
-    #[serde(rename = "tool_id")]
     pub tool_id: ::std::string::String,
     ///What failed.
     ///
     /// Required (`code`).
-    #[serde(rename = "code")]
     pub code: ToolRuntimeErrorCode,
 }
 ///The runtime started the tool action.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolLifecycleEventStarted {
     ///The tool action.
     ///
     /// Required (`tool_action_id`).
-    #[serde(rename = "tool_action_id")]
     pub tool_action_id: ::std::string::String,
     ///Registry id of the tool.
     ///
     /// Required (`tool_id`).
-    #[serde(rename = "tool_id")]
     pub tool_id: ::std::string::String,
 }
 ///Resource and time limits of a tool. Every limit is at least 1.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolLimits {
     ///Most calls of the tool that may run at once.
     ///
     /// Required (`max_concurrent`).
-    #[serde(rename = "max_concurrent")]
     pub max_concurrent: u32,
     ///Most bytes the call's `arguments` may take, as compact JSON (UTF-8).
     ///
     /// Required (`max_input_bytes`).
-    #[serde(rename = "max_input_bytes")]
     pub max_input_bytes: u64,
     ///Most bytes the call's output may take, as compact JSON (UTF-8) for JSON output, as UTF-8 text for text output.
     ///
     /// Required (`max_output_bytes`).
-    #[serde(rename = "max_output_bytes")]
     pub max_output_bytes: u64,
     ///Longest one call may run, in milliseconds, from its start to its completion.
     ///
     /// Required (`execution_deadline_ms`).
-    #[serde(rename = "execution_deadline_ms")]
     pub execution_deadline_ms: u64,
 }
 ///What a tool returns: its success output, and the schema of the `data` of its domain errors.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutputContract {
     ///What a successful call returns.
     ///
     /// Required (`success`).
-    #[serde(rename = "success")]
     pub success: ToolSuccessContract,
     ///JSON Schema 2020-12 of the `data` of a domain error. Absent: the `data` of its domain errors is not constrained.
     ///
     /// Optional (`error_data_schema`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(
-        rename = "error_data_schema",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub error_data_schema: ::std::option::Option<::serde_json::Value>,
 }
 ///What a tool is: what the runtime registers, advertises to a model, and enforces around each call.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolSpec {
     ///Stable id of the tool in the runtime's registry.
     ///
     /// Required (`id`).
-    #[serde(rename = "id")]
     pub id: ::std::string::String,
     ///Name of the tool as the model sees it.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///What the tool does, for the model.
     ///
     /// Required (`description`).
-    #[serde(rename = "description")]
     pub description: ::std::string::String,
     ///JSON Schema 2020-12 of the call's `arguments`.
     ///
     /// Required (`input_schema`).
-    #[serde(rename = "input_schema")]
     pub input_schema: ::serde_json::Value,
     ///What the tool returns on success and on a domain failure.
     ///
     /// Required (`output_contract`).
-    #[serde(rename = "output_contract")]
     pub output_contract: ToolOutputContract,
     ///Resource and time limits of each call.
     ///
     /// Required (`limits`).
-    #[serde(rename = "limits")]
     pub limits: ToolLimits,
     ///How the tool runs, and so what cancelling a call guarantees.
     ///
     /// Required (`execution_class`).
-    #[serde(rename = "execution_class")]
     pub execution_class: ToolExecutionClass,
 }
 ///JSON output, valid against `schema`.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolSuccessContractJson {
     ///JSON Schema 2020-12 of the output.
     ///
     /// Required (`schema`).
-    #[serde(rename = "schema")]
     pub schema: ::serde_json::Value,
 }
 ///Text output of a media type.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolSuccessContractText {
     ///Media type of the text.
     ///
     /// Required (`media_type`).
-    #[serde(rename = "media_type")]
     pub media_type: ::std::string::String,
+}
+impl ::serde::Serialize for CanonicalToolError {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 2usize + usize::from(!self.data.is_undefined());
+        let mut out = serializer.serialize_struct("CanonicalToolError", len)?;
+        let value = &self.code;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "code", value)?;
+        let value = &self.message;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "message", value)?;
+        if !self.data.is_undefined() {
+            let value = &self.data;
+            ::serde::ser::SerializeStruct::serialize_field(&mut out, "data", value)?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "data")?;
+        }
+        ::serde::ser::SerializeStruct::end(out)
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for CanonicalToolError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -404,6 +368,18 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolError {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for CanonicalToolOutputJson {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer.serialize_struct("CanonicalToolOutputJson", len)?;
+        let value = &self.value;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "value", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CanonicalToolOutputJson {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -453,6 +429,18 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolOutputJson {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for CanonicalToolOutputText {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer.serialize_struct("CanonicalToolOutputText", len)?;
+        let value = &self.text;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "text", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CanonicalToolOutputText {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -500,6 +488,55 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolOutputText {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for CanonicalToolResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 7usize + usize::from(self.exchange_id.is_some());
+        let mut out = serializer.serialize_struct("CanonicalToolResult", len)?;
+        let value = &self.transaction_id;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "transaction_id",
+            value,
+        )?;
+        let value = &self.session_key;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "session_key", value)?;
+        if let ::std::option::Option::Some(value) = &self.exchange_id {
+            ::serde::ser::SerializeStruct::serialize_field(
+                &mut out,
+                "exchange_id",
+                value,
+            )?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "exchange_id")?;
+        }
+        let value = &self.tool_action_id;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "tool_action_id",
+            value,
+        )?;
+        let value = &self.tool_id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "tool_id", value)?;
+        let value = &self.provider_tool_call_id;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "provider_tool_call_id",
+            value,
+        )?;
+        let value = &self.request_ordinal;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "request_ordinal",
+            value,
+        )?;
+        let value = &self.outcome;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "outcome", value)?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CanonicalToolResult {
@@ -674,6 +711,19 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolResult {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for CanonicalToolResultOutcomeDomainFailed {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer
+            .serialize_struct("CanonicalToolResultOutcomeDomainFailed", len)?;
+        let value = &self.error;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "error", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CanonicalToolResultOutcomeDomainFailed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -726,6 +776,19 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolResultOutcomeDomainFailed {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for CanonicalToolResultOutcomeSucceeded {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer
+            .serialize_struct("CanonicalToolResultOutcomeSucceeded", len)?;
+        let value = &self.output;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "output", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for CanonicalToolResultOutcomeSucceeded {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -773,6 +836,20 @@ impl<'de> ::serde::Deserialize<'de> for CanonicalToolResultOutcomeSucceeded {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for SessionKey {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 2usize;
+        let mut out = serializer.serialize_struct("SessionKey", len)?;
+        let value = &self.channel_id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "channel_id", value)?;
+        let value = &self.session_id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "session_id", value)?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionKey {
@@ -838,6 +915,34 @@ impl<'de> ::serde::Deserialize<'de> for SessionKey {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolCall {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 5usize;
+        let mut out = serializer.serialize_struct("ToolCall", len)?;
+        let value = &self.tool_name;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "tool_name", value)?;
+        let value = &self.tool_id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "tool_id", value)?;
+        let value = &self.provider_tool_call_id;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "provider_tool_call_id",
+            value,
+        )?;
+        let value = &self.arguments;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "arguments", value)?;
+        let value = &self.request_ordinal;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "request_ordinal",
+            value,
+        )?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCall {
@@ -957,6 +1062,19 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for ToolExecutionClassAbortableAtYield {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer
+            .serialize_struct("ToolExecutionClassAbortableAtYield", len)?;
+        let value = &self.grace_ms;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "grace_ms", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ToolExecutionClassAbortableAtYield {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1004,6 +1122,19 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecutionClassAbortableAtYield {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolExecutionClassCooperativeInProcess {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer
+            .serialize_struct("ToolExecutionClassCooperativeInProcess", len)?;
+        let value = &self.grace_ms;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "grace_ms", value)?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolExecutionClassCooperativeInProcess {
@@ -1056,6 +1187,25 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecutionClassCooperativeInProcess {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolExecutionClassProcessIsolated {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 2usize;
+        let mut out = serializer
+            .serialize_struct("ToolExecutionClassProcessIsolated", len)?;
+        let value = &self.grace_ms;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "grace_ms", value)?;
+        let value = &self.kill_deadline_ms;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "kill_deadline_ms",
+            value,
+        )?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolExecutionClassProcessIsolated {
@@ -1124,6 +1274,18 @@ impl<'de> ::serde::Deserialize<'de> for ToolExecutionClassProcessIsolated {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for ToolLifecycleEventCompleted {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer.serialize_struct("ToolLifecycleEventCompleted", len)?;
+        let value = &self.result;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "result", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEventCompleted {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1171,6 +1333,27 @@ impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEventCompleted {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolLifecycleEventRuntimeFailed {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 3usize;
+        let mut out = serializer
+            .serialize_struct("ToolLifecycleEventRuntimeFailed", len)?;
+        let value = &self.tool_action_id;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "tool_action_id",
+            value,
+        )?;
+        let value = &self.tool_id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "tool_id", value)?;
+        let value = &self.code;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "code", value)?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEventRuntimeFailed {
@@ -1255,6 +1438,24 @@ impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEventRuntimeFailed {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for ToolLifecycleEventStarted {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 2usize;
+        let mut out = serializer.serialize_struct("ToolLifecycleEventStarted", len)?;
+        let value = &self.tool_action_id;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "tool_action_id",
+            value,
+        )?;
+        let value = &self.tool_id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "tool_id", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEventStarted {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1319,6 +1520,40 @@ impl<'de> ::serde::Deserialize<'de> for ToolLifecycleEventStarted {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolLimits {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 4usize;
+        let mut out = serializer.serialize_struct("ToolLimits", len)?;
+        let value = &self.max_concurrent;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "max_concurrent",
+            value,
+        )?;
+        let value = &self.max_input_bytes;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "max_input_bytes",
+            value,
+        )?;
+        let value = &self.max_output_bytes;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "max_output_bytes",
+            value,
+        )?;
+        let value = &self.execution_deadline_ms;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "execution_deadline_ms",
+            value,
+        )?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolLimits {
@@ -1422,6 +1657,27 @@ impl<'de> ::serde::Deserialize<'de> for ToolLimits {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for ToolOutputContract {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize + usize::from(self.error_data_schema.is_some());
+        let mut out = serializer.serialize_struct("ToolOutputContract", len)?;
+        let value = &self.success;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "success", value)?;
+        if let ::std::option::Option::Some(value) = &self.error_data_schema {
+            ::serde::ser::SerializeStruct::serialize_field(
+                &mut out,
+                "error_data_schema",
+                value,
+            )?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "error_data_schema")?;
+        }
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ToolOutputContract {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1487,6 +1743,38 @@ impl<'de> ::serde::Deserialize<'de> for ToolOutputContract {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolSpec {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 7usize;
+        let mut out = serializer.serialize_struct("ToolSpec", len)?;
+        let value = &self.id;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "id", value)?;
+        let value = &self.name;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "name", value)?;
+        let value = &self.description;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "description", value)?;
+        let value = &self.input_schema;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "input_schema", value)?;
+        let value = &self.output_contract;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "output_contract",
+            value,
+        )?;
+        let value = &self.limits;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "limits", value)?;
+        let value = &self.execution_class;
+        ::serde::ser::SerializeStruct::serialize_field(
+            &mut out,
+            "execution_class",
+            value,
+        )?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolSpec {
@@ -1638,6 +1926,18 @@ impl<'de> ::serde::Deserialize<'de> for ToolSpec {
         deserializer.deserialize_map(Visitor)
     }
 }
+impl ::serde::Serialize for ToolSuccessContractJson {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer.serialize_struct("ToolSuccessContractJson", len)?;
+        let value = &self.schema;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "schema", value)?;
+        ::serde::ser::SerializeStruct::end(out)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for ToolSuccessContractJson {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1685,6 +1985,18 @@ impl<'de> ::serde::Deserialize<'de> for ToolSuccessContractJson {
             }
         }
         deserializer.deserialize_map(Visitor)
+    }
+}
+impl ::serde::Serialize for ToolSuccessContractText {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 1usize;
+        let mut out = serializer.serialize_struct("ToolSuccessContractText", len)?;
+        let value = &self.media_type;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "media_type", value)?;
+        ::serde::ser::SerializeStruct::end(out)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolSuccessContractText {

@@ -4,47 +4,81 @@
 /**Body of a tool-call REQUEST frame on a bound route: what a gateway or model runner sends a provider module.
 
 Decoding is tolerant: unknown members are ignored and omitted optional members decode as absent. An absent optional member is omitted on the wire, so a body with no optional members is exactly `{"name": ..., "arguments": ...}`.*/
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolCallRequest {
     ///Name of the tool to call, as the provider registered it.
     ///
     /// Required (`name`).
-    #[serde(rename = "name")]
     pub name: ::std::string::String,
     ///Arguments of the call, passed to the provider as-is (any JSON value; MCP sends an object).
     ///
     /// Required (`arguments`); `null` is allowed and kept as `None`.
-    #[serde(rename = "arguments")]
     pub arguments: ::serde_json::Value,
     ///The producer's id for this call. Absent means the producer sent no id, never that the call has none; a reader that synthesizes a fallback id must record that it did.
     ///
     /// Optional (`tool_call_id`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(
-        rename = "tool_call_id",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub tool_call_id: ::std::option::Option<::std::string::String>,
     ///MCP `progressToken` to report progress against: a string or an integer.
     ///
     /// Optional (`progress_token`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(
-        rename = "progress_token",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub progress_token: ::std::option::Option<::serde_json::Value>,
     ///Idempotency key of the call: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
     ///
     /// Optional (`call_key`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(rename = "call_key", skip_serializing_if = "::std::option::Option::is_none")]
     pub call_key: ::std::option::Option<::std::string::String>,
     ///Pin of the input schema the arguments were built against: 1 to 256 bytes, each printable ASCII 0x21..=0x7E (no space).
     ///
     /// Optional (`schema_pin`): absent is `None` and is not written. The schema does not allow `null`; a `null` decodes as absent and is reported as `defaulted`.
-    #[serde(
-        rename = "schema_pin",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub schema_pin: ::std::option::Option<::std::string::String>,
+}
+impl ::serde::Serialize for ToolCallRequest {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let len = 2usize + usize::from(self.tool_call_id.is_some())
+            + usize::from(self.progress_token.is_some())
+            + usize::from(self.call_key.is_some())
+            + usize::from(self.schema_pin.is_some());
+        let mut out = serializer.serialize_struct("ToolCallRequest", len)?;
+        let value = &self.name;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "name", value)?;
+        let value = &self.arguments;
+        ::serde::ser::SerializeStruct::serialize_field(&mut out, "arguments", value)?;
+        if let ::std::option::Option::Some(value) = &self.tool_call_id {
+            ::serde::ser::SerializeStruct::serialize_field(
+                &mut out,
+                "tool_call_id",
+                value,
+            )?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "tool_call_id")?;
+        }
+        if let ::std::option::Option::Some(value) = &self.progress_token {
+            ::serde::ser::SerializeStruct::serialize_field(
+                &mut out,
+                "progress_token",
+                value,
+            )?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "progress_token")?;
+        }
+        if let ::std::option::Option::Some(value) = &self.call_key {
+            ::serde::ser::SerializeStruct::serialize_field(&mut out, "call_key", value)?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "call_key")?;
+        }
+        if let ::std::option::Option::Some(value) = &self.schema_pin {
+            ::serde::ser::SerializeStruct::serialize_field(
+                &mut out,
+                "schema_pin",
+                value,
+            )?;
+        } else {
+            ::serde::ser::SerializeStruct::skip_field(&mut out, "schema_pin")?;
+        }
+        ::serde::ser::SerializeStruct::end(out)
+    }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(

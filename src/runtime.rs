@@ -35,16 +35,36 @@ struct State {
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
-    /// Optimistic decoding (inside [`crate::decode::decode`]'s first pass only): leniency seeds
-    /// decode straight from the input without buffering, and any failure fails the pass.
-    static OPTIMISTIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// What the decode running on this thread records (see [`Mode`]).
+    static MODE: std::cell::Cell<Mode> = const { std::cell::Cell::new(Mode::Plain) };
     /// Set when the optimistic pass met a leniency event: the careful pass must then run to
     /// record it with its pointer (the optimistic pass tracks no path).
     static EVENT_SEEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// How the decode running on this thread is driven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// No [`Session`]: plain serde (`serde_json::from_slice` and the like). Leniency is applied
+    /// but nobody reads a report or a failure pointer, so no path is tracked.
+    Plain,
+    /// The first pass of [`crate::decode::decode`]: leniency seeds decode straight from the
+    /// input without buffering, any failure fails the pass, and no path is tracked.
+    Optimistic,
+    /// The careful pass of a [`Session`]: the path is tracked, leniency is recorded.
+    Careful,
+}
+
+fn mode() -> Mode {
+    MODE.with(std::cell::Cell::get)
+}
+
+fn set_mode(mode: Mode) {
+    MODE.with(|m| m.set(mode));
+}
+
 fn optimistic() -> bool {
-    OPTIMISTIC.with(std::cell::Cell::get)
+    mode() == Mode::Optimistic
 }
 
 fn pointer_of(path: &[Segment], last: Option<Segment>) -> String {
@@ -98,7 +118,7 @@ impl Session {
     /// Begins a session whose first pass is optimistic (see [`Session::restart_careful`]).
     pub(crate) fn begin_optimistic() -> Self {
         let session = Self::begin();
-        OPTIMISTIC.with(|o| o.set(true));
+        set_mode(Mode::Optimistic);
         EVENT_SEEN.with(|e| e.set(false));
         session
     }
@@ -116,7 +136,7 @@ impl Session {
     }
 
     pub(crate) fn begin() -> Self {
-        OPTIMISTIC.with(|o| o.set(false));
+        set_mode(Mode::Careful);
         STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.path.clear();
@@ -127,7 +147,6 @@ impl Session {
     }
 
     pub(crate) fn finish(self) -> (Vec<Leniency>, Option<String>) {
-        OPTIMISTIC.with(|o| o.set(false));
         let (mut report, failed_at) = STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.path.clear();
@@ -142,7 +161,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        OPTIMISTIC.with(|o| o.set(false));
+        set_mode(Mode::Plain);
         STATE.with(|s| {
             let mut s = s.borrow_mut();
             s.report = None;
@@ -154,9 +173,9 @@ impl Drop for Session {
 
 /// Runs `f` with `segment` pushed onto the path; on failure records where (innermost wins).
 fn within<T, E>(segment: Segment, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
-    // The optimistic pass tracks no path: any failure or leniency event sends decoding to the
-    // careful pass, which does.
-    if optimistic() {
+    // Only the careful pass tracks the path: in the optimistic pass any failure or leniency
+    // event sends decoding to the careful pass, and plain serde has nobody to tell.
+    if mode() != Mode::Careful {
         return f();
     }
     STATE.with(|s| s.borrow_mut().path.push(segment));
@@ -173,9 +192,13 @@ fn within<T, E>(segment: Segment, f: impl FnOnce() -> Result<T, E>) -> Result<T,
 
 /// Records a leniency event at the current path (plus `last`), inside a session only.
 fn record(kind: LeniencyKind, last: Option<Segment>, raw: impl FnOnce() -> Value) {
-    if optimistic() {
-        EVENT_SEEN.with(|e| e.set(true));
-        return;
+    match mode() {
+        Mode::Plain => return,
+        Mode::Optimistic => {
+            EVENT_SEEN.with(|e| e.set(true));
+            return;
+        }
+        Mode::Careful => {}
     }
     STATE.with(|s| {
         let mut s = s.borrow_mut();
@@ -948,6 +971,169 @@ impl<S: serde::Serializer> serde::Serializer for TagFirst<S> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStructVariant, S::Error> {
+        self.not_an_object()
+    }
+}
+
+/// Writes the members of `value` into the map being written, as serde's `#[serde(flatten)]`
+/// does: `value` must serialize as an object (a struct or a map), or as nothing (`None`, unit).
+/// Generated `Serialize` impls use it for a flattened union and for kept unknown members.
+///
+/// # Errors
+/// The serializer's error, or when `value` is not an object.
+pub fn flatten_into<M: serde::ser::SerializeMap, T: serde::Serialize + ?Sized>(
+    map: &mut M,
+    value: &T,
+) -> Result<(), M::Error> {
+    value.serialize(FlatInto(map))
+}
+
+/// The serializer of [`flatten_into`]: forwards an object's members into an open map.
+struct FlatInto<'a, M>(&'a mut M);
+
+/// The object being forwarded by [`FlatInto`].
+pub struct FlatIntoMap<'a, M>(&'a mut M);
+
+impl<M: serde::ser::SerializeMap> FlatInto<'_, M> {
+    fn not_an_object<T>(self) -> Result<T, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened member must be an object",
+        ))
+    }
+}
+
+impl<M: serde::ser::SerializeMap> serde::ser::SerializeMap for FlatIntoMap<'_, M> {
+    type Ok = ();
+    type Error = M::Error;
+    fn serialize_key<T: serde::Serialize + ?Sized>(&mut self, key: &T) -> Result<(), M::Error> {
+        self.0.serialize_key(key)
+    }
+    fn serialize_value<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), M::Error> {
+        self.0.serialize_value(value)
+    }
+    fn serialize_entry<K: serde::Serialize + ?Sized, V: serde::Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        self.0.serialize_entry(key, value)
+    }
+    fn end(self) -> Result<(), M::Error> {
+        Ok(())
+    }
+}
+
+impl<M: serde::ser::SerializeMap> serde::ser::SerializeStruct for FlatIntoMap<'_, M> {
+    type Ok = ();
+    type Error = M::Error;
+    fn serialize_field<T: serde::Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        self.0.serialize_entry(key, value)
+    }
+    fn end(self) -> Result<(), M::Error> {
+        Ok(())
+    }
+}
+
+impl<'a, M: serde::ser::SerializeMap> serde::Serializer for FlatInto<'a, M> {
+    type Ok = ();
+    type Error = M::Error;
+    type SerializeSeq = serde::ser::Impossible<(), M::Error>;
+    type SerializeTuple = serde::ser::Impossible<(), M::Error>;
+    type SerializeTupleStruct = serde::ser::Impossible<(), M::Error>;
+    type SerializeTupleVariant = serde::ser::Impossible<(), M::Error>;
+    type SerializeMap = FlatIntoMap<'a, M>;
+    type SerializeStruct = FlatIntoMap<'a, M>;
+    type SerializeStructVariant = serde::ser::Impossible<(), M::Error>;
+
+    not_an_object! {
+        serialize_bool(bool);
+        serialize_i8(i8);
+        serialize_i16(i16);
+        serialize_i32(i32);
+        serialize_i64(i64);
+        serialize_u8(u8);
+        serialize_u16(u16);
+        serialize_u32(u32);
+        serialize_u64(u64);
+        serialize_f32(f32);
+        serialize_f64(f64);
+        serialize_char(char);
+        serialize_str(&str);
+        serialize_bytes(&[u8]);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+
+    fn serialize_none(self) -> Result<(), M::Error> {
+        Ok(())
+    }
+    fn serialize_unit(self) -> Result<(), M::Error> {
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), M::Error> {
+        Ok(())
+    }
+    fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<(), M::Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: serde::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: serde::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), M::Error> {
+        self.not_an_object()
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, M::Error> {
+        self.not_an_object()
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, M::Error> {
+        self.not_an_object()
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, M::Error> {
+        self.not_an_object()
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, M::Error> {
+        self.not_an_object()
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, M::Error> {
+        Ok(FlatIntoMap(self.0))
+    }
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, M::Error> {
+        Ok(FlatIntoMap(self.0))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, M::Error> {
         self.not_an_object()
     }
 }

@@ -56,6 +56,14 @@ pub enum PostpassError {
         /// The Rust type.
         ty: String,
     },
+    /// typify produced something the post-pass does not rewrite.
+    #[error("`{item}`: {what} is not supported by the post-pass")]
+    Unsupported {
+        /// The item.
+        item: String,
+        /// What was found.
+        what: String,
+    },
     /// A member of the schema that typify did not generate.
     #[error("definition `{definition}`: member `{member}` is missing from typify's struct")]
     MissingMember {
@@ -102,6 +110,8 @@ pub fn run(
         }
     }
     file.items.extend(extra);
+    rewrite_transparent(&mut file)?;
+    rewrite_unit_enums(&mut file)?;
     add_str_conversions(&mut file)?;
     drop_typify_defaults(&mut file, normalized);
     for e in &normalized.enums {
@@ -117,7 +127,181 @@ pub fn run(
     }
     strip_schema_docs(&mut file);
     drop_unused_error_module(&mut file);
+    refuse_serde_derive(&file)?;
     Ok(file)
+}
+
+/// `Serialize` and `Deserialize` of typify's `#[serde(transparent)]` newtypes, written out: the
+/// value is the inner value's.
+fn rewrite_transparent(file: &mut syn::File) -> Result<(), PostpassError> {
+    let mut extra = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Struct(s) = item else { continue };
+        let transparent = s
+            .attrs
+            .iter()
+            .any(|a| a.path().is_ident("serde") && quote!(#a).to_string().contains("transparent"));
+        if !transparent {
+            continue;
+        }
+        let derived = |name: &str| {
+            s.attrs.iter().any(|a| {
+                a.path().is_ident("derive")
+                    && quote!(#a)
+                        .to_string()
+                        .split([',', '(', ')', ' ', ':'])
+                        .any(|w| w == name)
+            })
+        };
+        let (serialize, deserialize) = (derived("Serialize"), derived("Deserialize"));
+        let ident = s.ident.clone();
+        let syn::Fields::Unnamed(fields) = &s.fields else {
+            return Err(PostpassError::Unsupported {
+                item: ident.to_string(),
+                what: "`#[serde(transparent)]` on a struct with named fields".to_owned(),
+            });
+        };
+        let inner = fields.unnamed[0].ty.clone();
+        drop_derives(&mut s.attrs, |name| {
+            name == "Serialize" || name == "Deserialize"
+        });
+        s.attrs.retain(|a| !a.path().is_ident("serde"));
+        if serialize {
+            extra.extend(parse_items(
+                &ident.to_string(),
+                quote! {
+                    impl ::serde::Serialize for #ident {
+                        fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                            ::serde::Serialize::serialize(&self.0, serializer)
+                        }
+                    }
+                },
+            )?);
+        }
+        if deserialize {
+            extra.extend(parse_items(
+                &ident.to_string(),
+                quote! {
+                    impl<'de> ::serde::Deserialize<'de> for #ident {
+                        fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                            <#inner as ::serde::Deserialize<'de>>::deserialize(deserializer).map(Self)
+                        }
+                    }
+                },
+            )?);
+        }
+    }
+    file.items.extend(extra);
+    Ok(())
+}
+
+/// `Serialize` and `Deserialize` of string enums typify generated itself (unit variants, each
+/// named by its `#[serde(rename)]` or its identifier), written out: a value is its name; an
+/// unknown name fails, naming the known ones.
+fn rewrite_unit_enums(file: &mut syn::File) -> Result<(), PostpassError> {
+    let mut extra = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Enum(e) = item else { continue };
+        let derives_serde = e.attrs.iter().any(|a| {
+            a.path().is_ident("derive")
+                && quote!(#a)
+                    .to_string()
+                    .split([',', '(', ')', ' ', ':'])
+                    .any(|w| w == "Serialize" || w == "Deserialize")
+        });
+        if !derives_serde || e.variants.iter().any(|v| !v.fields.is_empty()) {
+            continue;
+        }
+        let enum_level = e.attrs.iter().find(|a| a.path().is_ident("serde"));
+        if let Some(attr) = enum_level {
+            return Err(PostpassError::Unsupported {
+                item: e.ident.to_string(),
+                what: format!("`{}` on a string enum", quote!(#attr)),
+            });
+        }
+        let mut idents = Vec::new();
+        let mut names = Vec::new();
+        for variant in &mut e.variants {
+            let name = variant
+                .attrs
+                .iter()
+                .find(|a| a.path().is_ident("serde"))
+                .and_then(|a| {
+                    let mut rename = None;
+                    let _ = a.parse_nested_meta(|meta| {
+                        if meta.path.is_ident("rename") {
+                            rename = Some(meta.value()?.parse::<syn::LitStr>()?.value());
+                        }
+                        Ok(())
+                    });
+                    rename
+                })
+                .unwrap_or_else(|| variant.ident.to_string());
+            variant.attrs.retain(|a| !a.path().is_ident("serde"));
+            idents.push(variant.ident.clone());
+            names.push(name);
+        }
+        drop_derives(&mut e.attrs, |name| {
+            name == "Serialize" || name == "Deserialize"
+        });
+        let ident = e.ident.clone();
+        extra.extend(parse_items(
+            &ident.to_string(),
+            quote! {
+                impl ::serde::Serialize for #ident {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                        serializer.serialize_str(match self { #(Self::#idents => #names,)* })
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for #ident {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        let value = crate::runtime::string(deserializer)?;
+                        match &*value {
+                            #(#names => ::std::result::Result::Ok(Self::#idents),)*
+                            other => ::std::result::Result::Err(::serde::de::Error::unknown_variant(other, &[#(#names),*])),
+                        }
+                    }
+                }
+            },
+        )?);
+    }
+    file.items.extend(extra);
+    Ok(())
+}
+
+/// Fails when an item still derives `Serialize` or `Deserialize` or carries a `#[serde]`
+/// attribute: the generated code must build without serde's derive (consumers do not build
+/// `serde_derive`), so every impl is written out by this pass.
+fn refuse_serde_derive(file: &syn::File) -> Result<(), PostpassError> {
+    for item in &file.items {
+        let (ident, attrs, fields) = match item {
+            syn::Item::Struct(s) => (&s.ident, &s.attrs, s.fields.iter().collect::<Vec<_>>()),
+            syn::Item::Enum(e) => (
+                &e.ident,
+                &e.attrs,
+                e.variants.iter().flat_map(|v| v.fields.iter()).collect(),
+            ),
+            _ => continue,
+        };
+        let serde_attr = attrs
+            .iter()
+            .chain(fields.iter().flat_map(|f| f.attrs.iter()))
+            .find(|a| {
+                a.path().is_ident("serde")
+                    || (a.path().is_ident("derive")
+                        && quote!(#a)
+                            .to_string()
+                            .split([',', '(', ')', ' ', ':'])
+                            .any(|w| w == "Serialize" || w == "Deserialize"))
+            });
+        if let Some(attr) = serde_attr {
+            return Err(PostpassError::Unsupported {
+                item: ident.to_string(),
+                what: format!("`{}` (serde's derive is not used)", quote!(#attr)),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn doc_attrs(text: Option<&str>) -> TokenStream {
@@ -406,16 +590,6 @@ fn rewrite_struct(
     for (field, m) in &members {
         let mut field = field.clone();
         field.ty = m.ty.clone();
-        let json = &m.json;
-        let attr: syn::Attribute = if m.required {
-            syn::parse_quote!(#[serde(rename = #json)])
-        } else if m.ty == syn::parse_quote!(::std::option::Option<_>)
-            || generic_arg(&m.ty, "Option").is_some()
-        {
-            syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "::std::option::Option::is_none")])
-        } else {
-            syn::parse_quote!(#[serde(rename = #json, skip_serializing_if = "crate::MaybeUndefined::is_undefined")])
-        };
         let has_docs = field.attrs.iter().any(|a| a.path().is_ident("doc"));
         if has_docs {
             field.attrs.push(syn::parse_quote!(#[doc = ""]));
@@ -424,7 +598,6 @@ fn rewrite_struct(
             let line = format!(" {note}");
             field.attrs.push(syn::parse_quote!(#[doc = #line]));
         }
-        field.attrs.push(attr);
         fields.push(field);
     }
     if let Some((ident, union)) = &facts.flatten {
@@ -432,7 +605,6 @@ fn rewrite_struct(
         let union = format_ident!("{}", union);
         fields.push(syn::parse_quote! {
             /// The variant part of this object (members selected by its tag).
-            #[serde(flatten)]
             pub #ident: #union
         });
     }
@@ -441,7 +613,6 @@ fn rewrite_struct(
             /// Members the schema does not define, kept as received (in name order) and written
             /// back when encoding, so that re-encoding loses nothing. Not reported: the schema
             /// allows them.
-            #[serde(flatten)]
             pub unknown_members: ::serde_json::Map<::std::string::String, ::serde_json::Value>
         });
     }
@@ -449,41 +620,27 @@ fn rewrite_struct(
         unreachable!()
     };
     named.named = fields.into_iter().collect();
-    // Deserialize is ours; keep everything else typify derived.
-    for attr in &mut s.attrs {
-        if attr.path().is_ident("derive") {
-            let text = quote!(#attr).to_string();
-            if text.contains("Deserialize") {
-                let paths: syn::punctuated::Punctuated<syn::Path, syn::Token![,]> = attr
-                    .parse_args_with(syn::punctuated::Punctuated::parse_terminated)
-                    .unwrap_or_default();
-                let flattened = facts.flatten.is_some();
-                let kept: Vec<_> = paths
-                    .into_iter()
-                    .filter(|p| {
-                        p.segments.last().is_none_or(|s| {
-                            s.ident != "Deserialize" && !(flattened && s.ident == "Default")
-                        })
-                    })
-                    .collect();
-                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
-            }
-        }
-    }
-    // Struct-level serde attributes only matter to the derived `Serialize` now; keep renames.
-    s.attrs
-        .retain(|a| !a.path().is_ident("serde") || quote!(#a).to_string().contains("rename"));
+    // Serialize and Deserialize are ours (no serde derive: consumers do not build
+    // serde_derive); keep everything else typify derived.
+    let flattened = facts.flatten.is_some();
+    drop_derives(&mut s.attrs, |name| {
+        name == "Serialize" || name == "Deserialize" || (flattened && name == "Default")
+    });
+    s.attrs.retain(|a| !a.path().is_ident("serde"));
     if options.forward_compatible {
         s.attrs.push(syn::parse_quote!(#[non_exhaustive]));
     }
 
-    let mut items = vec![syn::Item::Impl(deserialize_struct(
-        &s.ident,
-        &members,
-        facts,
-        deny_unknown,
-        keep_unknown,
-    ))];
+    let mut items = vec![
+        syn::Item::Impl(serialize_struct(&s.ident, &members, facts, keep_unknown)),
+        syn::Item::Impl(deserialize_struct(
+            &s.ident,
+            &members,
+            facts,
+            deny_unknown,
+            keep_unknown,
+        )),
+    ];
     if options.forward_compatible {
         items.push(syn::Item::Impl(constructors(
             &s.ident,
@@ -493,6 +650,106 @@ fn rewrite_struct(
         )));
     }
     Ok((items, keep_unknown))
+}
+
+/// Removes the derives `remove` names from `#[derive(...)]` attributes (dropping an attribute
+/// left empty).
+fn drop_derives(attrs: &mut Vec<syn::Attribute>, remove: impl Fn(&str) -> bool) {
+    attrs.retain_mut(|attr| {
+        if !attr.path().is_ident("derive") {
+            return true;
+        }
+        let paths: syn::punctuated::Punctuated<syn::Path, syn::Token![,]> = attr
+            .parse_args_with(syn::punctuated::Punctuated::parse_terminated)
+            .unwrap_or_default();
+        let kept: Vec<_> = paths
+            .into_iter()
+            .filter(|p| {
+                p.segments
+                    .last()
+                    .is_none_or(|s| !remove(&s.ident.to_string()))
+            })
+            .collect();
+        if kept.is_empty() {
+            return false;
+        }
+        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+        true
+    });
+}
+
+/// `Serialize` for a rewritten struct, as serde's derive would write it: members in schema
+/// order, absent ones skipped (`Option::None`, [`MaybeUndefined::Undefined`]), then the
+/// flattened union's members, then the kept unknown members. A struct with nothing flattened is
+/// written with `serialize_struct`, one with a flattened part with `serialize_map`.
+fn serialize_struct(
+    ident: &syn::Ident,
+    members: &[(syn::Field, Member)],
+    facts: &StructFacts,
+    keep_unknown: bool,
+) -> syn::ItemImpl {
+    let name = ident.to_string();
+    let flattened = facts.flatten.is_some() || keep_unknown;
+    let mut counts = Vec::new();
+    let mut writes = Vec::new();
+    for (_, m) in members {
+        let field = &m.ident;
+        let json = &m.json;
+        let (write, skip) = if flattened {
+            (
+                quote!(::serde::ser::SerializeMap::serialize_entry(&mut out, #json, value)?;),
+                quote!(),
+            )
+        } else {
+            (
+                quote!(::serde::ser::SerializeStruct::serialize_field(&mut out, #json, value)?;),
+                quote!(else { ::serde::ser::SerializeStruct::skip_field(&mut out, #json)?; }),
+            )
+        };
+        if m.required {
+            writes.push(quote! { let value = &self.#field; #write });
+        } else if generic_arg(&m.ty, "Option").is_some() {
+            counts.push(quote!(usize::from(self.#field.is_some())));
+            writes.push(quote! {
+                if let ::std::option::Option::Some(value) = &self.#field { #write } #skip
+            });
+        } else {
+            counts.push(quote!(usize::from(!self.#field.is_undefined())));
+            writes.push(quote! {
+                if !self.#field.is_undefined() { let value = &self.#field; #write } #skip
+            });
+        }
+    }
+    if flattened {
+        if let Some((flat, _)) = &facts.flatten {
+            let flat = format_ident!("{}", flat);
+            writes.push(quote!(crate::runtime::flatten_into(&mut out, &self.#flat)?;));
+        }
+        if keep_unknown {
+            writes.push(quote!(crate::runtime::flatten_into(&mut out, &self.unknown_members)?;));
+        }
+        syn::parse_quote! {
+            impl ::serde::Serialize for #ident {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    let mut out = serializer.serialize_map(::std::option::Option::None)?;
+                    #(#writes)*
+                    ::serde::ser::SerializeMap::end(out)
+                }
+            }
+        }
+    } else {
+        let required = members.iter().filter(|(_, m)| m.required).count();
+        syn::parse_quote! {
+            impl ::serde::Serialize for #ident {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    let len = #required #(+ #counts)*;
+                    let mut out = serializer.serialize_struct(#name, len)?;
+                    #(#writes)*
+                    ::serde::ser::SerializeStruct::end(out)
+                }
+            }
+        }
+    }
 }
 
 fn deserialize_struct(
