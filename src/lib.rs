@@ -20,6 +20,7 @@ pub mod acp;
 pub mod bundle;
 pub mod canonical;
 pub mod decode;
+pub mod encode;
 mod maybe;
 pub mod policy;
 pub mod route;
@@ -31,4 +32,5 @@ pub mod traffic;
 pub use decode::{
     decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind, DECODE_LIMITS,
 };
+pub use encode::{encode, encode_to_writer, EncodeError};
 pub use maybe::MaybeUndefined;
