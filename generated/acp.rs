@@ -32332,6 +32332,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     }
 }
 impl RequestId {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -32455,6 +32456,7 @@ impl crate::runtime::Tagged for ToolCallContent {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolCallContent";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -32651,6 +32653,7 @@ impl crate::runtime::Tagged for ContentBlock {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ContentBlock";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -32813,6 +32816,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     }
 }
 impl EmbeddedResourceResource {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -32930,6 +32934,7 @@ impl crate::runtime::Tagged for CreateElicitationRequestKind {
     const TAG: &'static str = "mode";
     const NAME: &'static str = "CreateElicitationRequestKind";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33085,6 +33090,7 @@ impl crate::runtime::Tagged for ElicitationPropertySchema {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ElicitationPropertySchema";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33249,6 +33255,7 @@ impl crate::runtime::Tagged for MultiSelectItems {
     const TAG: &'static str = "type";
     const NAME: &'static str = "MultiSelectItems";
     const HAS_FALLBACK: bool = true;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33334,6 +33341,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeKind {
     }
 }
 impl ElicitationFormModeKind {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33427,6 +33435,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeKind {
     }
 }
 impl ElicitationUrlModeKind {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33519,6 +33528,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     }
 }
 impl AgentResponse {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33623,6 +33633,7 @@ impl crate::runtime::Tagged for AuthMethod {
     const TAG: &'static str = "type";
     const NAME: &'static str = "AuthMethod";
     const HAS_FALLBACK: bool = true;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33719,6 +33730,7 @@ impl crate::runtime::Tagged for SessionConfigOptionKind {
     const TAG: &'static str = "type";
     const NAME: &'static str = "SessionConfigOptionKind";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -33842,6 +33854,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
     }
 }
 impl SessionConfigSelectOptions {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -34189,6 +34202,7 @@ impl crate::runtime::Tagged for SessionUpdate {
     const TAG: &'static str = "sessionUpdate";
     const NAME: &'static str = "SessionUpdate";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -34581,6 +34595,7 @@ impl crate::runtime::Tagged for PlanUpdateContent {
     const TAG: &'static str = "type";
     const NAME: &'static str = "PlanUpdateContent";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -34696,6 +34711,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
     }
 }
 impl AvailableCommandInput {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -34800,6 +34816,7 @@ impl crate::runtime::Tagged for StateUpdate {
     const TAG: &'static str = "state";
     const NAME: &'static str = "StateUpdate";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -34984,6 +35001,7 @@ impl crate::runtime::Tagged for IdleStateUpdateKind {
     const TAG: &'static str = "stopReason";
     const NAME: &'static str = "IdleStateUpdateKind";
     const HAS_FALLBACK: bool = true;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35123,6 +35141,7 @@ impl crate::runtime::Tagged for McpServer {
     const TAG: &'static str = "type";
     const NAME: &'static str = "McpServer";
     const HAS_FALLBACK: bool = true;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35235,6 +35254,7 @@ impl crate::runtime::Tagged for SetSessionConfigOptionRequestKind {
     const TAG: &'static str = "type";
     const NAME: &'static str = "SetSessionConfigOptionRequestKind";
     const HAS_FALLBACK: bool = true;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35340,6 +35360,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     }
 }
 impl ClientResponse {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35446,6 +35467,7 @@ impl crate::runtime::Tagged for RequestPermissionOutcome {
     const TAG: &'static str = "outcome";
     const NAME: &'static str = "RequestPermissionOutcome";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35584,6 +35606,7 @@ impl crate::runtime::Tagged for CreateElicitationResponseKind {
     const TAG: &'static str = "action";
     const NAME: &'static str = "CreateElicitationResponseKind";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35704,6 +35727,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
     }
 }
 impl ElicitationContentValue {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -35965,6 +35989,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     }
 }
 impl AgentRequestParams {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -36284,6 +36309,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
     }
 }
 impl AgentNotificationParams {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -36545,6 +36571,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     }
 }
 impl ClientRequestParams {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -36922,6 +36949,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
     }
 }
 impl ClientNotificationParams {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -37073,6 +37101,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     }
 }
 impl AgentResponseResultResult {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -37477,6 +37506,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     }
 }
 impl ClientResponseResultResult {
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {

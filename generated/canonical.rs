@@ -2180,6 +2180,7 @@ impl crate::runtime::Tagged for ToolExecutionClass {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolExecutionClass";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -2345,6 +2346,7 @@ impl crate::runtime::Tagged for ToolSuccessContract {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolSuccessContract";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -2468,6 +2470,7 @@ impl crate::runtime::Tagged for CanonicalToolResultOutcome {
     const TAG: &'static str = "type";
     const NAME: &'static str = "CanonicalToolResultOutcome";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -2604,6 +2607,7 @@ impl crate::runtime::Tagged for CanonicalToolOutput {
     const TAG: &'static str = "type";
     const NAME: &'static str = "CanonicalToolOutput";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {
@@ -2734,6 +2738,7 @@ impl crate::runtime::Tagged for ToolLifecycleEvent {
     const TAG: &'static str = "type";
     const NAME: &'static str = "ToolLifecycleEvent";
     const HAS_FALLBACK: bool = false;
+    #[inline]
     fn from_raw(
         raw: ::serde_json::Value,
     ) -> ::std::result::Result<Self, ::serde_json::Error> {

@@ -1195,6 +1195,8 @@ fn union_impls(u: &Union, keeping: &std::collections::BTreeSet<String>) -> Token
                 }
             }
             impl #name {
+                // Inline: compiled where a decode needs it, not in every build of this crate.
+                #[inline]
                 fn from_raw(raw: ::serde_json::Value) -> ::std::result::Result<Self, ::serde_json::Error> {
                     #body
                 }
@@ -1215,6 +1217,8 @@ fn union_impls(u: &Union, keeping: &std::collections::BTreeSet<String>) -> Token
             const TAG: &'static str = #tag;
             const NAME: &'static str = #type_name;
             const HAS_FALLBACK: bool = #has_fallback;
+            // Inline: compiled where a decode needs it, not in every build of this crate.
+            #[inline]
             fn from_raw(raw: ::serde_json::Value) -> ::std::result::Result<Self, ::serde_json::Error> {
                 #buffered
             }

@@ -1,0 +1,1 @@
+//! Nothing: the measurements are under `benches/`.
