@@ -4,9 +4,11 @@
 #   scripts/cold-build.sh            # one build of each
 #   RUNS=3 scripts/cold-build.sh     # three of each, alternating; prints every time and the medians
 #   TIMINGS=/tmp/t scripts/cold-build.sh   # also keeps cargo's --timings report of each build there
+#   OURS_FEATURES=canonical scripts/cold-build.sh   # ours with these features (comma-separated)
 #
 # Two scratch library crates in a temporary directory (outside this workspace):
-#   ours:     toolcall-contracts = { path = "<this checkout>" }      (default features)
+#   ours:     toolcall-contracts = { path = "<this checkout>" }      (default features, or
+#             OURS_FEATURES)
 #   official: agent-client-protocol-schema = "=1.20.0"                (default features)
 # Each gets a lock file and `cargo fetch` first, so that only compile time is timed, then
 # `cargo build --offline` (dev profile) into its own fresh CARGO_TARGET_DIR, with the jobs
@@ -42,7 +44,12 @@ EOF
   (cd "$work/$1" && { cargo generate-lockfile --offline -q 2>/dev/null || cargo generate-lockfile -q; } && cargo fetch -q)
 }
 
-consumer ours "toolcall-contracts = { path = \"$root\" }"
+# OURS_FEATURES=a,b becomes `features = ["a", "b"]`; empty (the default) adds nothing.
+ours_features=""
+if [ -n "${OURS_FEATURES:-}" ]; then
+  ours_features=", features = [\"$(printf '%s' "$OURS_FEATURES" | sed 's/ //g; s/,/", "/g')\"]"
+fi
+consumer ours "toolcall-contracts = { path = \"$root\"$ours_features }"
 consumer official 'agent-client-protocol-schema = "=1.20.0"'
 
 # One cold build of $1 into a fresh target directory; prints the seconds.
@@ -67,6 +74,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(rustc --version)"
 # Packages compiled for each (the scratch crate itself excluded).
 packages() { (cd "$work/$1" && cargo tree --offline -e normal,build --prefix none | sed 's/ (\*)$//' | sort -u | wc -l | awk '{ print $1 - 1 }'); }
+echo "toolcall-contracts features: ${OURS_FEATURES:-default}"
 echo "packages compiled: $(packages ours) for toolcall-contracts, $(packages official) for agent-client-protocol-schema"
 ours_times=()
 official_times=()

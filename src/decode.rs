@@ -215,7 +215,7 @@ pub const DECODE_LIMITS: DecodeLimits =
 const SERDE_JSON_MAX_DEPTH: usize = 128;
 
 /// [`decode`] within the given limits (for example a byte limit from
-/// [`crate::canonical::ToolLimits::max_input_bytes`]).
+/// `canonical::ToolLimits::max_input_bytes`, feature `canonical`).
 ///
 /// The byte limit costs nothing; a depth limit below 128 costs one scan of the input (see
 /// [`DecodeLimits::check`]); 128 and above are enforced by serde_json while parsing (a deeper

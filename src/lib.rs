@@ -5,19 +5,44 @@
 //! - [`acp`]: the Agent Client Protocol v1 types, every definition of the official schema (tool
 //!   calls, session updates, permissions, the JSON-RPC envelopes).
 //! - [`route`]: the body of a tool-call request on a bound route ([`route::ToolCallRequest`]).
-//! - [`canonical`]: the provider-neutral tool model ([`canonical::ToolSpec`],
-//!   [`canonical::ToolCall`], [`canonical::CanonicalToolResult`],
-//!   [`canonical::ToolLifecycleEvent`]).
+//! - `canonical` (feature `canonical`): the provider-neutral tool model (`ToolSpec`, `ToolCall`,
+//!   `CanonicalToolResult`, `ToolLifecycleEvent`).
 //!
 //! Around them: [`decode()`] with its leniency report, [`MaybeUndefined`] for members that are
-//! absent, `null` or a value, [`traffic`] (what `toolcall validate` runs), [`policy`] (safe
-//! compilation of untrusted JSON Schemas, decode limits) and [`schema_diff`] (what changed
-//! between two schema versions).
+//! absent, `null` or a value, [`policy`] (decode limits; with feature `policy`, safe compilation
+//! of untrusted JSON Schemas), and with feature `tools`: `traffic` (what `toolcall validate`
+//! runs), `bundle` (the published schema bundle) and `schema_diff` (what changed between two
+//! schema versions).
+//!
+//! # Features
+//!
+//! Every crate that depends on this one pays for its default build, so the default build holds
+//! the wire types and their decoder only: [`acp`] (with `ToolCall::apply`), [`route`] (with its
+//! validators), [`decode()`], [`MaybeUndefined`] and [`policy::DecodeLimits`], on serde,
+//! serde_json, thiserror and memchr. Schema compilation and what is built on it are opt-in:
+//! without `jsonschema` and its regex crates a consumer's cold build takes less than half as
+//! long (`BENCHMARKS.md`).
+//!
+//! | feature | adds | pulls in |
+//! |---|---|---|
+//! | `policy` | `SchemaPolicy`, `CompiledSchema`, `SchemaCache`, their errors, in [`policy`] | `jsonschema`, `jsonschema-regex`, `regex-automata`, `sha2` |
+//! | `canonical` | `canonical` (its constructors run the 2020-12 meta-schema check) | `policy`, `uuid` |
+//! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
+//! | `cli` | the `toolcall` binary | `tools`, `clap` |
+//! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
+//!
+//! A path is the same whichever features are on: `policy::SchemaPolicy` with `policy` alone or
+//! with `cli`.
 
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod acp;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod bundle;
+#[cfg(feature = "canonical")]
+#[cfg_attr(docsrs, doc(cfg(feature = "canonical")))]
 pub mod canonical;
 pub mod decode;
 pub mod encode;
@@ -26,7 +51,11 @@ pub mod policy;
 pub mod route;
 #[doc(hidden)]
 pub mod runtime;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod schema_diff;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod traffic;
 
 pub use decode::{

@@ -528,6 +528,7 @@ pub fn route_bodies(count: usize, seed: u64) -> Vec<Vec<u8>> {
 pub const TYPICAL_ROUTE_BODY: &[u8] = br#"{"name":"search","arguments":{"query":"rust json schema codegen","limit":20,"filters":{"language":"en","since":"2025-01-01"}},"tool_call_id":"call_01J9Z3K7","progress_token":7,"call_key":"order-42/retry:1","schema_pin":"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}"#;
 
 /// A JSON Schema for a tool's input: an object of 2 to 8 typed, described properties.
+#[cfg(feature = "canonical")]
 fn input_schema(rng: &mut Rng) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -565,6 +566,7 @@ fn input_schema(rng: &mut Rng) -> Value {
 }
 
 /// `count` canonical tool specs (`toolcall_contracts::canonical::ToolSpec` JSON), compact.
+#[cfg(feature = "canonical")]
 pub fn tool_specs(count: usize, seed: u64) -> Vec<Vec<u8>> {
     let mut rng = Rng::new(seed ^ 0x5bec_5bec);
     (0..count)

@@ -1,9 +1,11 @@
 //! Wire benchmarks (criterion): this crate's ACP types against the official crate
 //! `agent-client-protocol-schema` 1.20.0, `serde_json::Value` and the `IgnoredAny` floor on the
-//! same bytes, plus route bodies. See BENCHMARKS.md for how to run them and the latest figures.
+//! same bytes, plus route bodies and (feature `canonical`) canonical tool specs. See
+//! BENCHMARKS.md for how to run them and the latest figures.
 //!
 //! ```sh
-//! cargo bench --bench wire                    # everything, about 1.5 minutes
+//! cargo bench --bench wire --features canonical   # everything, about 1.5 minutes
+//! cargo bench --bench wire                    # without the `canonical_tool_spec` group
 //! cargo bench --bench wire -- session_update  # one group
 //! WIRE_CORPUS_NDJSON=/tmp/corpus.ndjson WIRE_CORPUS_LEN=4000 cargo bench --bench wire
 //!                                             # writes the corpus as NDJSON and exits
@@ -28,6 +30,7 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use toolcall_contracts::acp::SessionNotification as Ours;
+#[cfg(feature = "canonical")]
 use toolcall_contracts::canonical::ToolSpec;
 use toolcall_contracts::route::{validate_call_key, validate_schema_pin, ToolCallRequest};
 
@@ -38,6 +41,7 @@ const CORPUS_LEN: usize = 200;
 /// Route bodies in the route corpus.
 const ROUTE_LEN: usize = 200;
 /// Canonical tool specs in the spec corpus.
+#[cfg(feature = "canonical")]
 const SPEC_LEN: usize = 100;
 
 const SESSION_GROUP: &str = "session_update";
@@ -79,10 +83,16 @@ fn main() {
     route_body(&mut c, &route_variants);
     route_corpus(&mut c, &bodies);
 
-    let specs = corpus::tool_specs(SPEC_LEN, corpus::SEED);
-    let spec_bytes: usize = specs.iter().map(Vec::len).sum();
-    check_tool_specs(&specs);
-    canonical_tool_spec(&mut c, &specs);
+    // The `canonical_tool_spec` group needs feature `canonical` (`--features canonical`).
+    #[cfg(feature = "canonical")]
+    let spec_bytes: usize = {
+        let specs = corpus::tool_specs(SPEC_LEN, corpus::SEED);
+        check_tool_specs(&specs);
+        canonical_tool_spec(&mut c, &specs);
+        specs.iter().map(Vec::len).sum()
+    };
+    #[cfg(not(feature = "canonical"))]
+    let spec_bytes = 0;
 
     c.final_summary();
     if summary(&output, started, bytes, spec_bytes) {
@@ -471,6 +481,7 @@ fn route_corpus(c: &mut Criterion, bodies: &[Vec<u8>]) {
 
 /// Every spec decodes (which runs the meta-schema check on its schemas) and re-encodes to the
 /// same JSON value.
+#[cfg(feature = "canonical")]
 fn check_tool_specs(specs: &[Vec<u8>]) {
     for (n, spec) in specs.iter().enumerate() {
         let decoded: ToolSpec = match serde_json::from_slice(spec) {
@@ -486,6 +497,7 @@ fn check_tool_specs(specs: &[Vec<u8>]) {
 }
 
 /// Canonical tool specs (no official counterpart): decode, encode, `Value`, `IgnoredAny`.
+#[cfg(feature = "canonical")]
 fn canonical_tool_spec(c: &mut Criterion, specs: &[Vec<u8>]) {
     let bytes: usize = specs.iter().map(Vec::len).sum();
     let decoded: Vec<ToolSpec> = specs
@@ -568,9 +580,13 @@ fn summary(output: &Path, since: SystemTime, bytes: usize, spec_bytes: usize) ->
     if figures.is_empty() && route.is_empty() && specs.is_empty() {
         return false;
     }
+    let spec_note = if specs.is_empty() {
+        String::new()
+    } else {
+        format!(", {spec_bytes} {SPEC_GROUP} bytes")
+    };
     println!(
-        "\nsummary, criterion ({bytes} session_update bytes, {spec_bytes} {SPEC_GROUP} bytes \
-         per pass; MB = 10^6 bytes)"
+        "\nsummary, criterion ({bytes} session_update bytes{spec_note} per pass; MB = 10^6 bytes)"
     );
     print_figures(&figures, bytes);
     for (name, ns) in &route {

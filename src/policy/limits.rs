@@ -1,6 +1,7 @@
 //! Byte and nesting limits checked on raw JSON before it is parsed ([`DecodeLimits`]), and the
 //! iterative nesting-depth measure shared with schema and instance checks.
 
+#[cfg(feature = "policy")]
 use serde_json::Value;
 
 /// Limits on a JSON text, checked in one pass over its bytes before it is parsed.
@@ -10,7 +11,7 @@ use serde_json::Value;
 /// containers: a scalar is depth 0, `[]` and `{}` are depth 1, `{"a": [1]}` is depth 2.
 ///
 /// serde_json refuses input nested past 128 levels on its own; these limits are lower so that
-/// validation ([`crate::policy::CompiledSchema::check`]) and any code that recurses over the
+/// validation (`CompiledSchema::check`, feature `policy`) and any code that recurses over the
 /// decoded value stay well inside a 2 MiB thread stack, and so that a large input is refused
 /// without allocating a tree for it.
 ///
@@ -161,6 +162,7 @@ pub enum LimitError {
 
 /// The first depth past `limit` found in `value`, or `None` when `value` nests no deeper than
 /// `limit` (counted as in [`DecodeLimits`]). Iterative: safe on values of any depth.
+#[cfg(feature = "policy")]
 pub(crate) fn depth_past(value: &Value, limit: usize) -> Option<usize> {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     while let Some((value, parent)) = stack.pop() {
@@ -181,7 +183,6 @@ pub(crate) fn depth_past(value: &Value, limit: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn depth_counts_containers() {
@@ -208,7 +209,9 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "policy")]
     fn value_depth() {
+        use serde_json::json;
         assert_eq!(depth_past(&json!(1), 0), None);
         assert_eq!(depth_past(&json!([]), 0), Some(1));
         assert_eq!(depth_past(&json!({"a": [1]}), 2), None);
