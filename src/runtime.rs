@@ -991,7 +991,7 @@ pub fn flatten_into<M: serde::ser::SerializeMap, T: serde::Serialize + ?Sized>(
 /// The serializer of [`flatten_into`]: forwards an object's members into an open map.
 struct FlatInto<'a, M>(&'a mut M);
 
-/// The object being forwarded by [`FlatInto`].
+/// The object being forwarded by `FlatInto` (see [`flatten_into`]).
 pub struct FlatIntoMap<'a, M>(&'a mut M);
 
 impl<M: serde::ser::SerializeMap> FlatInto<'_, M> {
