@@ -78,14 +78,14 @@ pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
         }];
     }
     if let Some(documents) = documents(body) {
+        // Lines are counted from the previous document on (the ranges are in order), so the
+        // whole input is scanned once, not once per document.
+        let mut lines = LineCounter::default();
         return documents
             .into_iter()
-            .map(|(from, to)| {
-                let text = &body[from..to];
-                Message {
-                    line: line_of(content, bom + from),
-                    text,
-                }
+            .map(|(from, to)| Message {
+                line: lines.line_of(content, bom + from),
+                text: &body[from..to],
             })
             .collect();
     }
@@ -131,6 +131,24 @@ fn documents(body: &[u8]) -> Option<Vec<(usize, usize)>> {
     }
 }
 
+/// Line numbers of increasing offsets, each counted from the previous one.
+#[derive(Default)]
+struct LineCounter {
+    /// The offset counted up to.
+    offset: usize,
+    /// Newlines before `offset`.
+    newlines: usize,
+}
+
+impl LineCounter {
+    /// The 1-based line of the byte at `offset` (at or after the previous offset asked).
+    fn line_of(&mut self, content: &[u8], offset: usize) -> usize {
+        self.newlines += memchr::memchr_iter(b'\n', &content[self.offset..offset]).count();
+        self.offset = offset;
+        self.newlines + 1
+    }
+}
+
 /// The 1-based line of the byte at `offset`.
 fn line_of(content: &[u8], offset: usize) -> usize {
     content[..offset]
@@ -161,6 +179,28 @@ mod tests {
     fn empty_and_blank_inputs_have_no_messages() {
         assert!(split_messages(b"").is_empty());
         assert!(split_messages(b" \n\r\n\t").is_empty());
+    }
+
+    #[test]
+    fn lines_of_a_long_document_stream_match_a_count_from_the_start() {
+        // Compact and pretty documents, blank lines between some: the incremental count must
+        // give each document the line a count from the start of the input gives.
+        let mut content = b"\xEF\xBB\xBF".to_vec();
+        for i in 0..200 {
+            match i % 3 {
+                0 => content.extend_from_slice(format!("{{\"id\":{i}}}\n").as_bytes()),
+                1 => content.extend_from_slice(format!("{{\n  \"id\": {i}\n}}\n\n").as_bytes()),
+                _ => content.extend_from_slice(format!("  [{i},\n{i}]  \n").as_bytes()),
+            }
+        }
+        let messages = split_messages(&content);
+        assert_eq!(messages.len(), 200);
+        for message in &messages {
+            let offset = message.text.as_ptr() as usize - content.as_ptr() as usize;
+            assert_eq!(message.line, line_of(&content, offset));
+        }
+        let first_three: Vec<_> = messages[..3].iter().map(|m| m.line).collect();
+        assert_eq!(first_three, [1, 2, 6]);
     }
 
     #[test]
