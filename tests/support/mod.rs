@@ -792,9 +792,39 @@ pub struct Ours {
     pub report: Vec<Leniency>,
 }
 
+/// Decodes with [`decode`] (the optimistic one-pass path, with a careful second pass only
+/// when something fails or leniency applies) and, as a check of that fast path on every input
+/// the tests feed, with plain `serde_json::from_slice` (no session: every lenient member
+/// captured and decoded carefully): both must accept the same inputs and give the same value.
+///
+/// # Panics
+/// When the two paths disagree.
 fn ours_as<T: DeserializeOwned + Serialize>(json: &[u8]) -> Result<Ours, DecodeError> {
-    let decoded = decode::<T>(json)?;
+    let plain = serde_json::from_slice::<T>(json)
+        .map(|value| serde_json::to_value(&value).expect("a decoded value encodes"));
+    let decoded = match decode::<T>(json) {
+        Ok(decoded) => decoded,
+        Err(error) => {
+            assert!(
+                plain.is_err(),
+                "decode failed ({error}) where plain serde_json::from_slice accepted: {}",
+                String::from_utf8_lossy(json)
+            );
+            return Err(error);
+        }
+    };
     let encoded = serde_json::to_value(&decoded.value).expect("a decoded value encodes");
+    match &plain {
+        Ok(value) => assert!(
+            *value == encoded,
+            "decode and plain serde_json::from_slice give different values for {}",
+            String::from_utf8_lossy(json)
+        ),
+        Err(error) => panic!(
+            "plain serde_json::from_slice failed ({error}) where decode accepted: {}",
+            String::from_utf8_lossy(json)
+        ),
+    }
     Ok(Ours {
         encoded,
         report: decoded.report,
