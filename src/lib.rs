@@ -8,7 +8,7 @@
 //! - `canonical` (feature `canonical`): the provider-neutral tool model (`ToolSpec`, `ToolCall`,
 //!   `CanonicalToolResult`, `ToolLifecycleEvent`).
 //!
-//! Around them: [`decode()`] with its leniency report, [`MaybeUndefined`] for members that are
+//! Around them: [`decode()`] with its leniency report, [`encode()`], [`MaybeUndefined`] for members that are
 //! absent, `null` or a value, [`policy`] (decode limits; with feature `policy`, safe compilation
 //! of untrusted JSON Schemas), and with feature `tools`: `traffic` (what `toolcall validate`
 //! runs), `bundle` (the published schema bundle) and `schema_diff` (what changed between two
@@ -17,11 +17,12 @@
 //! # Features
 //!
 //! Every crate that depends on this one pays for its default build, so the default build holds
-//! the wire types and their decoder only: [`acp`] (with `ToolCall::apply`), [`route`] (with its
-//! validators), [`decode()`], [`MaybeUndefined`] and [`policy::DecodeLimits`], on serde,
-//! serde_json, thiserror and memchr. Schema compilation and what is built on it are opt-in:
-//! without `jsonschema` and its regex crates a consumer's cold build takes less than half as
-//! long (`BENCHMARKS.md`).
+//! the wire types and their codec only: [`acp`] (with `ToolCall::apply`), [`route`] (with its
+//! validators), [`decode()`], [`encode()`], [`MaybeUndefined`] and [`policy::DecodeLimits`], on
+//! serde (without its derive: the generated impls are written out), serde_json, thiserror and
+//! memchr. Schema compilation and what is built on it are opt-in: without `jsonschema` and its
+//! regex crates, and without `serde_derive`, a consumer's cold build takes about a quarter of the
+//! official ACP crate's (`BENCHMARKS.md`).
 //!
 //! | feature | adds | pulls in |
 //! |---|---|---|
@@ -29,6 +30,7 @@
 //! | `canonical` | `canonical` (its constructors run the 2020-12 meta-schema check) | `policy`, `uuid` |
 //! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
 //! | `cli` | the `toolcall` binary | `tools`, `clap` |
+//! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |
 //! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
 //!
 //! A path is the same whichever features are on: `policy::SchemaPolicy` with `policy` alone or
