@@ -423,3 +423,46 @@ fn byte_order_mark_and_pretty_documents_are_split_as_documents() {
         "{out}"
     );
 }
+
+#[test]
+fn empty_or_blank_input_is_not_a_pass() -> TestResult {
+    for stdin in [&b""[..], b"  \n\n\t\n"] {
+        let output = toolcall(&["validate", "-"], stdin)?;
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8(output.stdout)?,
+            "0 messages: 0 ok, 0 lenient, 0 invalid\n"
+        );
+        assert_eq!(
+            String::from_utf8(output.stderr)?,
+            "toolcall: -: no message (the file is empty or blank)\n"
+        );
+    }
+    // A blank file beside one with messages: named on stderr, the exit status is the messages'.
+    let output = toolcall(&["validate", "examples/transcript.ndjson", "-"], b"\n")?;
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8(output.stderr)?.contains("toolcall: -: no message"));
+    Ok(())
+}
+
+#[test]
+fn json_format_reports_an_unreadable_file_on_stdout_too() -> TestResult {
+    let output = toolcall(
+        &["validate", "--format", "json", "no/such/file.ndjson", "-"],
+        br#"{"name":"search","arguments":{}}"#,
+    )?;
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8(output.stdout)?;
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert_eq!(lines[0]["file"], "no/such/file.ndjson");
+    let error = lines[0]["error"].as_str().expect("an error message");
+    assert!(error.contains("no/such/file.ndjson"), "{error}");
+    assert_eq!(lines[1]["file"], "-");
+    assert_eq!(lines[2]["messages"], 1);
+    assert!(String::from_utf8(output.stderr)?.contains("no/such/file.ndjson"));
+    Ok(())
+}

@@ -1,7 +1,8 @@
 //! `toolcall`: check real tool-call traffic against the contracts.
 //!
 //! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
-//! when no message is invalid, 1 when one is, 2 on a usage or I/O error.
+//! when at least one message was checked and none is invalid, 1 when one is invalid or the input
+//! holds no message at all, 2 on a usage or I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
@@ -155,6 +156,13 @@ enum Format {
     Json,
 }
 
+/// A file `--format json` could not read (also reported on standard error).
+#[derive(serde::Serialize)]
+struct Unreadable<'a> {
+    file: &'a str,
+    error: &'a str,
+}
+
 /// One message of `--format json`.
 #[derive(serde::Serialize)]
 struct Record<'a> {
@@ -211,13 +219,22 @@ fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Resu
         let content = match read_input(path) {
             Ok(content) => content,
             Err(error) => {
+                let message = chain(&error);
+                if format == Format::Json {
+                    let record = Unreadable {
+                        file: &path.to_string_lossy(),
+                        error: &message,
+                    };
+                    writeln!(out, "{}", serde_json::to_string(&record)?)?;
+                }
                 out.flush()?;
-                eprintln!("toolcall: {}", chain(&error));
+                eprintln!("toolcall: {message}");
                 unreadable = true;
                 continue;
             }
         };
         let file = path.to_string_lossy();
+        let checked_before = summary.messages;
         for checked in checker.check_input(&content) {
             summary.add(&checked.verdict);
             match format {
@@ -232,6 +249,10 @@ fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Resu
                 }
             }
         }
+        if summary.messages == checked_before {
+            out.flush()?;
+            eprintln!("toolcall: {file}: no message (the file is empty or blank)");
+        }
     }
     match format {
         Format::Text => writeln!(out, "{summary}")?,
@@ -240,7 +261,8 @@ fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Resu
     out.flush()?;
     Ok(if unreadable {
         ExitCode::from(2)
-    } else if summary.invalid > 0 {
+    } else if summary.invalid > 0 || summary.messages == 0 {
+        // Nothing checked is not a pass: a wrong path or an empty capture should not look green.
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
