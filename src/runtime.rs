@@ -788,7 +788,8 @@ pub fn unknown_variant(tag: &'static str, value: &str) {
 }
 
 /// Serializes `payload` (an object) with the member `tag: value` first, in one pass: the
-/// payload's own members are forwarded as they are produced.
+/// payload's own members are forwarded into the same object as they are produced (a `tag`
+/// member of the payload's own is left out).
 ///
 /// # Errors
 /// The serializer's error, or when the payload is not an object.
@@ -798,44 +799,60 @@ pub fn tagged<S: serde::Serializer, P: serde::Serialize>(
     value: &'static str,
     payload: &P,
 ) -> Result<S::Ok, S::Error> {
-    payload.serialize(TagFirst {
-        inner: serializer,
-        tag,
-        value,
-    })
+    use serde::ser::SerializeMap;
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry(tag, value)?;
+    payload.serialize(FlatInto {
+        map: &mut map,
+        skip: Some(tag),
+    })?;
+    map.end()
 }
 
-/// A serializer that turns the payload's struct or map into a map with the tag first.
-struct TagFirst<S> {
-    inner: S,
-    tag: &'static str,
-    value: &'static str,
+macro_rules! not_an_object {
+    ($($method:ident($($arg:ty),*);)*) => {
+        $(fn $method(self, $(_: $arg),*) -> Result<Self::Ok, Self::Error> {
+            self.not_an_object()
+        })*
+    };
 }
 
-/// The map being written by the tag-first serializer of [`tagged`].
-pub struct TagFirstMap<M> {
-    map: M,
-    tag: &'static str,
+/// Writes the members of `value` into the map being written, as serde's `#[serde(flatten)]`
+/// does: `value` must serialize as an object (a struct or a map), or as nothing (`None`, unit).
+/// Generated `Serialize` impls use it for a flattened union and for kept unknown members.
+///
+/// # Errors
+/// The serializer's error, or when `value` is not an object.
+pub fn flatten_into<M: serde::ser::SerializeMap, T: serde::Serialize + ?Sized>(
+    map: &mut M,
+    value: &T,
+) -> Result<(), M::Error> {
+    value.serialize(FlatInto { map, skip: None })
 }
 
-impl<S: serde::Serializer> TagFirst<S> {
-    fn start(self, len: Option<usize>) -> Result<TagFirstMap<S::SerializeMap>, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = self.inner.serialize_map(len.map(|n| n + 1))?;
-        map.serialize_entry(self.tag, self.value)?;
-        Ok(TagFirstMap { map, tag: self.tag })
+/// The serializer of [`flatten_into`] and [`tagged`]: forwards an object's members into an open
+/// map, leaving out the struct field `skip`.
+struct FlatInto<'a, M> {
+    map: &'a mut M,
+    skip: Option<&'static str>,
+}
+
+/// The object being forwarded by `FlatInto` (see [`flatten_into`]).
+pub struct FlatIntoMap<'a, M> {
+    map: &'a mut M,
+    skip: Option<&'static str>,
+}
+
+impl<M: serde::ser::SerializeMap> FlatInto<'_, M> {
+    fn not_an_object<T>(self) -> Result<T, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened member must be an object",
+        ))
     }
-
-    fn not_an_object<T>(self) -> Result<T, S::Error> {
-        Err(serde::ser::Error::custom(format_args!(
-            "the payload of `{}: {}` is not an object",
-            self.tag, self.value
-        )))
-    }
 }
 
-impl<M: serde::ser::SerializeMap> serde::ser::SerializeMap for TagFirstMap<M> {
-    type Ok = M::Ok;
+impl<M: serde::ser::SerializeMap> serde::ser::SerializeMap for FlatIntoMap<'_, M> {
+    type Ok = ();
     type Error = M::Error;
     fn serialize_key<T: serde::Serialize + ?Sized>(&mut self, key: &T) -> Result<(), M::Error> {
         self.map.serialize_key(key)
@@ -850,174 +867,6 @@ impl<M: serde::ser::SerializeMap> serde::ser::SerializeMap for TagFirstMap<M> {
     ) -> Result<(), M::Error> {
         self.map.serialize_entry(key, value)
     }
-    fn end(self) -> Result<M::Ok, M::Error> {
-        self.map.end()
-    }
-}
-
-impl<M: serde::ser::SerializeMap> serde::ser::SerializeStruct for TagFirstMap<M> {
-    type Ok = M::Ok;
-    type Error = M::Error;
-    fn serialize_field<T: serde::Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), M::Error> {
-        if key == self.tag {
-            return Ok(());
-        }
-        self.map.serialize_entry(key, value)
-    }
-    fn end(self) -> Result<M::Ok, M::Error> {
-        self.map.end()
-    }
-}
-
-macro_rules! not_an_object {
-    ($($method:ident($($arg:ty),*);)*) => {
-        $(fn $method(self, $(_: $arg),*) -> Result<Self::Ok, Self::Error> {
-            self.not_an_object()
-        })*
-    };
-}
-
-impl<S: serde::Serializer> serde::Serializer for TagFirst<S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-    type SerializeSeq = serde::ser::Impossible<S::Ok, S::Error>;
-    type SerializeTuple = serde::ser::Impossible<S::Ok, S::Error>;
-    type SerializeTupleStruct = serde::ser::Impossible<S::Ok, S::Error>;
-    type SerializeTupleVariant = serde::ser::Impossible<S::Ok, S::Error>;
-    type SerializeMap = TagFirstMap<S::SerializeMap>;
-    type SerializeStruct = TagFirstMap<S::SerializeMap>;
-    type SerializeStructVariant = serde::ser::Impossible<S::Ok, S::Error>;
-
-    not_an_object! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_bytes(&[u8]);
-        serialize_none();
-        serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
-
-    fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: serde::Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<S::Ok, S::Error> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: serde::Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<S::Ok, S::Error> {
-        self.not_an_object()
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        self.not_an_object()
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
-        self.not_an_object()
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        self.not_an_object()
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        self.not_an_object()
-    }
-    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        self.start(len)
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeStruct, S::Error> {
-        self.start(Some(len))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, S::Error> {
-        self.not_an_object()
-    }
-}
-
-/// Writes the members of `value` into the map being written, as serde's `#[serde(flatten)]`
-/// does: `value` must serialize as an object (a struct or a map), or as nothing (`None`, unit).
-/// Generated `Serialize` impls use it for a flattened union and for kept unknown members.
-///
-/// # Errors
-/// The serializer's error, or when `value` is not an object.
-pub fn flatten_into<M: serde::ser::SerializeMap, T: serde::Serialize + ?Sized>(
-    map: &mut M,
-    value: &T,
-) -> Result<(), M::Error> {
-    value.serialize(FlatInto(map))
-}
-
-/// The serializer of [`flatten_into`]: forwards an object's members into an open map.
-struct FlatInto<'a, M>(&'a mut M);
-
-/// The object being forwarded by `FlatInto` (see [`flatten_into`]).
-pub struct FlatIntoMap<'a, M>(&'a mut M);
-
-impl<M: serde::ser::SerializeMap> FlatInto<'_, M> {
-    fn not_an_object<T>(self) -> Result<T, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened member must be an object",
-        ))
-    }
-}
-
-impl<M: serde::ser::SerializeMap> serde::ser::SerializeMap for FlatIntoMap<'_, M> {
-    type Ok = ();
-    type Error = M::Error;
-    fn serialize_key<T: serde::Serialize + ?Sized>(&mut self, key: &T) -> Result<(), M::Error> {
-        self.0.serialize_key(key)
-    }
-    fn serialize_value<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), M::Error> {
-        self.0.serialize_value(value)
-    }
-    fn serialize_entry<K: serde::Serialize + ?Sized, V: serde::Serialize + ?Sized>(
-        &mut self,
-        key: &K,
-        value: &V,
-    ) -> Result<(), M::Error> {
-        self.0.serialize_entry(key, value)
-    }
     fn end(self) -> Result<(), M::Error> {
         Ok(())
     }
@@ -1031,7 +880,10 @@ impl<M: serde::ser::SerializeMap> serde::ser::SerializeStruct for FlatIntoMap<'_
         key: &'static str,
         value: &T,
     ) -> Result<(), M::Error> {
-        self.0.serialize_entry(key, value)
+        if self.skip == Some(key) {
+            return Ok(());
+        }
+        self.map.serialize_entry(key, value)
     }
     fn end(self) -> Result<(), M::Error> {
         Ok(())
@@ -1118,14 +970,20 @@ impl<'a, M: serde::ser::SerializeMap> serde::Serializer for FlatInto<'a, M> {
         self.not_an_object()
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, M::Error> {
-        Ok(FlatIntoMap(self.0))
+        Ok(FlatIntoMap {
+            map: self.map,
+            skip: self.skip,
+        })
     }
     fn serialize_struct(
         self,
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStruct, M::Error> {
-        Ok(FlatIntoMap(self.0))
+        Ok(FlatIntoMap {
+            map: self.map,
+            skip: self.skip,
+        })
     }
     fn serialize_struct_variant(
         self,
