@@ -392,6 +392,24 @@ fn has_empty_value(ty: &syn::Type) -> bool {
         })
 }
 
+/// Wraps `seed` in `DefaultOnError` when the member declares `x-deserialize-default-on-error`;
+/// `unwrap` turns the wrapped result (an `Option` of the seed's value) into the member's value.
+fn on_error(
+    seed: TokenStream,
+    facts: &PropertyFacts,
+    unwrap: TokenStream,
+) -> (TokenStream, TokenStream) {
+    if facts.default_on_error {
+        let enum_hint = facts.string_enum;
+        (
+            quote!(crate::runtime::DefaultOnError { seed: #seed, enum_hint: #enum_hint }),
+            unwrap,
+        )
+    } else {
+        (seed, quote!())
+    }
+}
+
 /// One member after the rewrite.
 struct Member {
     ident: syn::Ident,
@@ -462,14 +480,7 @@ fn member(
         let inner = seed_for(&value_ty, facts.skip_invalid_items);
         let ty: syn::Type = syn::parse_quote!(crate::MaybeUndefined<#value_ty>);
         let nullable = quote!(crate::runtime::Nullable(#inner));
-        let (seed, finish) = if facts.default_on_error {
-            (
-                quote!(crate::runtime::DefaultOnError { seed: #nullable, enum_hint: #enum_hint }),
-                quote!(.unwrap_or_default()),
-            )
-        } else {
-            (nullable, quote!())
-        };
+        let (seed, finish) = on_error(nullable, facts, quote!(.unwrap_or_default()));
         (
             ty,
             seed,
@@ -479,14 +490,7 @@ fn member(
     } else {
         let ty: syn::Type = syn::parse_quote!(::std::option::Option<#base>);
         let on_null = quote!(crate::runtime::DefaultOnNull(#inner));
-        let (seed, finish) = if facts.default_on_error {
-            (
-                quote!(crate::runtime::DefaultOnError { seed: #on_null, enum_hint: #enum_hint }),
-                quote!(.flatten()),
-            )
-        } else {
-            (on_null, quote!())
-        };
+        let (seed, finish) = on_error(on_null, facts, quote!(.flatten()));
         (
             ty,
             seed,
