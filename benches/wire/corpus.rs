@@ -524,6 +524,10 @@ pub fn route_bodies(count: usize, seed: u64) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The canonical `ToolSpec` of the tool [`TYPICAL_ROUTE_BODY`] calls: its input schema accepts
+/// that body's `arguments` (the `validate_arguments` timing).
+pub const SEARCH_TOOL_SPEC: &[u8] = br#"{"id":"web/search@1","name":"web.search","description":"Search the web index","input_schema":{"type":"object","required":["query"],"additionalProperties":false,"properties":{"query":{"type":"string","minLength":1,"maxLength":512,"description":"What to search for"},"limit":{"type":"integer","minimum":1,"maximum":100,"description":"Results to return"},"filters":{"type":"object","additionalProperties":false,"properties":{"language":{"type":"string","pattern":"^[a-z]{2}$"},"since":{"type":"string","format":"date"}}}}},"output_contract":{"success":{"type":"json","schema":{"type":"object","properties":{"items":{"type":"array"},"total":{"type":"integer"}}}}},"limits":{"max_concurrent":4,"max_input_bytes":4096,"max_output_bytes":1048576,"execution_deadline_ms":10000},"execution_class":{"type":"cooperative_in_process","grace_ms":100}}"#;
+
 /// The route body the per-body timing uses: what a gateway sends for a search call.
 pub const TYPICAL_ROUTE_BODY: &[u8] = br#"{"name":"search","arguments":{"query":"rust json schema codegen","limit":20,"filters":{"language":"en","since":"2025-01-01"}},"tool_call_id":"call_01J9Z3K7","progress_token":7,"call_key":"order-42/retry:1","schema_pin":"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}"#;
 

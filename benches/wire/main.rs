@@ -48,6 +48,8 @@ const SESSION_GROUP: &str = "session_update";
 const ROUTE_GROUP: &str = "route_body";
 const ROUTE_CORPUS_GROUP: &str = "route_corpus";
 const SPEC_GROUP: &str = "canonical_tool_spec";
+#[cfg(feature = "canonical")]
+const ARGUMENTS_GROUP: &str = "validate_arguments";
 
 fn main() {
     if let Some(path) = std::env::var_os("WIRE_CORPUS_NDJSON") {
@@ -89,6 +91,7 @@ fn main() {
         let specs = corpus::tool_specs(SPEC_LEN, corpus::SEED);
         check_tool_specs(&specs);
         canonical_tool_spec(&mut c, &specs);
+        validate_arguments(&mut c);
         specs.iter().map(Vec::len).sum()
     };
     #[cfg(not(feature = "canonical"))]
@@ -537,6 +540,39 @@ fn canonical_tool_spec(c: &mut Criterion, specs: &[Vec<u8>]) {
     group.finish();
 }
 
+/// `ToolSpec::validate_arguments` on a cached validator: the typical route body's `arguments`
+/// against the input schema of its `search` tool (`corpus::SEARCH_TOOL_SPEC`), compiled once
+/// before measuring. `validate_arguments` finds the compiled schema by hashing the spec's
+/// schema on every call; `validate_arguments_pinned` with the route body's pin only looks it
+/// up; `compiled/check` is the compiled validator alone.
+#[cfg(feature = "canonical")]
+fn validate_arguments(c: &mut Criterion) {
+    let spec: ToolSpec =
+        serde_json::from_slice(corpus::SEARCH_TOOL_SPEC).expect("the search tool spec decodes");
+    let request: ToolCallRequest =
+        serde_json::from_slice(corpus::TYPICAL_ROUTE_BODY).expect("the typical body decodes");
+    let arguments = request.arguments;
+    spec.validate_arguments(&arguments)
+        .expect("the typical arguments are valid");
+    let (pin, compiled) = toolcall_contracts::canonical::schema_cache()
+        .insert_compiled(spec.input_schema().as_value())
+        .expect("the schema compiles");
+    let mut group = c.benchmark_group(ARGUMENTS_GROUP);
+    group.bench_function("validate_arguments", |b| {
+        b.iter(|| black_box(spec.validate_arguments(black_box(&arguments))).expect("valid"));
+    });
+    group.bench_function("validate_arguments_pinned", |b| {
+        b.iter(|| {
+            black_box(spec.validate_arguments_pinned(black_box(&arguments), Some(&pin)))
+                .expect("valid")
+        });
+    });
+    group.bench_function("compiled/check", |b| {
+        b.iter(|| black_box(compiled.check(black_box(&arguments))).expect("valid"));
+    });
+    group.finish();
+}
+
 /// Reads criterion's estimate (ns per iteration) of `group/function`, when this run wrote it.
 fn estimate_ns(output: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
     // Criterion keeps `a/b` as the directory `a_b`.
@@ -595,6 +631,16 @@ fn summary(output: &Path, since: SystemTime, bytes: usize, spec_bytes: usize) ->
     for (name, ns) in &specs {
         let figure = spec_bytes as f64 / ns * 1e3;
         println!("  {SPEC_GROUP}/{name:<19} {figure:>9.1} MB/s");
+    }
+    #[cfg(feature = "canonical")]
+    for name in [
+        "validate_arguments",
+        "validate_arguments_pinned",
+        "compiled/check",
+    ] {
+        if let Some(ns) = estimate_ns(output, ARGUMENTS_GROUP, name, since) {
+            println!("  {ARGUMENTS_GROUP}/{name:<37} {ns:>8.1} ns per call");
+        }
     }
     figures.len() == VARIANT_NAMES.len()
 }

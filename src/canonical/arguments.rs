@@ -63,8 +63,8 @@ impl ToolSpec {
     /// Checks a call's `arguments` against this tool's `input_schema`, before dispatch.
     ///
     /// The schema is compiled once under [`SchemaPolicy::default`] and cached process-wide,
-    /// keyed by its pin (SHA-256 of its canonical JSON, see [`SchemaCache`]); later calls only
-    /// hash it. The arguments are refused over [`crate::canonical::ToolLimits::max_input_bytes`]
+    /// keyed by its pin (SHA-256 of its canonical JSON, see [`SchemaCache`]); the pin is
+    /// computed once per `ToolSpec`, so later calls only look the compiled schema up. The arguments are refused over [`crate::canonical::ToolLimits::max_input_bytes`]
     /// (as compact JSON) before any validation; nesting depth and validation work are bounded by
     /// the policy. Validation stops at the first error (`is_valid`, then one `validate`).
     ///
@@ -94,10 +94,7 @@ impl ToolSpec {
     /// (or a depth or work bound).
     pub fn validate_arguments(&self, arguments: &Value) -> Result<(), ArgumentsError> {
         self.check_size(arguments)?;
-        let (_, compiled) = schema_cache()
-            .insert_compiled(self.input_schema().as_value())
-            .map_err(|source| ArgumentsError::Schema { source })?;
-        check(&compiled, arguments)
+        check(&self.compiled_input_schema()?, arguments)
     }
 
     /// As [`ToolSpec::validate_arguments`], against the schema a request pinned: `schema_pin`
@@ -116,21 +113,29 @@ impl ToolSpec {
             return self.validate_arguments(arguments);
         };
         self.check_size(arguments)?;
-        let compiled = match schema_cache().get(pin) {
-            Some(compiled) => compiled,
-            None => {
-                let (own, compiled) = schema_cache()
-                    .insert_compiled(self.input_schema().as_value())
-                    .map_err(|source| ArgumentsError::Schema { source })?;
-                if own != pin {
-                    return Err(ArgumentsError::UnknownPin {
-                        pin: pin.to_owned(),
-                    });
-                }
-                compiled
-            }
+        let compiled = if pin == self.input_schema().pin() {
+            self.compiled_input_schema()?
+        } else {
+            schema_cache()
+                .get(pin)
+                .ok_or_else(|| ArgumentsError::UnknownPin {
+                    pin: pin.to_owned(),
+                })?
         };
         check(&compiled, arguments)
+    }
+
+    /// This spec's input schema, compiled: looked up by its pin (computed once per spec), and
+    /// compiled and cached under the policy on first use.
+    fn compiled_input_schema(&self) -> Result<Arc<CompiledSchema>, ArgumentsError> {
+        let schema = self.input_schema();
+        if let Some(compiled) = schema_cache().get(schema.pin()) {
+            return Ok(compiled);
+        }
+        schema_cache()
+            .insert_compiled(schema.as_value())
+            .map(|(_, compiled)| compiled)
+            .map_err(|source| ArgumentsError::Schema { source })
     }
 
     fn check_size(&self, arguments: &Value) -> Result<(), ArgumentsError> {

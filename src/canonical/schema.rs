@@ -1,5 +1,8 @@
 //! [`JsonSchema`]: an embedded JSON Schema 2020-12, checked against the bundled meta-schema.
 
+use std::fmt;
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use super::error::ToolContractError;
@@ -39,9 +42,34 @@ pub const MAX_SCHEMA_DEPTH: usize = 128;
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Deserialize)]
 #[serde(try_from = "Value")]
-pub struct JsonSchema(Value);
+pub struct JsonSchema {
+    value: Value,
+    /// The schema's pin (`policy` SHA-256 of its canonical JSON), computed on first use: argument
+    /// validation finds the compiled schema by it on every call.
+    pin: OnceLock<String>,
+}
+
+impl PartialEq for JsonSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Eq for JsonSchema {}
+
+impl fmt::Debug for JsonSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("JsonSchema").field(&self.value).finish()
+    }
+}
+
+impl serde::Serialize for JsonSchema {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
 
 impl JsonSchema {
     /// Checks `value` and wraps it.
@@ -56,19 +84,29 @@ impl JsonSchema {
     ///   as `{"type": 12}`), with the pointer of the first offending value.
     pub fn try_new(value: Value) -> Result<Self, ToolContractError> {
         check(&value)?;
-        Ok(Self(value))
+        Ok(Self {
+            value,
+            pin: OnceLock::new(),
+        })
     }
 
     /// The schema.
     #[must_use]
     pub fn as_value(&self) -> &Value {
-        &self.0
+        &self.value
+    }
+
+    /// The schema's pin: lowercase hex SHA-256 of its canonical JSON (the key of
+    /// [`crate::policy::SchemaCache`]), computed once.
+    pub(crate) fn pin(&self) -> &str {
+        self.pin
+            .get_or_init(|| crate::policy::schema_pin(&self.value))
     }
 
     /// The schema.
     #[must_use]
     pub fn into_value(self) -> Value {
-        self.0
+        self.value
     }
 
     /// Checks a value decoded from the member `field`.
@@ -89,7 +127,7 @@ impl TryFrom<Value> for JsonSchema {
 
 impl From<JsonSchema> for Value {
     fn from(schema: JsonSchema) -> Value {
-        schema.0
+        schema.value
     }
 }
 

@@ -26,6 +26,8 @@ pub use cache::SchemaCache;
 #[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
 pub use compiled::{CompiledSchema, InstanceError};
 pub use limits::{DecodeLimits, LimitError};
+#[cfg(feature = "canonical")]
+pub(crate) use pin::pin as schema_pin;
 #[cfg(feature = "policy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
 pub use schema::{PolicyError, SchemaPolicy, DIALECT_2020_12};
