@@ -2838,3 +2838,14 @@ impl crate::runtime::Tagged for ToolLifecycleEvent {
         }
     }
 }
+crate::encode::contracts!(
+    CanonicalToolError, CanonicalToolOutputJson, CanonicalToolOutputText,
+    CanonicalToolResult, CanonicalToolResultOutcomeDomainFailed,
+    CanonicalToolResultOutcomeSucceeded, SessionKey, ToolCall,
+    ToolExecutionClassAbortableAtYield, ToolExecutionClassCooperativeInProcess,
+    ToolExecutionClassProcessIsolated, ToolLifecycleEventCompleted,
+    ToolLifecycleEventRuntimeFailed, ToolLifecycleEventStarted, ToolLimits,
+    ToolOutputContract, ToolSpec, ToolSuccessContractJson, ToolSuccessContractText,
+    ToolRuntimeErrorCode, ToolExecutionClass, ToolSuccessContract,
+    CanonicalToolResultOutcome, CanonicalToolOutput, ToolLifecycleEvent
+);

@@ -223,3 +223,4 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallRequest {
         deserializer.deserialize_map(Visitor)
     }
 }
+crate::encode::contracts!(ToolCallRequest);

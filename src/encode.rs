@@ -10,7 +10,29 @@
 use std::fmt;
 use std::io;
 
-use serde::Serialize;
+/// A contract type: every generated type of [`crate::acp`] and [`crate::route`], and the
+/// canonical tool model's types (feature `canonical`). [`encode`] takes only these.
+///
+/// Sealed: the `simd` writer is only known to give serde_json's bytes for what these types hold
+/// (it does not know serde_json's private `RawValue` token, for instance), so `encode` is not
+/// offered for other types; encode those with serde_json.
+pub trait Contract: serde::Serialize + sealed::Sealed {}
+
+pub(crate) mod sealed {
+    /// Implemented only inside this crate.
+    pub trait Sealed {}
+}
+
+/// Marks types as [`Contract`]s (generated code lists its types).
+macro_rules! contracts {
+    ($($name:ident),* $(,)?) => {
+        $(
+            impl crate::encode::sealed::Sealed for $name {}
+            impl crate::encode::Contract for $name {}
+        )*
+    };
+}
+pub(crate) use contracts;
 
 /// Why [`encode`] or [`encode_to_writer`] failed.
 ///
@@ -61,15 +83,28 @@ impl std::error::Error for EncodeError {
 ///     br#"{"toolCallId":"call_1","status":"completed"}"#
 /// );
 /// ```
-pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+pub fn encode<T: Contract + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
     #[cfg(feature = "simd")]
-    {
-        sonic_rs::to_vec(value).map_err(|e| EncodeError(Inner::Simd(e)))
+    if simd_writes_serde_json_bytes() {
+        return sonic_rs::to_vec(value).map_err(|e| EncodeError(Inner::Simd(e)));
     }
-    #[cfg(not(feature = "simd"))]
-    {
-        serde_json::to_vec(value).map_err(|e| EncodeError(Inner::Json(e)))
-    }
+    serde_json::to_vec(value).map_err(|e| EncodeError(Inner::Json(e)))
+}
+
+/// Whether sonic-rs writes what serde_json writes for the `serde_json::Value`s the contract
+/// types hold. Not when serde_json's `arbitrary_precision` feature is on anywhere in the build
+/// (features unify): a `Number` then serializes as a private struct that only serde_json's own
+/// writer turns back into a number, and `encode` falls back to serde_json. Checked once.
+#[cfg(feature = "simd")]
+fn simd_writes_serde_json_bytes() -> bool {
+    static SAME: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SAME.get_or_init(|| {
+        let probe = serde_json::json!({"n": 1.5, "i": -7, "s": "\u{1}\""});
+        matches!(
+            (sonic_rs::to_vec(&probe), serde_json::to_vec(&probe)),
+            (Ok(simd), Ok(reference)) if simd == reference
+        )
+    })
 }
 
 /// Encodes `value` as compact JSON into `writer`. Without the `simd` feature serde_json writes
@@ -78,21 +113,18 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> 
 ///
 /// # Errors
 /// [`EncodeError`] when writing fails or the value cannot be JSON.
-pub fn encode_to_writer<W: io::Write, T: Serialize + ?Sized>(
+pub fn encode_to_writer<W: io::Write, T: Contract + ?Sized>(
     writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
     #[cfg(feature = "simd")]
-    {
+    if simd_writes_serde_json_bytes() {
         // sonic-rs writes into its own buffer types only: encode, then write once.
         let mut writer = writer;
-        let bytes = encode(value)?;
-        writer
+        let bytes = sonic_rs::to_vec(value).map_err(|e| EncodeError(Inner::Simd(e)))?;
+        return writer
             .write_all(&bytes)
-            .map_err(|e| EncodeError(Inner::Json(serde_json::Error::io(e))))
+            .map_err(|e| EncodeError(Inner::Json(serde_json::Error::io(e))));
     }
-    #[cfg(not(feature = "simd"))]
-    {
-        serde_json::to_writer(writer, value).map_err(|e| EncodeError(Inner::Json(e)))
-    }
+    serde_json::to_writer(writer, value).map_err(|e| EncodeError(Inner::Json(e)))
 }

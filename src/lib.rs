@@ -63,5 +63,5 @@ pub mod traffic;
 pub use decode::{
     decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind, DECODE_LIMITS,
 };
-pub use encode::{encode, encode_to_writer, EncodeError};
+pub use encode::{encode, encode_to_writer, Contract, EncodeError};
 pub use maybe::MaybeUndefined;

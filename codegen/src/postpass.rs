@@ -128,7 +128,28 @@ pub fn run(
     strip_schema_docs(&mut file);
     drop_unused_error_module(&mut file);
     refuse_serde_derive(&file)?;
+    mark_contracts(&mut file)?;
     Ok(file)
+}
+
+/// Marks every generated type as a contract type (`crate::encode::Contract`), which
+/// `encode` requires: one `contracts!` invocation listing them.
+fn mark_contracts(file: &mut syn::File) -> Result<(), PostpassError> {
+    let names: Vec<&syn::Ident> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) => Some(&s.ident),
+            syn::Item::Enum(e) => Some(&e.ident),
+            _ => None,
+        })
+        .collect();
+    if names.is_empty() {
+        return Ok(());
+    }
+    let items = parse_items("contracts", quote!(crate::encode::contracts!(#(#names),*);))?;
+    file.items.extend(items);
+    Ok(())
 }
 
 /// `Serialize` and `Deserialize` of typify's `#[serde(transparent)]` newtypes, written out: the

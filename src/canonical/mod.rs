@@ -135,3 +135,5 @@ pub const SCHEMA_FILES: &[(&str, &str)] = &[
         include_str!("../../schema/canonical/lifecycle.schema.json"),
     ),
 ];
+
+crate::encode::contracts!(ToolSpec, ToolCall, CanonicalToolResult, ToolLifecycleEvent);
