@@ -5852,7 +5852,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6105,7 +6109,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6265,7 +6273,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6390,7 +6402,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6497,7 +6513,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6593,7 +6613,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6774,7 +6798,11 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -6965,7 +6993,11 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -7106,7 +7138,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -7277,7 +7313,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -7514,7 +7554,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -7675,7 +7719,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -7779,7 +7827,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -7942,7 +7994,11 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -8090,7 +8146,11 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -8258,7 +8318,11 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -8378,7 +8442,11 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -8559,7 +8627,11 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -8708,7 +8780,11 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -8829,7 +8905,11 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9117,7 +9197,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9293,7 +9377,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9418,7 +9506,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9525,7 +9617,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9621,7 +9717,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9804,7 +9904,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -9956,7 +10060,11 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10060,7 +10168,11 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10196,7 +10308,11 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10396,7 +10512,11 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10545,7 +10665,11 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10675,7 +10799,11 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10799,7 +10927,11 @@ impl<'de> ::serde::Deserialize<'de> for Content {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -10945,7 +11077,11 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -11091,7 +11227,11 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -11504,7 +11644,11 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -11671,7 +11815,11 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -11793,7 +11941,11 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -11915,7 +12067,11 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12019,7 +12175,11 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12182,7 +12342,11 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12301,7 +12465,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12457,7 +12625,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12581,7 +12753,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12723,7 +12899,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -12951,7 +13131,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13118,7 +13302,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13217,7 +13405,11 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13435,7 +13627,11 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13608,7 +13804,11 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13762,7 +13962,11 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13896,7 +14100,11 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -13994,7 +14202,11 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -14147,7 +14359,11 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -14299,7 +14515,11 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -14571,7 +14791,11 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -14760,7 +14984,11 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -14954,7 +15182,11 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -15183,7 +15415,11 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -15442,7 +15678,11 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -15624,7 +15864,11 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -15734,7 +15978,11 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -15882,7 +16130,11 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16056,7 +16308,11 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16282,7 +16538,11 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16477,7 +16737,11 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16598,7 +16862,11 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16700,7 +16968,11 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16802,7 +17074,11 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -16952,7 +17228,11 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -17126,7 +17406,11 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -17294,7 +17578,11 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -17486,7 +17774,11 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -17743,7 +18035,11 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -17988,7 +18284,11 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -18197,7 +18497,11 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -18381,7 +18685,11 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -18622,7 +18930,11 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -18821,7 +19133,11 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -18956,7 +19272,11 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19060,7 +19380,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19213,7 +19537,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19365,7 +19693,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19535,7 +19867,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19672,7 +20008,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19793,7 +20133,11 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -19973,7 +20317,11 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20135,7 +20483,11 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20261,7 +20613,11 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20442,7 +20798,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20584,7 +20944,11 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20722,7 +21086,11 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20832,7 +21200,11 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -20987,7 +21359,11 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -21116,7 +21492,11 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -21220,7 +21600,11 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -21487,7 +21871,11 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -21756,7 +22144,11 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -21958,7 +22350,11 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22079,7 +22475,11 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22198,7 +22598,11 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22305,7 +22709,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22407,7 +22815,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22683,7 +23095,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22851,7 +23267,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -22936,7 +23356,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -23240,7 +23664,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -23353,7 +23781,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -23509,7 +23941,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -23682,7 +24118,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -23802,7 +24242,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -24024,7 +24468,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -24220,7 +24668,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -24344,7 +24796,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -24608,7 +25064,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -24801,7 +25261,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -24971,7 +25435,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25131,7 +25599,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25276,7 +25748,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25402,7 +25878,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionReference {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25506,7 +25986,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25637,7 +26121,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25779,7 +26267,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -25895,7 +26387,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26098,7 +26594,11 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindBoolean
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26175,7 +26675,11 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestKindValueId
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26291,7 +26795,11 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26432,7 +26940,11 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26541,7 +27053,11 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26664,7 +27180,11 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -26987,7 +27507,11 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -27179,7 +27703,11 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -27308,7 +27836,11 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -27600,7 +28132,11 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -27803,7 +28339,11 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -27929,7 +28469,11 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -28086,7 +28630,11 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -28241,7 +28789,11 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -28412,7 +28964,11 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -28574,7 +29130,11 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -28747,7 +29307,11 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -28886,7 +29450,11 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -29207,7 +29775,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -29430,7 +30002,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -29773,7 +30349,11 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -29960,7 +30540,11 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -30079,7 +30663,11 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -30242,7 +30830,11 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -30393,7 +30985,11 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -30555,7 +31151,11 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -30727,7 +31327,11 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }
@@ -30839,7 +31443,11 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
                         }
                         other => {
                             let value = map.next_value::<::serde_json::Value>()?;
-                            unknown_members.insert(other.to_owned(), value);
+                            crate::runtime::keep_unknown(
+                                &mut unknown_members,
+                                other,
+                                value,
+                            )?;
                         }
                     }
                 }

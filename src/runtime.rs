@@ -1061,7 +1061,12 @@ pub fn tagged_union<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::
             let first_value = if first.0 == U::TAG {
                 let tag = within(Segment::Key(U::TAG), || string_or_null::<A, U>(&mut map))?;
                 match tag {
-                    TagValue::Tag(tag) => return U::from_stream(tag.as_deref(), map),
+                    TagValue::Tag(tag) => {
+                        // A second tag member would otherwise reach the payload as an unknown
+                        // member, and be written back beside the tag.
+                        let map = TagGuard { map, tag: U::TAG };
+                        return U::from_stream(tag.as_deref(), map);
+                    }
                     // A non-string tag for a union with a fallback: decide on the whole object.
                     TagValue::Other(value) => value,
                 }
@@ -1071,12 +1076,79 @@ pub fn tagged_union<'de, D: Deserializer<'de>, U: Tagged>(d: D) -> Result<U, D::
             let mut object = serde_json::Map::new();
             object.insert(first.0.into_owned(), first_value);
             while let Some((key, value)) = map.next_entry::<String, Value>()? {
-                object.insert(key, value);
+                insert_once(&mut object, key, value)?;
             }
             U::from_raw(Value::Object(object)).map_err(lift)
         }
     }
     d.deserialize_map(V(PhantomData))
+}
+
+/// Inserts a member of an object being buffered; a member that is already there fails, as
+/// serde's derive fails for a repeated field (a buffered object would otherwise keep the last
+/// value silently).
+fn insert_once<E: de::Error>(
+    object: &mut serde_json::Map<String, Value>,
+    key: String,
+    value: Value,
+) -> Result<(), E> {
+    if object.contains_key(&key) {
+        return Err(E::custom(format_args!("duplicate field `{key}`")));
+    }
+    object.insert(key, value);
+    Ok(())
+}
+
+/// Keeps a member the schema does not define (generated `unknown_members`); the same member
+/// twice fails, as a repeated defined member does.
+///
+/// # Errors
+/// `duplicate field` when `key` is already kept.
+pub fn keep_unknown<E: de::Error>(
+    kept: &mut serde_json::Map<String, Value>,
+    key: &str,
+    value: Value,
+) -> Result<(), E> {
+    insert_once(kept, key.to_owned(), value)
+}
+
+/// The rest of a union object whose tag came first, refusing the tag member a second time.
+struct TagGuard<A> {
+    map: A,
+    tag: &'static str,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for TagGuard<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let Some(Key(key)) = self.map.next_key::<Key<'de>>()? else {
+            return Ok(None);
+        };
+        if key == self.tag {
+            return within(Segment::Key(self.tag), || Err(duplicate(self.tag)));
+        }
+        let key = match key {
+            std::borrow::Cow::Borrowed(key) => {
+                seed.deserialize(de::value::BorrowedStrDeserializer::<A::Error>::new(key))
+            }
+            std::borrow::Cow::Owned(key) => {
+                seed.deserialize(de::value::StringDeserializer::<A::Error>::new(key))
+            }
+        };
+        key.map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
 }
 
 enum TagValue {
@@ -1121,7 +1193,7 @@ pub fn rest_with_tag<'de, A: MapAccess<'de>>(
     let mut object = serde_json::Map::new();
     object.insert(tag.to_owned(), value.map_or(Value::Null, Value::from));
     while let Some((key, value)) = map.next_entry::<String, Value>()? {
-        object.insert(key, value);
+        insert_once(&mut object, key, value)?;
     }
     Ok(Value::Object(object))
 }

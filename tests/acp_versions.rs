@@ -147,7 +147,14 @@ serde_json = "1"
         "//! One module per published ACP schema release (`tests/acp_versions.rs`).\n\
          #![deny(warnings)]\n\n\
          // The generated code refers to these at the crate root.\n\
-         pub use toolcall_contracts::{decode, runtime, MaybeUndefined};\n",
+         pub use toolcall_contracts::{decode, runtime, MaybeUndefined};\n\n\
+         // `encode::Contract` is sealed to this crate's own types: the marking is a no-op here.\n\
+         pub mod encode {\n\
+         \x20   macro_rules! contracts {\n\
+         \x20       ($($name:ident),* $(,)?) => {};\n\
+         \x20   }\n\
+         \x20   pub(crate) use contracts;\n\
+         }\n",
     );
     for module in &modules {
         lib.push_str(&format!(

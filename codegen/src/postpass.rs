@@ -850,7 +850,7 @@ fn deserialize_struct(
     } else if keep_unknown {
         quote!(other => {
             let value = map.next_value::<::serde_json::Value>()?;
-            unknown_members.insert(other.to_owned(), value);
+            crate::runtime::keep_unknown(&mut unknown_members, other, value)?;
         })
     } else {
         quote!(_ => { map.next_value::<::serde::de::IgnoredAny>()?; })
