@@ -466,3 +466,32 @@ fn json_format_reports_an_unreadable_file_on_stdout_too() -> TestResult {
     assert!(String::from_utf8(output.stderr)?.contains("no/such/file.ndjson"));
     Ok(())
 }
+
+#[test]
+fn a_member_repeated_in_one_object_is_invalid() -> TestResult {
+    // `serde_json::Value` would keep the last `sessionId`; the typed decoders refuse the repeat.
+    let message = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","sessionId":"t","update":{"sessionUpdate":"plan","entries":[]}}}"#;
+    let output = toolcall(&["validate", "-"], message)?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stdout)?,
+        "-:1: invalid /params/sessionId: member `sessionId` appears twice in one object \
+         (readers disagree on which counts)\n1 messages: 0 ok, 0 lenient, 1 invalid\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
+    let mut input = b"# not JSON\n".to_vec();
+    input.extend_from_slice(&std::fs::read(manifest_dir().join("examples/transcript.ndjson"))?);
+    let output = toolcall(&["validate", "-"], &input)?;
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout)?;
+    assert!(stdout.starts_with("-:1: invalid : "), "{stdout}");
+    assert!(
+        stdout.ends_with("15 messages: 14 ok, 0 lenient, 1 invalid\n"),
+        "{stdout}"
+    );
+    Ok(())
+}

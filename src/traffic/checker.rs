@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use super::input::split_messages;
 use super::leaves::{self, is_under, render, SchemaError};
 use super::schema::{AcpSchema, Role};
+use super::unique;
 use super::verdict::{Kind, Status, Verdict};
 use super::TrafficError;
 use crate::decode::{decode_with, DecodeError, Leniency, LeniencyKind};
@@ -175,15 +176,33 @@ impl Checker {
             Ok(value) => value,
             Err(error) => return Verdict::invalid(Kind::NotJson, "", error.to_string()),
         };
-        let Value::Object(object) = &value else {
-            return self.check_fragment(&value);
+        let verdict = match &value {
+            Value::Object(object)
+                if object.contains_key("jsonrpc") || object.contains_key("method") =>
+            {
+                self.check_json_rpc(transcript, &value, object)
+            }
+            Value::Object(object)
+                if object.contains_key("name") && object.contains_key("arguments") =>
+            {
+                self.check_route(message, &value)
+            }
+            _ => self.check_fragment(&value),
         };
-        if object.contains_key("jsonrpc") || object.contains_key("method") {
-            self.check_json_rpc(transcript, &value, object)
-        } else if object.contains_key("name") && object.contains_key("arguments") {
-            self.check_route(message, &value)
-        } else {
-            self.check_fragment(&value)
+        // `value` kept the last of two equal member names; the typed decoders refuse them.
+        if matches!(verdict.status, Status::Invalid { .. }) {
+            return verdict;
+        }
+        match unique::first_repeated(message) {
+            Some(repeated) => Verdict::invalid(
+                verdict.kind,
+                repeated.pointer,
+                format!(
+                    "member `{}` appears twice in one object (readers disagree on which counts)",
+                    repeated.name
+                ),
+            ),
+            None => verdict,
         }
     }
 

@@ -89,12 +89,19 @@ pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
             })
             .collect();
     }
-    let first_line_is_json = body
-        .split(|&byte| byte == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .find(|line| !line.is_empty())
-        .is_some_and(|line| serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok());
-    if !first_line_is_json {
+    // Not a stream of documents: NDJSON with some broken lines, or one broken document. Lines
+    // are messages when at least half of the non-empty lines are JSON on their own (a broken
+    // header or a truncated line does not hide the rest); the lines of a pretty-printed document
+    // are mostly fragments.
+    let (mut lines, mut json_lines) = (0_usize, 0_usize);
+    for line in body.split(|&byte| byte == b'\n').map(<[u8]>::trim_ascii) {
+        if !line.is_empty() {
+            lines += 1;
+            json_lines +=
+                usize::from(serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok());
+        }
+    }
+    if json_lines == 0 || json_lines * 2 < lines {
         return vec![Message {
             line: line_of(content, start_of(trimmed)),
             text: trimmed,
@@ -201,6 +208,16 @@ mod tests {
         }
         let first_three: Vec<_> = messages[..3].iter().map(|m| m.line).collect();
         assert_eq!(first_three, [1, 2, 6]);
+    }
+
+    #[test]
+    fn ndjson_with_a_broken_first_line_is_still_lines() {
+        let content = b"# a comment header\n{\"a\":1}\n{\"b\":\n{\"c\":3}\n";
+        let lines: Vec<_> = split_messages(content).iter().map(|m| m.line).collect();
+        assert_eq!(lines, [1, 2, 3, 4]);
+        // A broken pretty-printed document stays one message.
+        let pretty = b"{\n  \"a\": [\n    1,\n    {\"b\": 2}\n  ],\n  \"c\": \n}\n";
+        assert_eq!(split_messages(pretty).len(), 1);
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod checker;
 mod input;
 mod leaves;
 mod schema;
+mod unique;
 mod verdict;
 
 use std::path::PathBuf;
