@@ -484,7 +484,9 @@ fn a_member_repeated_in_one_object_is_invalid() -> TestResult {
 #[test]
 fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
     let mut input = b"# not JSON\n".to_vec();
-    input.extend_from_slice(&std::fs::read(manifest_dir().join("examples/transcript.ndjson"))?);
+    input.extend_from_slice(&std::fs::read(
+        manifest_dir().join("examples/transcript.ndjson"),
+    )?);
     let output = toolcall(&["validate", "-"], &input)?;
     assert_eq!(output.status.code(), Some(1));
     let stdout = String::from_utf8(output.stdout)?;

@@ -89,13 +89,18 @@ impl<'de> Visitor<'de> for Walk<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        // Names are borrowed from the input where they have no escapes.
         let mut names = HashSet::new();
-        while let Some(name) = map.next_key::<String>()? {
+        while let Some(crate::runtime::Key(name)) = map.next_key()? {
             let pointer = format!("{}/{}", self.pointer, escape(&name));
-            if !names.insert(name.clone()) {
-                *self.found = Some(Repeated { pointer, name });
+            if names.contains(&name) {
+                *self.found = Some(Repeated {
+                    pointer,
+                    name: name.into_owned(),
+                });
                 return Err(de::Error::custom("repeated member"));
             }
+            names.insert(name);
             map.next_value_seed(Walk {
                 pointer,
                 found: &mut *self.found,
