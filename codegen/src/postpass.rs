@@ -152,6 +152,17 @@ fn mark_contracts(file: &mut syn::File) -> Result<(), PostpassError> {
     Ok(())
 }
 
+/// Whether a `#[derive(...)]` among `attrs` names one of `names` (by last path segment).
+fn derives(attrs: &[syn::Attribute], names: &[&str]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("derive")
+            && quote!(#a)
+                .to_string()
+                .split([',', '(', ')', ' ', ':'])
+                .any(|w| names.contains(&w))
+    })
+}
+
 /// `Serialize` and `Deserialize` of typify's `#[serde(transparent)]` newtypes, written out: the
 /// value is the inner value's.
 fn rewrite_transparent(file: &mut syn::File) -> Result<(), PostpassError> {
@@ -165,16 +176,10 @@ fn rewrite_transparent(file: &mut syn::File) -> Result<(), PostpassError> {
         if !transparent {
             continue;
         }
-        let derived = |name: &str| {
-            s.attrs.iter().any(|a| {
-                a.path().is_ident("derive")
-                    && quote!(#a)
-                        .to_string()
-                        .split([',', '(', ')', ' ', ':'])
-                        .any(|w| w == name)
-            })
-        };
-        let (serialize, deserialize) = (derived("Serialize"), derived("Deserialize"));
+        let (serialize, deserialize) = (
+            derives(&s.attrs, &["Serialize"]),
+            derives(&s.attrs, &["Deserialize"]),
+        );
         let ident = s.ident.clone();
         let syn::Fields::Unnamed(fields) = &s.fields else {
             return Err(PostpassError::Unsupported {
@@ -223,13 +228,7 @@ fn rewrite_unit_enums(file: &mut syn::File) -> Result<(), PostpassError> {
     let mut extra = Vec::new();
     for item in &mut file.items {
         let syn::Item::Enum(e) = item else { continue };
-        let derives_serde = e.attrs.iter().any(|a| {
-            a.path().is_ident("derive")
-                && quote!(#a)
-                    .to_string()
-                    .split([',', '(', ')', ' ', ':'])
-                    .any(|w| w == "Serialize" || w == "Deserialize")
-        });
+        let derives_serde = derives(&e.attrs, &["Serialize", "Deserialize"]);
         if !derives_serde || e.variants.iter().any(|v| !v.fields.is_empty()) {
             continue;
         }
@@ -309,11 +308,7 @@ fn refuse_serde_derive(file: &syn::File) -> Result<(), PostpassError> {
             .chain(fields.iter().flat_map(|f| f.attrs.iter()))
             .find(|a| {
                 a.path().is_ident("serde")
-                    || (a.path().is_ident("derive")
-                        && quote!(#a)
-                            .to_string()
-                            .split([',', '(', ')', ' ', ':'])
-                            .any(|w| w == "Serialize" || w == "Deserialize"))
+                    || derives(std::slice::from_ref(a), &["Serialize", "Deserialize"])
             });
         if let Some(attr) = serde_attr {
             return Err(PostpassError::Unsupported {
