@@ -14139,7 +14139,7 @@ impl Error {
         mut self,
         value: impl ::std::convert::Into<::serde_json::Value>,
     ) -> Self {
-        self.data = crate::MaybeUndefined::Value(value.into());
+        self.data = crate::MaybeUndefined::from_json(value.into());
         self
     }
 }
@@ -29868,7 +29868,7 @@ impl ToolCall {
         mut self,
         value: impl ::std::convert::Into<::serde_json::Value>,
     ) -> Self {
-        self.raw_input = crate::MaybeUndefined::Value(value.into());
+        self.raw_input = crate::MaybeUndefined::from_json(value.into());
         self
     }
     /// Sets `rawOutput`.
@@ -29877,7 +29877,7 @@ impl ToolCall {
         mut self,
         value: impl ::std::convert::Into<::serde_json::Value>,
     ) -> Self {
-        self.raw_output = crate::MaybeUndefined::Value(value.into());
+        self.raw_output = crate::MaybeUndefined::from_json(value.into());
         self
     }
     /// Sets `_meta`.
@@ -30448,7 +30448,7 @@ impl ToolCallUpdate {
         mut self,
         value: impl ::std::convert::Into<::serde_json::Value>,
     ) -> Self {
-        self.raw_input = crate::MaybeUndefined::Value(value.into());
+        self.raw_input = crate::MaybeUndefined::from_json(value.into());
         self
     }
     /// Sets `rawOutput`.
@@ -30457,7 +30457,7 @@ impl ToolCallUpdate {
         mut self,
         value: impl ::std::convert::Into<::serde_json::Value>,
     ) -> Self {
-        self.raw_output = crate::MaybeUndefined::Value(value.into());
+        self.raw_output = crate::MaybeUndefined::from_json(value.into());
         self
     }
     /// Sets `_meta`.

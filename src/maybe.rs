@@ -66,6 +66,18 @@ impl<T> MaybeUndefined<T> {
     }
 }
 
+impl MaybeUndefined<serde_json::Value> {
+    /// A present JSON value: `Null` for `Value::Null` (the `null` state, as decoding gives it),
+    /// `Value(value)` otherwise, so that a member set this way decodes back equal.
+    #[must_use]
+    pub fn from_json(value: serde_json::Value) -> Self {
+        match value {
+            serde_json::Value::Null => Self::Null,
+            value => Self::Value(value),
+        }
+    }
+}
+
 impl<T> From<T> for MaybeUndefined<T> {
     fn from(value: T) -> Self {
         Self::Value(value)

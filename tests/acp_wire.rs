@@ -403,3 +403,20 @@ fn tag_not_first_is_decoded_the_same() {
         "the tag is not an unknown member"
     );
 }
+
+#[test]
+fn a_null_given_to_an_untyped_setter_round_trips() {
+    // `raw_input(Value::Null)` is the `null` state, as decoding makes it, so the value decodes
+    // back equal (it used to be `Value(Null)`, which encodes the same but decodes as `Null`).
+    let call = ToolCall::new("c", "t").raw_input(Value::Null);
+    assert_eq!(call.raw_input, MaybeUndefined::Null);
+    let json = serde_json::to_value(&call).unwrap();
+    assert_eq!(
+        json,
+        json!({"toolCallId": "c", "title": "t", "rawInput": null})
+    );
+    let back: ToolCall = serde_json::from_value(json).unwrap();
+    assert_eq!(back, call);
+    let set = ToolCall::new("c", "t").raw_input(json!({"path": "/a"}));
+    assert_eq!(set.raw_input, MaybeUndefined::Value(json!({"path": "/a"})));
+}

@@ -497,12 +497,14 @@ fn member(
         let ty: syn::Type = syn::parse_quote!(crate::MaybeUndefined<#value_ty>);
         let nullable = quote!(crate::runtime::Nullable(#inner));
         let (seed, finish) = on_error(nullable, facts, quote!(.unwrap_or_default()));
-        (
-            ty,
-            seed,
-            finish,
-            Some((value_ty, quote!(crate::MaybeUndefined::Value(value.into())))),
-        )
+        // A JSON `null` given to the setter of an untyped member is the `null` state, as
+        // decoding makes it (else it would encode as `null` and decode back unequal).
+        let store = if quote!(#value_ty).to_string().replace(' ', "") == "::serde_json::Value" {
+            quote!(crate::MaybeUndefined::from_json(value.into()))
+        } else {
+            quote!(crate::MaybeUndefined::Value(value.into()))
+        };
+        (ty, seed, finish, Some((value_ty, store)))
     } else {
         let ty: syn::Type = syn::parse_quote!(::std::option::Option<#base>);
         let on_null = quote!(crate::runtime::DefaultOnNull(#inner));
