@@ -33527,7 +33527,14 @@ impl ::serde::Serialize for CreateElicitationRequestKind {
             Self::Url(payload) => {
                 crate::runtime::tagged(serializer, "mode", "url", payload)
             }
-            Self::Unknown(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "mode",
+                    "CreateElicitationRequestKind",
+                )
+            }
         }
     }
 }
@@ -33683,7 +33690,14 @@ impl ::serde::Serialize for ElicitationPropertySchema {
             Self::Array(payload) => {
                 crate::runtime::tagged(serializer, "type", "array", payload)
             }
-            Self::Unknown(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "type",
+                    "ElicitationPropertySchema",
+                )
+            }
         }
     }
 }
@@ -33847,7 +33861,14 @@ impl ::serde::Serialize for MultiSelectItems {
             Self::String(payload) => {
                 crate::runtime::tagged(serializer, "type", "string", payload)
             }
-            Self::Unknown(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "type",
+                    "MultiSelectItems",
+                )
+            }
             Self::Titled(payload) => ::serde::Serialize::serialize(payload, serializer),
         }
     }
@@ -34795,7 +34816,14 @@ impl ::serde::Serialize for SessionUpdate {
                     payload,
                 )
             }
-            Self::Unknown(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "sessionUpdate",
+                    "SessionUpdate",
+                )
+            }
         }
     }
 }
@@ -35409,7 +35437,14 @@ impl ::serde::Serialize for StateUpdate {
             Self::Unknown(payload) => {
                 crate::runtime::tagged(serializer, "state", "unknown", payload)
             }
-            Self::Unknown2(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown2(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "state",
+                    "StateUpdate",
+                )
+            }
         }
     }
 }
@@ -35593,7 +35628,14 @@ impl ::serde::Serialize for IdleStateUpdateKind {
             Self::Error(payload) => {
                 crate::runtime::tagged(serializer, "stopReason", "error", payload)
             }
-            Self::Unknown(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "stopReason",
+                    "IdleStateUpdateKind",
+                )
+            }
             Self::None => crate::runtime::empty_object(serializer),
         }
     }
@@ -36199,7 +36241,14 @@ impl ::serde::Serialize for CreateElicitationResponseKind {
             }
             Self::Decline => crate::runtime::tag_only(serializer, "action", "decline"),
             Self::Cancel => crate::runtime::tag_only(serializer, "action", "cancel"),
-            Self::Unknown(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Unknown(payload) => {
+                crate::runtime::unknown_variant_value(
+                    serializer,
+                    payload,
+                    "action",
+                    "CreateElicitationResponseKind",
+                )
+            }
         }
     }
 }

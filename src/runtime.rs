@@ -996,6 +996,27 @@ impl<'a, M: serde::ser::SerializeMap> serde::Serializer for FlatInto<'a, M> {
     }
 }
 
+/// Serializes the raw JSON of a catch-all variant (`Unknown`), which must be an object with a
+/// string tag: anything else would not decode back as that union.
+///
+/// # Errors
+/// The serializer's error, or when `raw` is not an object with a string `tag`.
+pub fn unknown_variant_value<S: serde::Serializer>(
+    serializer: S,
+    raw: &Value,
+    tag: &'static str,
+    union: &'static str,
+) -> Result<S::Ok, S::Error> {
+    match raw {
+        Value::Object(object) if object.get(tag).is_some_and(Value::is_string) => {
+            serde::Serialize::serialize(raw, serializer)
+        }
+        _ => Err(serde::ser::Error::custom(format_args!(
+            "the raw JSON of an unknown `{union}` must be an object with a string `{tag}`"
+        ))),
+    }
+}
+
 /// Serializes the object `{tag: value}`.
 ///
 /// # Errors

@@ -420,3 +420,21 @@ fn a_null_given_to_an_untyped_setter_round_trips() {
     let set = ToolCall::new("c", "t").raw_input(json!({"path": "/a"}));
     assert_eq!(set.raw_input, MaybeUndefined::Value(json!({"path": "/a"})));
 }
+
+#[test]
+fn an_unknown_update_must_hold_an_object_with_its_tag() {
+    let fine = SessionUpdate::Unknown(json!({"sessionUpdate": "future_kind", "x": 1}));
+    assert_eq!(
+        serde_json::to_value(&fine).unwrap(),
+        json!({"sessionUpdate": "future_kind", "x": 1})
+    );
+    for raw in [json!(42), json!({"x": 1}), json!({"sessionUpdate": 7})] {
+        let error = serde_json::to_string(&SessionUpdate::Unknown(raw.clone())).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the raw JSON of an unknown `SessionUpdate` must be an object with a string \
+             `sessionUpdate`",
+            "{raw}"
+        );
+    }
+}

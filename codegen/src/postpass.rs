@@ -1194,6 +1194,9 @@ fn union_impls(u: &Union, keeping: &std::collections::BTreeSet<String>) -> Token
                 quote!(Self::#ident => crate::runtime::empty_object(serializer),)
             }
             (_, Payload::Unit, _) => quote!(Self::#ident => serializer.serialize_unit(),),
+            (VariantKind::CatchAll, Payload::Raw, Some(tag)) => {
+                quote!(Self::#ident(payload) => crate::runtime::unknown_variant_value(serializer, payload, #tag, #type_name),)
+            }
             _ => quote!(Self::#ident(payload) => ::serde::Serialize::serialize(payload, serializer),),
         }
     });
