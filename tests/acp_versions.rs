@@ -10,7 +10,9 @@
 //!
 //! Both print a notice and skip when `../shared/acp-schemas/` is absent.
 
-use std::path::{Path, PathBuf};
+mod published;
+
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -31,20 +33,6 @@ fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/acp-schemas/`, or `None` (with a notice) when it is absent.
-fn published_dir() -> Option<PathBuf> {
-    let dir = manifest_dir().join("../shared/acp-schemas");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: `{}` is absent; skipped (the published ACP schemas live beside the checkout)",
-            dir.display()
-        );
-        None
-    }
-}
-
 fn module_name(release: &str) -> String {
     format!("v{}", release.replace('.', "_"))
 }
@@ -58,7 +46,7 @@ fn write_if_changed(path: &Path, text: &str) {
 
 #[test]
 fn every_published_release_generates_and_compiles() {
-    let Some(published) = published_dir() else {
+    let Some(published) = published::dir() else {
         return;
     };
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("acp-versions");
@@ -195,7 +183,7 @@ serde_json = "1"
 
 #[test]
 fn crate_1_7_0_exports_the_published_v1_21_0_schema() {
-    let Some(published) = published_dir() else {
+    let Some(published) = published::dir() else {
         return;
     };
     let path = published.join("v1.21.0").join("schema.json");

@@ -6,6 +6,8 @@
 //! when it is absent. The command-line checks need the `toolcall` binary (feature `cli`); without
 //! it they print a notice and skip.
 
+mod published;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -426,19 +428,6 @@ fn bundles_match_files_by_name() {
 /// Consecutive published releases.
 const RELEASES: &[&str] = &["1.13.7", "1.16.0", "1.19.0", "1.20.0", "1.21.0"];
 
-fn published() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/acp-schemas");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "notice: `{}` is absent; skipped (the published ACP schemas live beside the checkout)",
-            dir.display()
-        );
-        None
-    }
-}
-
 fn schema_path(dir: &Path, release: &str) -> PathBuf {
     dir.join(format!("v{release}")).join("schema.json")
 }
@@ -589,7 +578,7 @@ fn check_release_pair(old_doc: &Value, new_doc: &Value, changes: &[Change]) -> V
 
 #[test]
 fn published_releases_diff_as_their_files_say() {
-    let Some(dir) = published() else {
+    let Some(dir) = published::dir() else {
         return;
     };
     let mut failures = Vec::new();
@@ -615,7 +604,7 @@ fn published_releases_diff_as_their_files_say() {
 
 #[test]
 fn published_release_facts() {
-    let Some(dir) = published() else {
+    let Some(dir) = published::dir() else {
         return;
     };
     let changes = |old: &str, new: &str| {
@@ -792,7 +781,7 @@ fn cli_usage_and_io_errors_exit_2() {
 
 #[test]
 fn cli_over_published_releases() {
-    let Some(dir) = published() else {
+    let Some(dir) = published::dir() else {
         return;
     };
     for window in RELEASES.windows(2) {
