@@ -766,7 +766,7 @@ fn tail(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-fn parse_json(bytes: &[u8], origin: &str) -> Result<serde_json::Value, ExportError> {
+pub(crate) fn parse_json(bytes: &[u8], origin: &str) -> Result<serde_json::Value, ExportError> {
     serde_json::from_slice(bytes).map_err(|source| ExportError::InvalidJson {
         origin: origin.to_owned(),
         source,
@@ -780,7 +780,7 @@ fn schema_file_name() -> String {
         .unwrap_or_default()
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .fold(String::with_capacity(64), |mut hex, byte| {
@@ -810,7 +810,7 @@ fn write_outputs(
     })
 }
 
-fn create_dir(dir: &Path) -> Result<(), ExportError> {
+pub(crate) fn create_dir(dir: &Path) -> Result<(), ExportError> {
     std::fs::create_dir_all(dir).map_err(|source| ExportError::Io {
         action: "create directory",
         path: dir.to_owned(),
@@ -826,7 +826,7 @@ fn read_to_string(path: &Path) -> Result<String, ExportError> {
     })
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
     std::fs::write(path, bytes).map_err(|source| ExportError::Io {
         action: "write",
         path: path.to_owned(),

@@ -11,6 +11,7 @@ pub mod check;
 pub mod emit;
 pub mod families;
 pub mod load;
+pub mod mcp_import;
 pub mod normalize;
 pub mod postpass;
 pub mod typify_stage;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 use toolcall_codegen::acp_export::{self, Source};
-use toolcall_codegen::changelog;
+use toolcall_codegen::{changelog, mcp_import};
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +30,24 @@ enum Command {
     Acp {
         #[command(subcommand)]
         command: AcpCommand,
+    },
+    /// MCP schema import.
+    Mcp {
+        #[command(subcommand)]
+        command: McpCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum McpCommand {
+    /// Copy an official MCP `schema.json` into `schema/mcp/<version>/` with its provenance.
+    Import {
+        /// The published `schema.json`, imported as it is.
+        #[arg(long, value_name = "PATH")]
+        file: PathBuf,
+        /// The MCP protocol version it belongs to (`YYYY-MM-DD`).
+        #[arg(long, value_name = "VERSION")]
+        version: String,
     },
 }
 
@@ -85,6 +103,18 @@ fn main() -> ExitCode {
             };
             import(&root, &source, &date.unwrap_or_else(changelog::today_utc))
         }
+        Command::Mcp {
+            command: McpCommand::Import { file, version },
+        } => mcp_import::import(&root, &file, &version)
+            .map(|imported| {
+                println!(
+                    "wrote {} ({} definitions, {})",
+                    imported.schema_path.display(),
+                    imported.provenance.definitions,
+                    imported.provenance.dialect
+                );
+            })
+            .map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
