@@ -18,13 +18,13 @@ fn codegen_check() {
         Ok(outputs) => outputs,
         Err(error) => panic!("codegen pipeline failed: {error}"),
     };
-    if let Err(error) = toolcall_codegen::emit::write(&out, &outputs) {
+    if let Err(error) = toolcall_codegen::output::write(&out, &outputs) {
         panic!("cannot write into OUT_DIR: {error}");
     }
-    let stale = toolcall_codegen::emit::stale(&root, &outputs);
+    let stale = toolcall_codegen::output::stale(&root, &outputs);
     assert!(
         stale.is_empty(),
         "{stale:?} not up to date, run `{}`",
-        toolcall_codegen::emit::GENERATE_COMMAND
+        toolcall_codegen::output::GENERATE_COMMAND
     );
 }

@@ -10,28 +10,32 @@
 use std::fmt;
 use std::io;
 
-/// A contract type: every generated type of [`crate::acp`] and [`crate::route`], and the
-/// canonical tool model's types (feature `canonical`). [`encode`] takes only these.
+/// A contract type: every generated type of [`crate::acp`] and [`crate::route`], the canonical
+/// tool model's types (feature `canonical`), and the types a user generates for a schema of
+/// their own with `toolcall-codegen`. [`encode`] takes only these.
 ///
 /// Sealed: the `simd` writer is only known to give serde_json's bytes for what these types hold
 /// (it does not know serde_json's private `RawValue` token, for instance), so `encode` is not
 /// offered for other types; encode those with serde_json.
-pub trait Contract: serde::Serialize + sealed::Sealed {}
+pub trait Contract: serde::Serialize + crate::__private::Sealed {}
 
-pub(crate) mod sealed {
-    /// Implemented only inside this crate.
-    pub trait Sealed {}
-}
-
-/// Marks types as [`Contract`]s (generated code lists its types).
+/// Marks hand-written types as [`Contract`]s (generated code marks its own).
+#[cfg_attr(
+    not(feature = "canonical"),
+    allow(unused_macros, reason = "used by `canonical`")
+)]
 macro_rules! contracts {
     ($($name:ident),* $(,)?) => {
         $(
-            impl crate::encode::sealed::Sealed for $name {}
+            impl crate::__private::Sealed for $name {}
             impl crate::encode::Contract for $name {}
         )*
     };
 }
+#[cfg_attr(
+    not(feature = "canonical"),
+    allow(unused_imports, reason = "used by `canonical`")
+)]
 pub(crate) use contracts;
 
 /// Why [`encode`] or [`encode_to_writer`] failed.

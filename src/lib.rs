@@ -39,6 +39,8 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[doc(hidden)]
+pub mod __private;
 pub mod acp;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
@@ -49,10 +51,10 @@ pub mod canonical;
 pub mod decode;
 pub mod encode;
 mod maybe;
+pub mod pointer;
 pub mod policy;
+mod report;
 pub mod route;
-#[doc(hidden)]
-pub mod runtime;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod schema_diff;

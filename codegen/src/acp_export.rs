@@ -107,7 +107,7 @@ pub enum ExportError {
     #[error("{source}")]
     Emit {
         /// The write error.
-        source: crate::emit::EmitError,
+        source: crate::output::EmitError,
     },
     /// A generated file is not Rust (read for the changelog's API diff).
     #[error("`{path}` is not a Rust file: {source}")]
@@ -504,7 +504,7 @@ pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, 
             });
         }
     };
-    crate::emit::write(root, &outputs).map_err(|source| ExportError::Emit { source })?;
+    crate::output::write(root, &outputs).map_err(|source| ExportError::Emit { source })?;
     let new_text = outputs
         .iter()
         .find(|output| output.path == Path::new(crate::families::ACP.output))
@@ -1013,10 +1013,12 @@ version = "1.2.3"
             "`Cargo.lock` has no `schemars` matching `1`"
         );
         let pipeline = ExportError::Pipeline {
-            source: Box::new(crate::PipelineError::DuplicateDefinition {
-                path: PathBuf::from("b.json"),
-                definition: "A".to_owned(),
-            }),
+            source: Box::new(crate::PipelineError::Normalize(
+                crate::normalize::NormalizeError::DuplicateDefinition {
+                    path: PathBuf::from("b.json"),
+                    definition: "A".to_owned(),
+                },
+            )),
         };
         assert_eq!(
             pipeline.to_string(),
@@ -1024,7 +1026,7 @@ version = "1.2.3"
              definition `A` is already defined by another file of the family"
         );
         let emit = ExportError::Emit {
-            source: crate::emit::EmitError::Write {
+            source: crate::output::EmitError::Write {
                 path: PathBuf::from("generated/acp.rs"),
                 source: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
             },

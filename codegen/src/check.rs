@@ -1,20 +1,24 @@
 //! Stage 2: check every keyword of a schema against an allow-list.
 //!
 //! A keyword outside the list is refused by name with the file, the definition and the JSON
-//! pointer, so an unsupported construct never reaches typify (which would panic or silently
-//! generate the wrong shape, see `../shared/notes/typify.md`).
+//! pointer, so an unsupported construct never reaches the model (which would otherwise have to
+//! guess). Draft-07 documents may also use the draft-07 spellings that [`crate::normalize`]
+//! rewrites (`definitions`, `additionalItems`). Where a `$ref` points is checked by the model,
+//! after references are made local.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 
 use crate::load::SchemaFile;
+use crate::pointer;
 
 /// Keywords the pipeline understands, in schema position.
 pub const ALLOWED_KEYWORDS: &[&str] = &[
     "$schema",
     "$id",
     "$defs",
+    "definitions",
     "$ref",
     "$comment",
     "title",
@@ -24,6 +28,8 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "required",
     "additionalProperties",
     "items",
+    "prefixItems",
+    "additionalItems",
     "enum",
     "const",
     "oneOf",
@@ -34,6 +40,7 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "maximum",
     "exclusiveMinimum",
     "exclusiveMaximum",
+    "multipleOf",
     "minLength",
     "maxLength",
     "pattern",
@@ -43,6 +50,8 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "default",
     "examples",
     "deprecated",
+    "readOnly",
+    "writeOnly",
     "discriminator",
     // ACP vendor keywords: leniency declared on a property, and documentation routing.
     "x-deserialize-default-on-error",
@@ -84,20 +93,7 @@ pub struct UnsupportedKeyword {
 /// One [`UnsupportedKeyword`] per keyword outside [`ALLOWED_KEYWORDS`], and per boolean schema
 /// other than `additionalProperties: true` (boolean schemas elsewhere have no Rust shape here).
 pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
-    check_with_siblings(file, &[])
-}
-
-/// Like [`check`], also accepting `$ref`s into `$defs` of the sibling files named (file names
-/// such as `ids.schema.json`, resolved relative to this file: one family's files).
-///
-/// # Errors
-/// As [`check`].
-pub fn check_with_siblings(
-    file: &SchemaFile,
-    siblings: &[String],
-) -> Result<(), Vec<UnsupportedKeyword>> {
     let mut walker = Walker {
-        siblings,
         file,
         definition: "<root>".to_owned(),
         errors: Vec::new(),
@@ -111,7 +107,6 @@ pub fn check_with_siblings(
 }
 
 struct Walker<'a> {
-    siblings: &'a [String],
     file: &'a SchemaFile,
     definition: String,
     errors: Vec<UnsupportedKeyword>,
@@ -135,7 +130,7 @@ impl Walker<'_> {
             return;
         };
         for (keyword, value) in map {
-            let here = format!("{pointer}/{}", escape(keyword));
+            let here = format!("{pointer}/{}", pointer::escape(keyword));
             // ACP's catch-all union branch: `not: {anyOf: [known tags]}` with
             // `unevaluatedProperties: true`; normalize keeps such a branch as raw JSON.
             let catch_all =
@@ -148,13 +143,13 @@ impl Walker<'_> {
                 continue;
             }
             match keyword.as_str() {
-                "$defs" => {
+                "$defs" | "definitions" => {
                     for (name, sub) in value.as_object().into_iter().flatten() {
                         let outer = std::mem::replace(&mut self.definition, name.clone());
                         if pointer.is_empty() {
-                            self.schema(sub, &format!("{here}/{}", escape(name)));
+                            self.schema(sub, &format!("{here}/{}", pointer::escape(name)));
                         } else {
-                            // typify panics on nested `$defs`.
+                            // Definitions inside definitions are not definitions of the family.
                             self.refuse(here.clone(), "$defs (nested)");
                         }
                         self.definition = outer;
@@ -162,44 +157,25 @@ impl Walker<'_> {
                 }
                 "properties" => {
                     for (name, sub) in value.as_object().into_iter().flatten() {
-                        self.schema(sub, &format!("{here}/{}", escape(name)));
+                        self.schema(sub, &format!("{here}/{}", pointer::escape(name)));
                     }
                 }
-                "oneOf" | "anyOf" | "allOf" => {
+                "oneOf" | "anyOf" | "allOf" | "prefixItems" => {
                     for (index, sub) in value.as_array().into_iter().flatten().enumerate() {
                         self.schema(sub, &format!("{here}/{index}"));
                     }
                 }
-                "items" => self.schema(value, &here),
-                "additionalProperties" if !value.is_boolean() => self.schema(value, &here),
-                "$ref" => {
-                    let local = value.as_str().map(|r| match r.split_once('#') {
-                        Some((file, fragment)) if self.siblings.iter().any(|s| s == file) => {
-                            format!("#{fragment}")
-                        }
-                        _ => r.to_owned(),
-                    });
-                    let value = Value::from(local);
-                    if !value.as_str().is_some_and(|r| r.starts_with("#/$defs/")) {
-                        self.refuse(here, "$ref (not a `#/$defs/...` reference)");
-                    } else if value
-                        .as_str()
-                        .is_some_and(|r| r["#/$defs/".len()..].contains('/'))
-                    {
-                        // typify resolves only the last segment: `#/$defs/A/properties/q` would
-                        // silently become a definition named `q`.
-                        self.refuse(here, "$ref (into a definition's interior)");
+                "items" | "additionalItems" if value.is_array() => {
+                    for (index, sub) in value.as_array().into_iter().flatten().enumerate() {
+                        self.schema(sub, &format!("{here}/{index}"));
                     }
                 }
+                "items" | "additionalItems" => self.schema(value, &here),
+                "additionalProperties" if !value.is_boolean() => self.schema(value, &here),
                 _ => {}
             }
         }
     }
-}
-
-/// Escapes one RFC 6901 reference token.
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]
@@ -224,25 +200,6 @@ mod tests {
         assert_eq!(
             errors[0].to_string(),
             "`x.schema.json`: keyword `not` is not supported (definition `A`, at `/$defs/A/properties/q/not`)"
-        );
-    }
-
-    #[test]
-    fn refuses_interior_and_remote_refs() {
-        let errors = check(&file(json!({
-            "$defs": {
-                "A": {"$ref": "#/$defs/B/properties/q"},
-                "B": {"$ref": "https://example.com/x.json"}
-            }
-        })))
-        .unwrap_err();
-        let keywords: Vec<_> = errors.iter().map(|e| e.keyword.as_str()).collect();
-        assert_eq!(
-            keywords,
-            [
-                "$ref (into a definition's interior)",
-                "$ref (not a `#/$defs/...` reference)"
-            ]
         );
     }
 

@@ -1,5 +1,7 @@
 //! Which schema files feed which `generated/<family>.rs`, and the per-family settings.
 
+use crate::emit::paths::Runtime;
+
 /// One contract family: schema files in, one generated module out.
 #[derive(Debug, Clone)]
 pub struct Family {
@@ -23,6 +25,11 @@ pub struct Family {
     pub forward_compatible: bool,
     /// Structs keep members the schema does not define and write them back.
     pub keep_unknown_members: bool,
+    /// An optional member sent as `null` although its schema does not admit `null` decodes as
+    /// absent, reported as `defaulted`, instead of failing.
+    pub null_as_absent: bool,
+    /// Where generated code finds its support code.
+    pub runtime: Runtime,
 }
 
 /// The ACP family: the official ACP v1 schema, exported by `toolcall-codegen acp export`.
@@ -38,6 +45,10 @@ pub const ACP: Family = Family {
     forward_compatible: true,
     // ACP allows members it does not define; a relay must not drop them.
     keep_unknown_members: true,
+    // Agents send `null` for optional members whose schema does not admit it; decoded as absent,
+    // reported.
+    null_as_absent: true,
+    runtime: Runtime::Crate,
 };
 
 /// The route body: what a gateway sends a provider on a bound route.
@@ -47,15 +58,18 @@ pub const ROUTE: Family = Family {
     output: "generated/route.rs",
     roots: None,
     replacements: &[
-        ("CallKey", "::std::string::String"),
-        ("SchemaPin", "::std::string::String"),
-        ("ProgressToken", "::serde_json::Value"),
+        ("CallKey", "String"),
+        ("SchemaPin", "String"),
+        ("ProgressToken", "Value"),
     ],
     open_unions: &[],
     // Exhaustive on purpose: a new member must break a consumer's struct literal.
     forward_compatible: false,
     // The route contract: unknown members are tolerated and not carried.
     keep_unknown_members: false,
+    // The route contract: an optional member sent as `null` decodes as absent.
+    null_as_absent: true,
+    runtime: Runtime::Crate,
 };
 
 /// The canonical tool model: what a tool is, one call to it, its result and its lifecycle.
@@ -78,18 +92,18 @@ pub const CANONICAL: Family = Family {
     output: "generated/canonical.rs",
     roots: None,
     replacements: &[
-        ("ToolId", "::std::string::String"),
-        ("ToolName", "::std::string::String"),
-        ("ChannelId", "::std::string::String"),
-        ("SessionId", "::std::string::String"),
-        ("TransactionId", "::std::string::String"),
-        ("ExchangeId", "::std::string::String"),
-        ("ToolActionId", "::std::string::String"),
-        ("ToolDescription", "::std::string::String"),
-        ("MediaType", "::std::string::String"),
-        ("ErrorCode", "::std::string::String"),
-        ("ErrorMessage", "::std::string::String"),
-        ("JsonSchema", "::serde_json::Value"),
+        ("ToolId", "String"),
+        ("ToolName", "String"),
+        ("ChannelId", "String"),
+        ("SessionId", "String"),
+        ("TransactionId", "String"),
+        ("ExchangeId", "String"),
+        ("ToolActionId", "String"),
+        ("ToolDescription", "String"),
+        ("MediaType", "String"),
+        ("ErrorCode", "String"),
+        ("ErrorMessage", "String"),
+        ("JsonSchema", "Value"),
         ("ConcurrencyLimit", "u32"),
         ("ByteLimit", "u64"),
         ("DurationMs", "u64"),
@@ -101,6 +115,8 @@ pub const CANONICAL: Family = Family {
     // Unknown members are ignored (the schemas allow them) and not carried: the public types
     // have nowhere to keep them.
     keep_unknown_members: false,
+    null_as_absent: true,
+    runtime: Runtime::Crate,
 };
 
 /// Every family, in generation order.

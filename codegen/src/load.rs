@@ -32,15 +32,16 @@ pub enum LoadError {
         /// The parse error (line and column).
         source: serde_json::Error,
     },
-    /// The document root is not an object with `$defs`.
-    #[error("`{path}` has no `$defs` object at its root")]
+    /// The document root is not an object with `$defs` (or draft-07 `definitions`).
+    #[error("`{path}` has no `$defs` (or `definitions`) object at its root")]
     NoDefs {
         /// The file.
         path: PathBuf,
     },
 }
 
-/// Reads and parses one schema file; its root must carry a `$defs` object.
+/// Reads and parses one schema file; its root must carry a `$defs` object (or, in a draft-07
+/// document, `definitions`).
 ///
 /// # Errors
 /// [`LoadError::Read`] when the file cannot be read, [`LoadError::Parse`] when it is not JSON,
@@ -54,7 +55,8 @@ pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
         path: path.to_owned(),
         source,
     })?;
-    if !value.get("$defs").is_some_and(Value::is_object) {
+    let defs = value.get("$defs").or_else(|| value.get("definitions"));
+    if !defs.is_some_and(Value::is_object) {
         return Err(LoadError::NoDefs {
             path: path.to_owned(),
         });

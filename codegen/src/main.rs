@@ -22,8 +22,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate `generated/` from `schema/`.
-    Generate,
+    /// Regenerate `generated/` from `schema/`; with `--schema`, generate a module for a schema
+    /// of your own instead.
+    Generate {
+        /// A JSON Schema (2020-12 or draft-07) whose every definition is generated, into one
+        /// module for a crate that depends on `toolcall-contracts`, `serde` and `serde_json`.
+        #[arg(long, value_name = "FILE", requires = "out")]
+        schema: Option<PathBuf>,
+        /// Where `--schema`'s module is written.
+        #[arg(long, value_name = "FILE.rs", requires = "schema")]
+        out: Option<PathBuf>,
+        /// With `--schema`: `#[non_exhaustive]` types built by `new` and setters.
+        #[arg(long, requires = "schema")]
+        forward_compatible: bool,
+        /// With `--schema`: drop members the schema does not declare instead of keeping them.
+        #[arg(long, requires = "schema")]
+        drop_unknown_members: bool,
+    },
     /// Exit non-zero, naming the regeneration command, when `generated/` is stale.
     Check,
     /// ACP schema import.
@@ -85,7 +100,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = cli.root.unwrap_or_else(default_root);
     let result = match cli.command {
-        Command::Generate => generate(&root),
+        Command::Generate {
+            schema: Some(schema),
+            out: Some(out),
+            forward_compatible,
+            drop_unknown_members,
+        } => toolcall_codegen::Builder::new(&schema)
+            .forward_compatible(forward_compatible)
+            .keep_unknown_members(!drop_unknown_members)
+            .write_to(&out)
+            .map(|()| println!("wrote {}", out.display()))
+            .map_err(|e| e.to_string()),
+        Command::Generate { .. } => generate(&root),
         Command::Check => check(&root),
         Command::Acp {
             command:
@@ -127,7 +153,7 @@ fn main() -> ExitCode {
 
 fn generate(root: &std::path::Path) -> Result<(), String> {
     let outputs = toolcall_codegen::generate_all(root).map_err(|e| e.to_string())?;
-    toolcall_codegen::emit::write(root, &outputs).map_err(|e| e.to_string())?;
+    toolcall_codegen::output::write(root, &outputs).map_err(|e| e.to_string())?;
     for output in &outputs {
         println!("wrote {}", output.path.display());
     }
@@ -161,7 +187,7 @@ fn import(root: &std::path::Path, source: &Source, date: &str) -> Result<(), Str
 
 fn check(root: &std::path::Path) -> Result<(), String> {
     let outputs = toolcall_codegen::generate_all(root).map_err(|e| e.to_string())?;
-    let stale = toolcall_codegen::emit::stale(root, &outputs);
+    let stale = toolcall_codegen::output::stale(root, &outputs);
     if stale.is_empty() {
         println!("generated/ is up to date ({} files)", outputs.len());
         return Ok(());
@@ -170,6 +196,6 @@ fn check(root: &std::path::Path) -> Result<(), String> {
     Err(format!(
         "{} not up to date with schema/; run `{}`",
         names.join(", "),
-        toolcall_codegen::emit::GENERATE_COMMAND
+        toolcall_codegen::output::GENERATE_COMMAND
     ))
 }

@@ -1,110 +1,203 @@
-//! Stage 4: typify 0.8 over the normalized definitions, under `catch_unwind`.
+//! typify as the scalar type mapper, read through its typed API (`TypeSpace::add_type`, then
+//! `get_type(..).details()`), never through its token output.
 //!
-//! typify has about 90 `panic!`/`todo!` sites reachable from schema shapes; a panic here becomes
-//! [`TypifyError::Panicked`] naming the definition whose `$ref` closure reproduces it.
+//! The model decides every type with structure (structs, unions, enums, arrays, maps, tuples);
+//! typify decides the Rust type of each scalar leaf: `integer` with its `format`, `minimum` and
+//! `maximum` (`uint32` is `u32`, `minimum: 0` is `u64`), `boolean`, `string`. Where typify's
+//! answer would lose data the model overrides it, and says so here:
+//! - `number` is `serde_json::Number`, not typify's `f64`, so that `2` re-encodes as `2` and
+//!   `2.0` as `2.0` (pydantic in strict mode refuses `50.0` for an integer);
+//! - a `NonZero*` typify picks for `minimum: 1` is the plain integer, the bound checked when
+//!   decoding (an error naming the member, not `invalid value: integer 0`);
+//! - `string` `format`s are annotations (JSON Schema 2020-12 does not assert them): `String`,
+//!   never `chrono`, `uuid` or `IpAddr`, which would refuse values the schema accepts.
+//!
+//! typify runs under `catch_unwind`: its panics become [`TypifyError::Panicked`] naming the
+//! schema.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 
-use proc_macro2::TokenStream;
-use serde_json::Value;
-use typify::{TypeSpace, TypeSpaceSettings};
+use schemars::schema::Schema;
+use serde_json::{json, Value};
+use typify::{TypeDetails, TypeSpace, TypeSpaceSettings};
 
-/// How one family is fed to typify.
-#[derive(Debug, Clone, Default)]
-pub struct TypifyInput {
-    /// Definitions in order.
-    pub defs: Vec<(String, Value)>,
-    /// Definitions typify must not generate, with the Rust path used instead.
-    pub replacements: BTreeMap<String, String>,
+/// A scalar type typify mapped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scalar {
+    /// `bool`.
+    Bool,
+    /// `String`.
+    String,
+    /// An integer type: `i8` ... `u64`.
+    Int(String),
 }
 
-/// Why typify produced no code.
+/// Why typify gave no scalar type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TypifyError {
-    /// A definition is not a schema schemars 0.8 can read.
-    #[error("definition `{definition}` is not a JSON Schema typify can read: {message}")]
-    Schema {
-        /// The definition.
-        definition: String,
-        /// schemars' message.
-        message: String,
-    },
-    /// typify returned an error.
-    #[error("typify refused definition `{definition}`: {message}")]
+    /// typify refused the schema.
+    #[error("typify refused the scalar schema at `{pointer}`: {message}")]
     Refused {
-        /// The definition (or `<all>` when typify did not say).
-        definition: String,
+        /// Where the schema is.
+        pointer: String,
         /// typify's message.
         message: String,
     },
     /// typify panicked.
-    #[error("typify panicked on definition `{definition}`: {message}")]
+    #[error("typify panicked on the scalar schema at `{pointer}`: {message}")]
     Panicked {
-        /// The smallest definition whose `$ref` closure reproduces the panic.
-        definition: String,
+        /// Where the schema is.
+        pointer: String,
         /// The panic message.
         message: String,
     },
+    /// typify answered with a type that is not a scalar the pipeline knows.
+    #[error("typify mapped the scalar schema at `{pointer}` to `{found}`, which the pipeline does not model")]
+    Unexpected {
+        /// Where the schema is.
+        pointer: String,
+        /// What typify answered.
+        found: String,
+    },
 }
 
-/// Runs typify and returns its token stream.
-///
-/// # Errors
-/// See [`TypifyError`].
-pub fn run(input: &TypifyInput) -> Result<TokenStream, TypifyError> {
-    let defs = to_schemars(&input.defs)?;
-    match attempt(&defs, &input.replacements) {
-        Ok(result) => result,
-        Err(message) => Err(TypifyError::Panicked {
-            definition: culprit(&input.defs, &defs, &input.replacements)
-                .unwrap_or_else(|| "<unknown>".to_owned()),
-            message,
-        }),
+/// Maps scalar schemas, one `TypeSpace` for a whole family.
+pub struct Scalars {
+    space: TypeSpace,
+}
+
+impl Default for Scalars {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
-fn settings(replacements: &BTreeMap<String, String>) -> TypeSpaceSettings {
-    let mut settings = TypeSpaceSettings::default();
-    settings.with_derive("PartialEq".to_owned());
-    for (name, path) in replacements {
-        settings.with_replacement(name, path, std::iter::empty());
+impl std::fmt::Debug for Scalars {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scalars").finish_non_exhaustive()
     }
-    settings
 }
 
-type Defs = Vec<(String, schemars::schema::Schema)>;
+impl Scalars {
+    /// An empty type space.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            space: TypeSpace::new(&TypeSpaceSettings::default()),
+        }
+    }
 
-fn to_schemars(defs: &[(String, Value)]) -> Result<Defs, TypifyError> {
-    defs.iter()
-        .map(|(name, value)| {
-            serde_json::from_value(value.clone())
-                .map(|schema| (name.clone(), schema))
-                .map_err(|e| TypifyError::Schema {
-                    definition: name.clone(),
-                    message: e.to_string(),
-                })
-        })
-        .collect()
-}
-
-/// Runs typify once; `Err` carries a panic message.
-fn attempt(
-    defs: &Defs,
-    replacements: &BTreeMap<String, String>,
-) -> Result<Result<TokenStream, TypifyError>, String> {
-    quiet_panics();
-    QUIET.with(|q| q.set(true));
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        let mut space = TypeSpace::new(&settings(replacements));
-        space
-            .add_ref_types(defs.iter().cloned())
-            .map_err(|e| TypifyError::Refused {
-                definition: "<all>".to_owned(),
+    /// The Rust type of the scalar schema `schema` (its one non-`null` `type` is `integer`,
+    /// `boolean` or `string`); only that `type`, and for integers `format`, `minimum`,
+    /// `maximum`, `exclusiveMinimum` and `exclusiveMaximum`, are passed to typify.
+    ///
+    /// # Errors
+    /// See [`TypifyError`].
+    pub fn map(&mut self, schema: &Value, pointer: &str) -> Result<Scalar, TypifyError> {
+        let mut leaf = serde_json::Map::new();
+        // One type: `null` beside it is the model's business (presence), not a scalar's.
+        let ty = match schema.get("type") {
+            Some(Value::Array(types)) => types.iter().find(|t| *t != "null").cloned(),
+            other => other.cloned(),
+        };
+        if let Some(ty) = ty {
+            leaf.insert("type".to_owned(), ty);
+        }
+        for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+            if let Some(value) = schema.get(key) {
+                leaf.insert(key.to_owned(), value.clone());
+            }
+        }
+        if leaf.get("type") == Some(&json!("integer")) {
+            if let Some(format) = schema.get("format") {
+                leaf.insert("format".to_owned(), format.clone());
+            }
+        }
+        let leaf: Schema =
+            serde_json::from_value(Value::Object(leaf)).map_err(|e| TypifyError::Refused {
+                pointer: pointer.to_owned(),
                 message: e.to_string(),
             })?;
-        Ok(space.to_stream())
-    }));
+        let space = &mut self.space;
+        let outcome = quietly(|| {
+            let id = space.add_type(&leaf).map_err(|e| e.to_string())?;
+            let ty = space.get_type(&id).map_err(|e| e.to_string())?;
+            let found = match ty.details() {
+                TypeDetails::Builtin("bool") => Ok(Scalar::Bool),
+                TypeDetails::String => Ok(Scalar::String),
+                TypeDetails::Builtin(name) => integer(name)
+                    .map(|width| Scalar::Int(width.to_owned()))
+                    .ok_or_else(|| name.to_owned()),
+                TypeDetails::Newtype(newtype) => {
+                    // A bounded integer typify wraps: its inner type is the width.
+                    let inner = space
+                        .get_type(&newtype.inner())
+                        .map_err(|e| e.to_string())?;
+                    let width = match inner.details() {
+                        TypeDetails::Builtin(name) => integer(name)
+                            .map(|width| Scalar::Int(width.to_owned()))
+                            .ok_or_else(|| name.to_owned()),
+                        _ => Err(inner.name()),
+                    };
+                    width
+                }
+                _ => Err(ty.name()),
+            };
+            Ok::<_, String>(found)
+        });
+        match outcome {
+            Err(message) => Err(TypifyError::Panicked {
+                pointer: pointer.to_owned(),
+                message,
+            }),
+            Ok(Err(message)) => Err(TypifyError::Refused {
+                pointer: pointer.to_owned(),
+                message,
+            }),
+            Ok(Ok(Err(found))) => Err(TypifyError::Unexpected {
+                pointer: pointer.to_owned(),
+                found,
+            }),
+            Ok(Ok(Ok(scalar))) => Ok(scalar),
+        }
+    }
+}
+
+/// The plain integer type of a typify builtin (`NonZeroU64` is `u64`).
+fn integer(name: &str) -> Option<&'static str> {
+    let base = name.rsplit("::").next().unwrap_or(name);
+    Some(match base {
+        "i8" => "i8",
+        "i16" => "i16",
+        "i32" => "i32",
+        "i64" => "i64",
+        "u8" | "NonZeroU8" => "u8",
+        "u16" | "NonZeroU16" => "u16",
+        "u32" | "NonZeroU32" => "u32",
+        "u64" | "NonZeroU64" => "u64",
+        _ => return None,
+    })
+}
+
+thread_local! {
+    /// Set while this thread runs typify: its panics become errors, so their messages are noise.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into `Err(message)`. Installs, once per process, a panic hook that
+/// stays silent for threads running typify and defers to the previous hook for other threads.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(false));
     outcome.map_err(|payload| {
         payload
@@ -115,98 +208,37 @@ fn attempt(
     })
 }
 
-thread_local! {
-    /// Set while this thread runs typify: its panics become errors, so their messages are noise.
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Installs, once per process, a panic hook that stays silent for threads running typify and
-/// defers to the previous hook for every other thread (the global hook is never swapped back
-/// and forth, which would race with other threads).
-fn quiet_panics() {
-    static INSTALL: std::sync::Once = std::sync::Once::new();
-    INSTALL.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(std::cell::Cell::get) {
-                previous(info);
-            }
-        }));
-    });
-}
-
-/// The definition with the smallest `$ref` closure that panics on its own.
-fn culprit(
-    raw: &[(String, Value)],
-    defs: &Defs,
-    replacements: &BTreeMap<String, String>,
-) -> Option<String> {
-    let by_name: BTreeMap<&str, &Value> = raw.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let mut candidates: Vec<(usize, &str, BTreeSet<String>)> = raw
-        .iter()
-        .map(|(name, _)| {
-            let closure = ref_closure(&by_name, name);
-            (closure.len(), name.as_str(), closure)
-        })
-        .collect();
-    candidates.sort();
-    candidates.into_iter().find_map(|(_, name, closure)| {
-        let subset: Defs = defs
-            .iter()
-            .filter(|(k, _)| closure.contains(k))
-            .cloned()
-            .collect();
-        attempt(&subset, replacements)
-            .is_err()
-            .then(|| name.to_owned())
-    })
-}
-
-fn ref_closure(by_name: &BTreeMap<&str, &Value>, root: &str) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(name) = stack.pop() {
-        let Some(schema) = by_name.get(name.as_str()) else {
-            continue;
-        };
-        if !seen.insert(name) {
-            continue;
-        }
-        let text = schema.to_string();
-        for piece in text.split("\"#/$defs/").skip(1) {
-            if let Some(end) = piece.find('"') {
-                stack.push(piece[..end].to_owned());
-            }
-        }
-    }
-    seen
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn a_typify_panic_becomes_an_error_naming_the_definition() {
-        // typify 0.8 panics on `if`/`then`/`else` (the check stage refuses them; this calls the
-        // stage directly).
-        let input = TypifyInput {
-            defs: vec![
-                (
-                    "Fine".to_owned(),
-                    json!({"type": "object", "properties": {"a": {"type": "string"}}}),
-                ),
-                (
-                    "Cond".to_owned(),
-                    json!({"if": {"type": "string"}, "then": {"minLength": 1}}),
-                ),
-            ],
-            replacements: BTreeMap::new(),
-        };
-        match run(&input) {
-            Err(TypifyError::Panicked { definition, .. }) => assert_eq!(definition, "Cond"),
-            other => panic!("expected a named panic, got {other:?}"),
+    fn integers_take_their_width_from_format_and_bounds() {
+        let mut scalars = Scalars::new();
+        let cases = [
+            (json!({"type": "integer", "format": "uint32"}), "u32"),
+            (json!({"type": "integer", "format": "int64"}), "i64"),
+            (json!({"type": "integer", "minimum": 0}), "u64"),
+            (json!({"type": "integer", "minimum": 1}), "u64"),
+            (json!({"type": "integer"}), "i64"),
+            (json!({"type": "integer", "format": "uint16"}), "u16"),
+        ];
+        for (schema, width) in cases {
+            assert_eq!(
+                scalars.map(&schema, "/x").unwrap(),
+                Scalar::Int(width.to_owned()),
+                "{schema}"
+            );
         }
+        assert_eq!(
+            scalars
+                .map(&json!({"type": "string", "format": "date-time"}), "/s")
+                .unwrap(),
+            Scalar::String
+        );
+        assert_eq!(
+            scalars.map(&json!({"type": "boolean"}), "/b").unwrap(),
+            Scalar::Bool
+        );
     }
 }

@@ -91,7 +91,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         // Names are borrowed from the input where they have no escapes.
         let mut names = HashSet::new();
-        while let Some(crate::runtime::Key(name)) = map.next_key()? {
+        while let Some(crate::__private::Key(name)) = map.next_key()? {
             let pointer = format!("{}/{}", self.pointer, escape(&name));
             if names.contains(&name) {
                 *self.found = Some(Repeated {

@@ -1,0 +1,136 @@
+//! The pipeline on a user's own schema: every definition of one 2020-12 (or draft-07) document
+//! generated into one module that compiles in the user's crate with `toolcall-contracts`,
+//! `serde` and `serde_json` as its only dependencies.
+//!
+//! From a build script, the way `prost-build` is used:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     toolcall_codegen::Builder::new("schema/orders.schema.json")
+//!         .forward_compatible(true)
+//!         .write_to_out_dir("orders.rs")?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! and in the crate: `mod orders { include!(concat!(env!("OUT_DIR"), "/orders.rs")); }`.
+
+use std::path::{Path, PathBuf};
+
+use crate::emit::paths::Runtime;
+use crate::families::Family;
+use crate::{load, PipelineError};
+
+/// Generates Rust types for every definition of one schema file.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    schema: PathBuf,
+    forward_compatible: bool,
+    keep_unknown_members: bool,
+}
+
+/// Why a [`Builder`] wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum BuilderError {
+    /// The pipeline refused the schema.
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+    /// `OUT_DIR` is not set (not running in a build script).
+    #[error("`OUT_DIR` is not set: `write_to_out_dir` runs in a build script")]
+    NoOutDir,
+    /// The output could not be written.
+    #[error("cannot write `{}`: {source}", .path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl Builder {
+    /// A builder for the schema file `schema`: plain structs, members the schema does not
+    /// declare kept (`unknown_members`).
+    #[must_use]
+    pub fn new(schema: impl AsRef<Path>) -> Self {
+        Self {
+            schema: schema.as_ref().to_owned(),
+            forward_compatible: false,
+            keep_unknown_members: true,
+        }
+    }
+
+    /// `#[non_exhaustive]` types built by `new(required...)` and setters (for a schema that adds
+    /// members in minor versions).
+    #[must_use]
+    pub const fn forward_compatible(mut self, yes: bool) -> Self {
+        self.forward_compatible = yes;
+        self
+    }
+
+    /// Whether structs keep the members the schema does not declare (default) or drop them.
+    #[must_use]
+    pub const fn keep_unknown_members(mut self, yes: bool) -> Self {
+        self.keep_unknown_members = yes;
+        self
+    }
+
+    /// The generated module's source.
+    ///
+    /// # Errors
+    /// [`BuilderError::Pipeline`] when the schema cannot be read or a construct is refused.
+    pub fn generate(&self) -> Result<String, BuilderError> {
+        let file = load::load(&self.schema).map_err(PipelineError::from)?;
+        let schemas: &'static [&'static str] = &[];
+        let family = Family {
+            name: "user",
+            schemas,
+            output: "",
+            roots: None,
+            replacements: &[],
+            open_unions: &[],
+            forward_compatible: self.forward_compatible,
+            keep_unknown_members: self.keep_unknown_members,
+            null_as_absent: false,
+            runtime: Runtime::External,
+        };
+        let model = crate::model(std::slice::from_ref(&file), &family)?;
+        Ok(crate::emit::render(
+            &model,
+            &crate::emit::Options {
+                runtime: Runtime::External,
+                forward_compatible: self.forward_compatible,
+                header: format!(
+                    "by toolcall-codegen {} from `{}`.",
+                    env!("CARGO_PKG_VERSION"),
+                    self.schema.display()
+                ),
+            },
+        ))
+    }
+
+    /// Writes the module to `path`.
+    ///
+    /// # Errors
+    /// As [`Builder::generate`], and [`BuilderError::Write`].
+    pub fn write_to(&self, path: impl AsRef<Path>) -> Result<(), BuilderError> {
+        let text = self.generate()?;
+        let path = path.as_ref();
+        std::fs::write(path, text).map_err(|source| BuilderError::Write {
+            path: path.to_owned(),
+            source,
+        })
+    }
+
+    /// From a build script: writes the module to `$OUT_DIR/<file_name>` and asks Cargo to run
+    /// the script again when the schema changes.
+    ///
+    /// # Errors
+    /// As [`Builder::write_to`], and [`BuilderError::NoOutDir`].
+    pub fn write_to_out_dir(&self, file_name: &str) -> Result<(), BuilderError> {
+        let out = std::env::var_os("OUT_DIR").ok_or(BuilderError::NoOutDir)?;
+        println!("cargo:rerun-if-changed={}", self.schema.display());
+        self.write_to(Path::new(&out).join(file_name))
+    }
+}

@@ -1,0 +1,252 @@
+//! How generated code names what it uses: short names brought in by a `use` prelude, unless a
+//! generated type has the same name (a schema definition called `Result`, `Value` or `Map`),
+//! in which case that one name is written in full and not imported.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Where generated code finds the support it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runtime {
+    /// Inside `toolcall-contracts` itself: `crate::__private`.
+    Crate,
+    /// In a user's crate depending on `toolcall-contracts`: `::toolcall_contracts::__private`.
+    External,
+}
+
+/// A name generated code uses, with where it comes from.
+struct Known {
+    short: &'static str,
+    /// The `use` path (`serde_json::Value`); `None` for names of the Rust prelude.
+    import: Option<&'static str>,
+    /// The full path when the short name is taken.
+    full: &'static str,
+}
+
+const KNOWN: &[Known] = &[
+    Known {
+        short: "BTreeMap",
+        import: Some("std::collections::BTreeMap"),
+        full: "::std::collections::BTreeMap",
+    },
+    Known {
+        short: "fmt",
+        import: Some("std::fmt"),
+        full: "::std::fmt",
+    },
+    Known {
+        short: "Map",
+        import: Some("serde_json::Map"),
+        full: "::serde_json::Map",
+    },
+    Known {
+        short: "Number",
+        import: Some("serde_json::Number"),
+        full: "::serde_json::Number",
+    },
+    Known {
+        short: "Value",
+        import: Some("serde_json::Value"),
+        full: "::serde_json::Value",
+    },
+    Known {
+        short: "de",
+        import: Some("serde::de"),
+        full: "::serde::de",
+    },
+    Known {
+        short: "Deserialize",
+        import: Some("serde::Deserialize"),
+        full: "::serde::Deserialize",
+    },
+    Known {
+        short: "Deserializer",
+        import: Some("serde::Deserializer"),
+        full: "::serde::Deserializer",
+    },
+    Known {
+        short: "Serialize",
+        import: Some("serde::Serialize"),
+        full: "::serde::Serialize",
+    },
+    Known {
+        short: "Serializer",
+        import: Some("serde::Serializer"),
+        full: "::serde::Serializer",
+    },
+    Known {
+        short: "SerializeMap",
+        import: Some("serde::ser::SerializeMap"),
+        full: "::serde::ser::SerializeMap",
+    },
+    Known {
+        short: "SerializeSeq",
+        import: Some("serde::ser::SerializeSeq"),
+        full: "::serde::ser::SerializeSeq",
+    },
+    Known {
+        short: "String",
+        import: None,
+        full: "::std::string::String",
+    },
+    Known {
+        short: "Vec",
+        import: None,
+        full: "::std::vec::Vec",
+    },
+    Known {
+        short: "Box",
+        import: None,
+        full: "::std::boxed::Box",
+    },
+    Known {
+        short: "Option",
+        import: None,
+        full: "::std::option::Option",
+    },
+    Known {
+        short: "Result",
+        import: None,
+        full: "::std::result::Result",
+    },
+    Known {
+        short: "Default",
+        import: None,
+        full: "::std::default::Default",
+    },
+    Known {
+        short: "From",
+        import: None,
+        full: "::std::convert::From",
+    },
+    Known {
+        short: "Into",
+        import: None,
+        full: "::std::convert::Into",
+    },
+];
+
+/// The names of one generated module.
+pub struct Paths {
+    runtime: Runtime,
+    /// Generated type names (they shadow short names).
+    types: BTreeSet<String>,
+    used: RefCell<BTreeSet<&'static str>>,
+    uses_maybe: RefCell<bool>,
+    uses_contract: RefCell<bool>,
+}
+
+impl Paths {
+    /// The names of a module generating `types`.
+    #[must_use]
+    pub fn new(runtime: Runtime, types: impl IntoIterator<Item = String>) -> Self {
+        Self {
+            runtime,
+            types: types.into_iter().collect(),
+            used: RefCell::new(BTreeSet::new()),
+            uses_maybe: RefCell::new(false),
+            uses_contract: RefCell::new(false),
+        }
+    }
+
+    /// The tokens for a known name (`Value`, `Result`...), recording its use.
+    ///
+    /// # Panics
+    /// On a name not in the known list (a bug in the emitter).
+    #[must_use]
+    pub fn name(&self, short: &'static str) -> TokenStream {
+        let known = KNOWN
+            .iter()
+            .find(|k| k.short == short)
+            .unwrap_or_else(|| panic!("`{short}` is not a known name of generated code"));
+        if self.types.contains(short) {
+            known.full.parse().unwrap_or_default()
+        } else {
+            self.used.borrow_mut().insert(short);
+            let ident = format_ident!("{}", short);
+            quote!(#ident)
+        }
+    }
+
+    /// `MaybeUndefined`.
+    #[must_use]
+    pub fn maybe(&self) -> TokenStream {
+        *self.uses_maybe.borrow_mut() = true;
+        if self.types.contains("MaybeUndefined") {
+            let root = self.root();
+            quote!(#root::MaybeUndefined)
+        } else {
+            quote!(MaybeUndefined)
+        }
+    }
+
+    /// `Contract`.
+    #[must_use]
+    pub fn contract(&self) -> TokenStream {
+        *self.uses_contract.borrow_mut() = true;
+        if self.types.contains("Contract") {
+            let root = self.root();
+            quote!(#root::Contract)
+        } else {
+            quote!(Contract)
+        }
+    }
+
+    fn root(&self) -> TokenStream {
+        match self.runtime {
+            Runtime::Crate => quote!(crate),
+            Runtime::External => quote!(::toolcall_contracts),
+        }
+    }
+
+    /// The `use` prelude of the module: every short name used, and `rt`.
+    #[must_use]
+    pub fn prelude(&self) -> TokenStream {
+        let mut lines = Vec::new();
+        let used = self.used.borrow();
+        let mut std_items = Vec::new();
+        let mut serde_items = Vec::new();
+        let mut serde_json_items = Vec::new();
+        for known in KNOWN {
+            let (Some(import), true) = (known.import, used.contains(known.short)) else {
+                continue;
+            };
+            let path: Vec<&str> = import.split("::").collect();
+            let rest = path[1..].join("::");
+            match path[0] {
+                "std" => std_items.push(rest),
+                "serde" => serde_items.push(rest),
+                _ => serde_json_items.push(rest),
+            }
+        }
+        for (krate, items) in [
+            ("std", std_items),
+            ("serde", serde_items),
+            ("serde_json", serde_json_items),
+        ] {
+            if items.is_empty() {
+                continue;
+            }
+            let text = if items.len() == 1 {
+                format!("use {krate}::{};", items[0])
+            } else {
+                format!("use {krate}::{{{}}};", items.join(", "))
+            };
+            lines.push(text.parse::<TokenStream>().unwrap_or_default());
+        }
+        let root = self.root();
+        let mut root_items = Vec::new();
+        if *self.uses_contract.borrow() && !self.types.contains("Contract") {
+            root_items.push(quote!(Contract));
+        }
+        if *self.uses_maybe.borrow() && !self.types.contains("MaybeUndefined") {
+            root_items.push(quote!(MaybeUndefined));
+        }
+        root_items.push(quote!(__private as rt));
+        lines.push(quote!(use #root::{#(#root_items),*};));
+        quote!(#(#lines)*)
+    }
+}

@@ -1,0 +1,589 @@
+//! Builds the [`Model`] of one family from its normalized schema document (2020-12, every
+//! definition under `$defs`, every `$ref` a `#/$defs/<name>`).
+//!
+//! Each definition becomes one item; schemas with structure found inside it (an inline object, an
+//! inline union, an inline enum, a `prefixItems` array) are hoisted into items of their own,
+//! named after where they are (`<Parent><Member>`) and emitted after their parent. A construct
+//! the model cannot express faithfully is refused with [`BuildError`], naming the definition
+//! and the JSON pointer: never a panic, never a silently wrong type.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::names;
+use super::{Item, Kind, Model, Ty};
+use crate::pointer;
+use crate::typify_stage::{Scalars, TypifyError};
+
+/// How one family is built.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Only the `$ref` closure of these definitions is generated; `None` generates every one.
+    pub roots: Option<&'a [&'a str]>,
+    /// Definitions replaced by a Rust type: `(definition, path)`.
+    pub replacements: &'a [(&'a str, &'a str)],
+    /// Tagged unions the family keeps open although the schema has no catch-all branch.
+    pub open_unions: &'a [&'a str],
+    /// Structs keep the members the schema does not declare (`unknown_members`).
+    pub keep_unknown_members: bool,
+    /// An optional member sent as `null` although its schema does not admit `null` decodes as
+    /// absent (reported) instead of failing.
+    pub null_as_absent: bool,
+}
+
+/// A construct the pipeline refuses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// Something the model cannot express faithfully.
+    #[error("definition `{definition}`: {what} at `{pointer}`")]
+    Unsupported {
+        /// The definition holding it.
+        definition: String,
+        /// RFC 6901 pointer of the construct.
+        pointer: String,
+        /// What it is and why it is refused.
+        what: String,
+    },
+    /// A `$ref` to no definition.
+    #[error("definition `{definition}`: `$ref` to `{target}`, which is not a definition of this schema, at `{pointer}`")]
+    MissingRef {
+        /// The definition holding the reference.
+        definition: String,
+        /// The reference.
+        target: String,
+        /// RFC 6901 pointer of the reference.
+        pointer: String,
+    },
+    /// A requested root is not a definition.
+    #[error("root definition `{definition}` is not in the schema")]
+    MissingRoot {
+        /// The requested name.
+        definition: String,
+    },
+    /// typify failed on a scalar.
+    #[error("definition `{definition}`: {source}")]
+    Typify {
+        /// The definition.
+        definition: String,
+        /// typify's failure.
+        source: TypifyError,
+    },
+}
+
+/// Keywords that say nothing about the shape of a value.
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "format",
+    "discriminator",
+    "x-deserialize-default-on-error",
+    "x-deserialize-skip-invalid-items",
+    "x-deserialize-default-on-null",
+    "x-side",
+    "x-method",
+    "x-docs-ignore",
+];
+
+/// Builds the model of the definitions `defs` (in their order).
+///
+/// # Errors
+/// See [`BuildError`].
+pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, BuildError> {
+    let keep = closure(defs, options.roots)?;
+    let replaced: BTreeMap<String, String> = options
+        .replacements
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let mut builder = Builder {
+        defs,
+        options,
+        replaced,
+        type_names: BTreeMap::new(),
+        taken: BTreeSet::new(),
+        scalars: Scalars::new(),
+        items: Vec::new(),
+        definition: String::new(),
+        string_enums: BTreeSet::new(),
+    };
+    // Every kept definition gets its name first, so that references resolve in any order.
+    for name in defs.keys().filter(|name| keep.contains(*name)) {
+        if builder.replaced.contains_key(name) {
+            continue;
+        }
+        let rust = builder.claim(names::type_name(name));
+        if super::unions::is_string_enum(&defs[name]) {
+            builder.string_enums.insert(rust.clone());
+        }
+        builder.type_names.insert(name.clone(), rust);
+    }
+    for (name, schema) in defs {
+        if !keep.contains(name) || builder.replaced.contains_key(name) {
+            continue;
+        }
+        builder.definition.clone_from(name);
+        let rust = builder.type_names[name].clone();
+        let pointer = pointer::join("/$defs", name);
+        builder.item(rust, schema, &pointer)?;
+    }
+    let mut model = Model {
+        items: builder.items,
+    };
+    super::recursion::box_cycles(&mut model);
+    Ok(model)
+}
+
+/// The definitions reachable from `roots` over `$ref` (every definition without roots).
+fn closure(
+    defs: &Map<String, Value>,
+    roots: Option<&[&str]>,
+) -> Result<BTreeSet<String>, BuildError> {
+    let Some(roots) = roots else {
+        return Ok(defs.keys().cloned().collect());
+    };
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<String> = Vec::new();
+    for root in roots {
+        if !defs.contains_key(*root) {
+            return Err(BuildError::MissingRoot {
+                definition: (*root).to_owned(),
+            });
+        }
+        stack.push((*root).to_owned());
+    }
+    while let Some(name) = stack.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(schema) = defs.get(&name) {
+            collect_refs(schema, &mut stack);
+        }
+    }
+    Ok(seen)
+}
+
+fn collect_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, sub) in map {
+                if key == "$ref" {
+                    if let Some(target) = sub.as_str().and_then(ref_name) {
+                        out.push(target);
+                    }
+                } else {
+                    collect_refs(sub, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
+}
+
+/// The definition a normalized `$ref` names (`#/$defs/Name`, unescaped).
+pub(crate) fn ref_name(reference: &str) -> Option<String> {
+    let rest = reference.strip_prefix("#/$defs/")?;
+    (!rest.contains('/')).then(|| pointer::unescape(rest).into_owned())
+}
+
+pub(super) struct Builder<'a> {
+    pub(super) defs: &'a Map<String, Value>,
+    pub(super) options: &'a Options<'a>,
+    replaced: BTreeMap<String, String>,
+    /// Definition name → Rust type name.
+    type_names: BTreeMap<String, String>,
+    /// Rust type names in use.
+    taken: BTreeSet<String>,
+    scalars: Scalars,
+    items: Vec<Item>,
+    /// The definition being built (for errors).
+    pub(super) definition: String,
+    /// Rust names of string enumerations.
+    pub(super) string_enums: BTreeSet<String>,
+}
+
+impl Builder<'_> {
+    /// Reserves a Rust type name, suffixing `2`, `3`... when it is taken.
+    pub(super) fn claim(&mut self, name: String) -> String {
+        let mut candidate = name.clone();
+        let mut n = 2;
+        while self.taken.contains(&candidate) {
+            candidate = format!("{name}{n}");
+            n += 1;
+        }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+
+    pub(super) fn unsupported(&self, pointer: &str, what: impl Into<String>) -> BuildError {
+        BuildError::Unsupported {
+            definition: self.definition.clone(),
+            pointer: pointer.to_owned(),
+            what: what.into(),
+        }
+    }
+
+    /// The schema of the definition `reference` names.
+    pub(super) fn resolve(&self, reference: &str, pointer: &str) -> Result<&Value, BuildError> {
+        ref_name(reference)
+            .and_then(|name| self.defs.get(&name))
+            .ok_or_else(|| BuildError::MissingRef {
+                definition: self.definition.clone(),
+                target: reference.to_owned(),
+                pointer: pointer.to_owned(),
+            })
+    }
+
+    /// The type a `$ref` stands for: the definition's generated type or its replacement.
+    pub(super) fn ref_type(&self, reference: &str, pointer: &str) -> Result<Ty, BuildError> {
+        let missing = || BuildError::MissingRef {
+            definition: self.definition.clone(),
+            target: reference.to_owned(),
+            pointer: pointer.to_owned(),
+        };
+        let name = ref_name(reference).ok_or_else(missing)?;
+        if let Some(path) = self.replaced.get(&name) {
+            return Ok(match path.as_str() {
+                "String" => Ty::String,
+                "Value" => Ty::Value,
+                "bool" => Ty::Bool,
+                "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" => {
+                    Ty::Int(path.clone())
+                }
+                _ => Ty::Path(path.clone()),
+            });
+        }
+        self.type_names
+            .get(&name)
+            .map(|rust| Ty::Named(rust.clone()))
+            .ok_or_else(missing)
+    }
+
+    /// The Rust name of a definition (`None` for a replaced one).
+    pub(super) fn type_name_of(&self, definition: &str) -> Option<&str> {
+        self.type_names.get(definition).map(String::as_str)
+    }
+
+    /// Builds the item `name` from `schema` and pushes it (before the items it hoists).
+    pub(super) fn item(
+        &mut self,
+        name: String,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<(), BuildError> {
+        let slot = self.items.len();
+        self.items.push(Item {
+            name: name.clone(),
+            pointer: pointer.to_owned(),
+            docs: description(schema),
+            kind: Kind::Alias(Ty::Value),
+        });
+        let kind = self.kind(&name, schema, pointer)?;
+        self.items[slot].kind = kind;
+        Ok(())
+    }
+
+    /// Pushes an item built elsewhere (a flattened union), after the items pushed so far.
+    pub(super) fn push_item(&mut self, item: Item) {
+        self.items.push(item);
+    }
+
+    /// Hoists `schema` into an item named after `hint` and returns its type.
+    pub(super) fn hoist(
+        &mut self,
+        hint: &str,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<Ty, BuildError> {
+        let name = self.claim(names::pascal(hint));
+        if super::unions::is_string_enum(schema) {
+            self.string_enums.insert(name.clone());
+        }
+        self.item(name.clone(), schema, pointer)?;
+        Ok(Ty::Named(name))
+    }
+
+    /// What kind of item a schema in definition position is.
+    fn kind(&mut self, name: &str, schema: &Value, pointer: &str) -> Result<Kind, BuildError> {
+        let schema = self.merge_all_of(schema, pointer)?;
+        let schema = schema.as_ref();
+        if let Some(e) = super::unions::enumeration(self, schema, pointer)? {
+            return Ok(Kind::Enum(e));
+        }
+        let types = types(schema);
+        if has_union(schema) {
+            if is_object(schema) && has_properties(schema) {
+                return self.structure(name, schema, pointer).map(Kind::Struct);
+            }
+            if let Some(narrowed) = super::unions::narrowed(self, schema, pointer)? {
+                return self.kind(name, &narrowed, pointer);
+            }
+            return super::unions::union(self, name, schema, pointer).map(Kind::Union);
+        }
+        if types.non_null.len() >= 2 || (types.nullable && !types.non_null.is_empty()) {
+            return super::unions::union(self, name, schema, pointer).map(Kind::Union);
+        }
+        if is_object(schema) {
+            if has_properties(schema) {
+                return self.structure(name, schema, pointer).map(Kind::Struct);
+            }
+            return self.object_value(name, schema, pointer).map(Kind::Alias);
+        }
+        if types.non_null.first().map(String::as_str) == Some("array") {
+            if schema.get("prefixItems").is_some() {
+                return super::objects::tuple(self, name, schema, pointer).map(Kind::Tuple);
+            }
+            return self
+                .value(schema, name, pointer)
+                .map(|(ty, _)| Kind::Alias(ty));
+        }
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            return self.ref_type(reference, pointer).map(Kind::Alias);
+        }
+        if types.non_null.is_empty() {
+            if schema.get("const").is_some() {
+                return Err(
+                    self.unsupported(pointer, "a `const` that is not a string or an integer")
+                );
+            }
+            return Ok(Kind::Alias(if types.nullable {
+                Ty::Value
+            } else {
+                Ty::Value
+            }));
+        }
+        self.value(schema, name, pointer)
+            .map(|(ty, _)| Kind::Newtype(ty))
+    }
+
+    /// The type of a schema in value position (a member, an item, a branch), with whether it
+    /// admits `null`. Structure inside it is hoisted into items named after `hint`.
+    ///
+    /// # Errors
+    /// See [`BuildError`].
+    pub(super) fn value(
+        &mut self,
+        schema: &Value,
+        hint: &str,
+        pointer: &str,
+    ) -> Result<(Ty, bool), BuildError> {
+        if let Some((inner, inner_pointer)) = super::unions::nullable_branch(schema, pointer) {
+            let (ty, _) = self.value(inner, hint, &inner_pointer)?;
+            return Ok((ty, true));
+        }
+        let merged = self.merge_all_of(schema, pointer)?;
+        let schema = merged.as_ref();
+        let types = types(schema);
+        let nullable = types.nullable;
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            return Ok((self.ref_type(reference, pointer)?, nullable));
+        }
+        if super::unions::is_enumeration(schema) {
+            if schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.iter().any(Value::is_null))
+            {
+                let mut without = schema.clone();
+                if let Some(values) = without.get_mut("enum").and_then(Value::as_array_mut) {
+                    values.retain(|v| !v.is_null());
+                }
+                return Ok((self.hoist(hint, &without, pointer)?, true));
+            }
+            return Ok((self.hoist(hint, schema, pointer)?, nullable));
+        }
+        if has_union(schema) {
+            if is_object(schema) && has_properties(schema) {
+                return Ok((self.hoist(hint, schema, pointer)?, nullable));
+            }
+            if let Some(narrowed) = super::unions::narrowed(self, schema, pointer)? {
+                return self.value(&narrowed, hint, pointer);
+            }
+            return Ok((self.hoist(hint, schema, pointer)?, nullable));
+        }
+        if types.non_null.len() >= 2 {
+            let mut without_null = schema.clone();
+            without_null["type"] = Value::from(types.non_null.clone());
+            return Ok((self.hoist(hint, &without_null, pointer)?, nullable));
+        }
+        let ty = match types.non_null.first().map(String::as_str) {
+            Some("object") | None if is_object(schema) => {
+                if has_properties(schema) {
+                    self.hoist(hint, schema, pointer)?
+                } else {
+                    self.object_value(hint, schema, pointer)?
+                }
+            }
+            Some("array") => {
+                if schema.get("prefixItems").is_some() {
+                    self.hoist(hint, schema, pointer)?
+                } else {
+                    let item = match schema.get("items") {
+                        None | Some(Value::Bool(true)) => Ty::Value,
+                        Some(items) if items.as_object().is_some_and(Map::is_empty) => Ty::Value,
+                        Some(Value::Bool(false)) => {
+                            return Err(self.unsupported(
+                                pointer,
+                                "an array whose `items` is `false` (always empty)",
+                            ));
+                        }
+                        Some(items) => {
+                            let here = pointer::join(pointer, "items");
+                            let (ty, item_nullable) =
+                                self.value(items, &format!("{hint}Item"), &here)?;
+                            if item_nullable {
+                                return Err(self.unsupported(
+                                    &here,
+                                    "array items that admit `null` beside other values",
+                                ));
+                            }
+                            ty
+                        }
+                    };
+                    Ty::Vec(Box::new(item))
+                }
+            }
+            Some("string") => self.scalar(schema, pointer)?,
+            Some("boolean") => self.scalar(schema, pointer)?,
+            Some("integer") => self.scalar(schema, pointer)?,
+            Some("number") => Ty::Number,
+            Some("null") | None => {
+                if schema.get("const").is_some() {
+                    return Err(
+                        self.unsupported(pointer, "a `const` that is not a string or an integer")
+                    );
+                }
+                Ty::Value
+            }
+            Some(other) => {
+                return Err(self.unsupported(pointer, format!("`type: {other}`")));
+            }
+        };
+        let bounds = super::scalars::bounds(schema);
+        let ty = if bounds.is_empty() {
+            ty
+        } else {
+            super::scalars::check_bounds(self, &ty, &bounds, pointer)?;
+            Ty::Bounded(Box::new(ty), Box::new(bounds))
+        };
+        Ok((ty, nullable))
+    }
+
+    /// The type of an object schema without declared members: a map of typed values, or any
+    /// object.
+    fn object_value(
+        &mut self,
+        hint: &str,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<Ty, BuildError> {
+        match schema.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => Ok(Ty::Object),
+            Some(Value::Bool(false)) => Err(self.unsupported(pointer, "an object that admits no member at all (`additionalProperties: false` without `properties`)")),
+            Some(values) if values.as_object().is_some_and(Map::is_empty) => Ok(Ty::Object),
+            Some(values) => {
+                let here = pointer::join(pointer, "additionalProperties");
+                let (ty, nullable) = self.value(values, &format!("{hint}Value"), &here)?;
+                if nullable {
+                    return Err(self.unsupported(&here, "map values that admit `null` beside other values"));
+                }
+                if ty == Ty::Value {
+                    return Ok(Ty::Object);
+                }
+                Ok(Ty::Map(Box::new(ty)))
+            }
+        }
+    }
+
+    fn scalar(&mut self, schema: &Value, pointer: &str) -> Result<Ty, BuildError> {
+        use crate::typify_stage::Scalar;
+        match self.scalars.map(schema, pointer) {
+            Ok(Scalar::Bool) => Ok(Ty::Bool),
+            Ok(Scalar::String) => Ok(Ty::String),
+            Ok(Scalar::Int(width)) => Ok(Ty::Int(width)),
+            Err(source) => Err(BuildError::Typify {
+                definition: self.definition.clone(),
+                source,
+            }),
+        }
+    }
+
+    /// The struct of an object schema.
+    fn structure(
+        &mut self,
+        name: &str,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<super::Struct, BuildError> {
+        super::objects::structure(self, name, schema, pointer)
+    }
+
+    /// Merges `allOf` parts (and a `$ref` with sibling keywords) into one schema; see
+    /// [`super::objects::merge_all_of`].
+    pub(super) fn merge_all_of<'s>(
+        &self,
+        schema: &'s Value,
+        pointer: &str,
+    ) -> Result<std::borrow::Cow<'s, Value>, BuildError> {
+        super::objects::merge_all_of(self, schema, pointer)
+    }
+}
+
+/// The schema's `description`.
+pub(crate) fn description(schema: &Value) -> Option<String> {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// The `type`s a schema names, `null` apart.
+#[derive(Debug, Default)]
+pub(super) struct Types {
+    pub(super) non_null: Vec<String>,
+    pub(super) nullable: bool,
+}
+
+pub(super) fn types(schema: &Value) -> Types {
+    let mut out = Types::default();
+    let mut add = |t: &str| {
+        if t == "null" {
+            out.nullable = true;
+        } else if !out.non_null.iter().any(|x| x == t) {
+            out.non_null.push(t.to_owned());
+        }
+    };
+    match schema.get("type") {
+        Some(Value::String(t)) => add(t),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).for_each(add),
+        _ => {}
+    }
+    out
+}
+
+pub(super) fn has_union(schema: &Value) -> bool {
+    schema.get("oneOf").is_some() || schema.get("anyOf").is_some()
+}
+
+pub(super) fn has_properties(schema: &Value) -> bool {
+    schema.get("properties").is_some()
+}
+
+/// Whether a schema describes objects (`type: object`, or `properties` without a `type`).
+pub(super) fn is_object(schema: &Value) -> bool {
+    let types = types(schema);
+    if types.non_null.is_empty() {
+        schema.get("properties").is_some() || schema.get("additionalProperties").is_some()
+    } else {
+        types.non_null == ["object"]
+    }
+}

@@ -1,0 +1,471 @@
+//! Objects: `allOf` merged into one object, structs with their members, `prefixItems` tuples.
+
+use std::borrow::Cow;
+
+use serde_json::{json, Map, Value};
+
+use super::build::{description, has_union, BuildError, Builder, ANNOTATIONS};
+use super::names;
+use super::{
+    Field, Flatten, Leniency, Member, MemberValue, Presence, PresenceRule, Rest, Struct, Tuple, Ty,
+};
+use crate::pointer;
+
+/// Whether `schema` has a keyword that says something about the shape of a value.
+pub(super) fn is_structural(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())),
+        Value::Bool(_) => true,
+        _ => false,
+    }
+}
+
+/// `schema` without its annotations.
+fn annotations_of(schema: &Value) -> Map<String, Value> {
+    schema
+        .as_object()
+        .map(|map| {
+            map.iter()
+                .filter(|(k, _)| ANNOTATIONS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Merges `allOf` parts, and a `$ref` with sibling keywords, into one schema.
+///
+/// - One structural part (the others only annotations): that part, with the annotations of the
+///   schema itself (`allOf: [{$ref: X}]` with a `description` stays a `$ref` to `X`).
+/// - Several: every part must be an object (a `$ref` to an object definition, or an inline
+///   object); the result declares every member of every part (the referenced definition's
+///   first), requires what any part requires, and keeps the strictest `additionalProperties`.
+///   A member declared by two parts with different schemas is refused.
+pub(super) fn merge_all_of<'s>(
+    builder: &Builder<'_>,
+    schema: &'s Value,
+    pointer: &str,
+) -> Result<Cow<'s, Value>, BuildError> {
+    let Some(object) = schema.as_object() else {
+        return Ok(Cow::Borrowed(schema));
+    };
+    let all_of = object.get("allOf").and_then(Value::as_array);
+    let reference = object.get("$ref").filter(|_| {
+        object
+            .keys()
+            .any(|k| k != "$ref" && !ANNOTATIONS.contains(&k.as_str()))
+    });
+    if all_of.is_none() && reference.is_none() {
+        return Ok(Cow::Borrowed(schema));
+    }
+    let mut own: Map<String, Value> = object.clone();
+    own.remove("allOf");
+    let mut parts: Vec<(Value, String)> = Vec::new();
+    if let Some(reference) = own.remove("$ref") {
+        parts.push((json!({"$ref": reference}), pointer::join(pointer, "$ref")));
+    }
+    for (i, part) in all_of.into_iter().flatten().enumerate() {
+        parts.push((part.clone(), format!("{pointer}/allOf/{i}")));
+    }
+    let own_value = Value::Object(own.clone());
+    let own_structural = is_structural(&own_value);
+    let structural: Vec<&(Value, String)> =
+        parts.iter().filter(|(p, _)| is_structural(p)).collect();
+    if !own_structural && structural.len() <= 1 {
+        let mut result = structural
+            .first()
+            .and_then(|(p, _)| p.as_object().cloned())
+            .unwrap_or_default();
+        for (key, value) in annotations_of(&own_value) {
+            result.insert(key, value);
+        }
+        return Ok(Cow::Owned(Value::Object(result)));
+    }
+    // Several structural parts: merge objects.
+    let mut merged = Map::new();
+    merged.insert("type".to_owned(), json!("object"));
+    let mut properties = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    let mut additional: Option<Value> = None;
+    let mut inputs: Vec<(Value, String)> = Vec::new();
+    for (part, here) in &parts {
+        let resolved = match part.get("$ref").and_then(Value::as_str) {
+            Some(r) if !is_structural(&without(part, "$ref")) => {
+                let target = builder.resolve(r, here)?;
+                merge_all_of(builder, target, here)?.into_owned()
+            }
+            _ => merge_all_of(builder, part, here)?.into_owned(),
+        };
+        inputs.push((resolved, here.clone()));
+    }
+    if own_structural {
+        inputs.push((own_value.clone(), pointer.to_owned()));
+    }
+    for (part, here) in &inputs {
+        if has_union(part) && part.get("properties").is_none() {
+            return Err(builder.unsupported(
+                here,
+                "`allOf` of a union and other parts (the union's branches would each need the other parts' members)",
+            ));
+        }
+        let kind_ok =
+            part.get("type").is_none_or(|t| t == "object") || part.get("properties").is_some();
+        if !kind_ok {
+            return Err(builder.unsupported(here, "`allOf` part that is not an object"));
+        }
+        if let Some(props) = part.get("properties").and_then(Value::as_object) {
+            for (name, sub) in props {
+                match properties.get(name) {
+                    None => {
+                        properties.insert(name.clone(), sub.clone());
+                    }
+                    Some(existing) if existing == sub || !is_structural(sub) => {}
+                    Some(existing) if !is_structural(existing) => {
+                        properties.insert(name.clone(), sub.clone());
+                    }
+                    Some(_) => {
+                        return Err(builder.unsupported(
+                            &pointer::join(&pointer::join(here, "properties"), name),
+                            format!("member `{name}` declared by two `allOf` parts with different schemas"),
+                        ));
+                    }
+                }
+            }
+        }
+        for r in part
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if !required.contains(r) {
+                required.push(r.clone());
+            }
+        }
+        match (part.get("additionalProperties"), &additional) {
+            (Some(Value::Bool(false)), _) => additional = Some(Value::Bool(false)),
+            (Some(other), None) => additional = Some(other.clone()),
+            _ => {}
+        }
+        for keyword in ["anyOf", "oneOf", "discriminator"] {
+            if let Some(v) = part.get(keyword) {
+                merged.insert(keyword.to_owned(), v.clone());
+            }
+        }
+    }
+    merged.insert("properties".to_owned(), Value::Object(properties));
+    if !required.is_empty() {
+        merged.insert("required".to_owned(), Value::Array(required));
+    }
+    if let Some(additional) = additional {
+        merged.insert("additionalProperties".to_owned(), additional);
+    }
+    for (key, value) in annotations_of(&own_value) {
+        merged.insert(key, value);
+    }
+    Ok(Cow::Owned(Value::Object(merged)))
+}
+
+fn without(schema: &Value, key: &str) -> Value {
+    let mut copy = schema.clone();
+    if let Some(map) = copy.as_object_mut() {
+        map.remove(key);
+    }
+    copy
+}
+
+/// The string a member's schema fixes (`const`, or an `enum` of one string, or both agreeing).
+pub(super) fn string_const(schema: &Value) -> Option<&str> {
+    let constant = schema.get("const").and_then(Value::as_str);
+    let single = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .filter(|values| values.len() == 1)
+        .and_then(|values| values[0].as_str());
+    match (constant, single, schema.get("enum")) {
+        (Some(c), None, None) => Some(c),
+        (Some(c), Some(e), _) if c == e => Some(c),
+        (None, Some(e), _) => Some(e),
+        _ => None,
+    }
+}
+
+/// The struct of an object schema.
+pub(super) fn structure(
+    builder: &mut Builder<'_>,
+    name: &str,
+    schema: &Value,
+    pointer: &str,
+) -> Result<Struct, BuildError> {
+    let mut properties: Map<String, Value> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut required: Vec<String> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    for r in &required {
+        if !properties.contains_key(r) {
+            // A required member without a schema: any value.
+            properties.insert(r.clone(), json!({}));
+        }
+    }
+    let mut flatten = None;
+    let mut presence_rule = None;
+    if has_union(schema) {
+        if let Some(rule) = presence_only(schema) {
+            presence_rule = Some(rule);
+        } else {
+            let tag = super::unions::flattened_tag(builder, schema, pointer)?;
+            if let Some(tag) = &tag {
+                properties.remove(tag);
+                required.retain(|r| r != tag);
+            }
+            let parent_members: Vec<String> = properties.keys().cloned().collect();
+            let union_name = builder.claim(format!("{name}Kind"));
+            let union = super::unions::union_with_parent(
+                builder,
+                &union_name,
+                schema,
+                pointer,
+                &parent_members,
+            )?;
+            builder.push_item(super::Item {
+                name: union_name.clone(),
+                pointer: pointer.to_owned(),
+                docs: Some(format!(
+                    "The part of [`{name}`] that depends on its variant."
+                )),
+                kind: super::Kind::Union(union),
+            });
+            let field = if properties.contains_key("kind") {
+                "variant"
+            } else {
+                "kind"
+            };
+            flatten = Some(Flatten {
+                field: field.to_owned(),
+                ty: union_name,
+            });
+        }
+    }
+    let mut members = Vec::new();
+    for (wire, sub) in &properties {
+        let here = pointer::join(&pointer::join(pointer, "properties"), wire);
+        let is_required = required.contains(wire);
+        let docs = description(sub);
+        if let Some(value) = string_const(sub) {
+            members.push(Member {
+                wire: wire.clone(),
+                field: names::field_name(wire),
+                docs,
+                value: MemberValue::Const {
+                    value: value.to_owned(),
+                    required: is_required,
+                },
+            });
+            continue;
+        }
+        let hint = format!("{name}{}", names::pascal(wire));
+        let (ty, nullable) = builder.value(sub, &hint, &here)?;
+        // An optional member of any value: `null` is one of its values, kept apart from absent.
+        let nullable = nullable || (!is_required && ty == Ty::Value && admits_null(builder, sub));
+        let presence = match (is_required, nullable) {
+            (true, false) => Presence::Required,
+            (true, true) => Presence::RequiredNullable,
+            (false, false) => Presence::Optional,
+            (false, true) => Presence::OptionalNullable,
+        };
+        let leniency = Leniency {
+            default_on_error: sub["x-deserialize-default-on-error"] == Value::Bool(true),
+            default_on_null: sub["x-deserialize-default-on-null"] == Value::Bool(true),
+            skip_invalid_items: sub["x-deserialize-skip-invalid-items"] == Value::Bool(true),
+            null_as_absent: builder.options.null_as_absent
+                && presence == Presence::Optional
+                && !admits_null(builder, sub),
+        };
+        if presence == Presence::Required
+            && (leniency.default_on_error || leniency.default_on_null)
+            && !ty.has_empty_value()
+        {
+            return Err(builder.unsupported(
+                &here,
+                "declared leniency (`x-deserialize-default-on-*`) on a required member whose type has no empty value to default to",
+            ));
+        }
+        if leniency.skip_invalid_items && !matches!(ty.unbounded(), Ty::Vec(_)) {
+            return Err(builder.unsupported(
+                &here,
+                "`x-deserialize-skip-invalid-items` on a member that is not an array",
+            ));
+        }
+        let string_enum =
+            matches!(ty.unbounded(), Ty::Named(n) if builder.string_enums.contains(n));
+        members.push(Member {
+            wire: wire.clone(),
+            field: names::field_name(wire),
+            docs,
+            value: MemberValue::Field(Field {
+                ty,
+                presence,
+                leniency,
+                string_enum,
+            }),
+        });
+    }
+    let rest = match schema.get("additionalProperties") {
+        // The flattened union's variants keep what neither they nor the struct declare.
+        _ if flatten.is_some() => Rest::Ignore,
+        Some(Value::Bool(false)) => Rest::Deny,
+        Some(Value::Bool(true)) => Rest::Keep,
+        Some(values) if values.as_object().is_some_and(Map::is_empty) => Rest::Keep,
+        Some(values) => {
+            let here = pointer::join(pointer, "additionalProperties");
+            let (ty, nullable) = builder.value(values, &format!("{name}Value"), &here)?;
+            if nullable {
+                return Err(builder.unsupported(
+                    &here,
+                    "additional members that admit `null` beside other values",
+                ));
+            }
+            if ty == Ty::Value {
+                Rest::Keep
+            } else {
+                Rest::Additional(ty)
+            }
+        }
+        None if builder.options.keep_unknown_members => Rest::Keep,
+        None => Rest::Ignore,
+    };
+    let mut fields: Vec<String> = members.iter().map(|m| m.field.clone()).collect();
+    names::dedupe_fields(&mut fields);
+    for (member, field) in members.iter_mut().zip(fields) {
+        member.field = field;
+    }
+    Ok(Struct {
+        members,
+        flatten,
+        rest,
+        presence_rule,
+    })
+}
+
+/// `anyOf`/`oneOf` whose branches only list `required` members (and annotations).
+fn presence_only(schema: &Value) -> Option<PresenceRule> {
+    let (keyword, branches) = schema
+        .get("oneOf")
+        .map(|b| ("oneOf", b))
+        .or_else(|| schema.get("anyOf").map(|b| ("anyOf", b)))?;
+    let branches = branches.as_array()?;
+    let mut sets = Vec::new();
+    for branch in branches {
+        let object = branch.as_object()?;
+        let only_required = object.keys().all(|k| {
+            k == "required"
+                || ANNOTATIONS.contains(&k.as_str())
+                || (k == "type" && object[k] == "object")
+        });
+        if !only_required {
+            return None;
+        }
+        sets.push(
+            object
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        );
+    }
+    Some(PresenceRule {
+        exactly_one: keyword == "oneOf",
+        sets,
+    })
+}
+
+/// A `prefixItems` array.
+pub(super) fn tuple(
+    builder: &mut Builder<'_>,
+    name: &str,
+    schema: &Value,
+    pointer: &str,
+) -> Result<Tuple, BuildError> {
+    let prefix = schema
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut items = Vec::new();
+    for (i, item) in prefix.iter().enumerate() {
+        let here = format!("{pointer}/prefixItems/{i}");
+        let (ty, nullable) = builder.value(item, &format!("{name}Item{i}"), &here)?;
+        if nullable {
+            return Err(builder.unsupported(
+                &here,
+                "a `prefixItems` item that admits `null` beside other values",
+            ));
+        }
+        items.push(ty);
+    }
+    let min = schema
+        .get("minItems")
+        .and_then(Value::as_u64)
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+        .min(items.len());
+    let rest = match schema.get("items") {
+        Some(Value::Bool(false)) => None,
+        None | Some(Value::Bool(true)) => Some(Ty::Value),
+        Some(other) if other.as_object().is_some_and(Map::is_empty) => Some(Ty::Value),
+        Some(other) => {
+            let here = pointer::join(pointer, "items");
+            let (ty, nullable) = builder.value(other, &format!("{name}Rest"), &here)?;
+            if nullable {
+                return Err(
+                    builder.unsupported(&here, "rest items that admit `null` beside other values")
+                );
+            }
+            Some(ty)
+        }
+    };
+    let max = schema.get("maxItems").and_then(Value::as_u64);
+    let rest = match (rest, max) {
+        (Some(_), Some(max)) if max <= items.len() as u64 => None,
+        (rest, _) => rest,
+    };
+    Ok(Tuple {
+        items,
+        required: min,
+        rest,
+    })
+}
+
+/// Whether a member's schema admits `null` among its values (`{}` does; a `$ref` does when its
+/// definition does).
+fn admits_null(builder: &Builder<'_>, schema: &Value) -> bool {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        return builder
+            .resolve(reference, "")
+            .is_ok_and(|target| admits_null(builder, target));
+    }
+    if super::build::types(schema).nullable {
+        return true;
+    }
+    let any = !is_structural(schema)
+        || schema.as_object().is_some_and(|o| {
+            o.keys()
+                .all(|k| k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
+        });
+    any
+}

@@ -1,0 +1,188 @@
+//! Draft-07 and draft 2019-09 documents rewritten as 2020-12, so that later stages read one
+//! dialect. Detected by `$schema`; a document without one is 2020-12 unless its root holds
+//! `definitions` and no `$defs` (draft-07's spelling).
+
+use serde_json::{Map, Value};
+
+use crate::pointer;
+
+/// The dialect of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Draft-07 (or an older draft with the same keywords: 04, 06).
+    Draft07,
+    /// Draft 2019-09.
+    Draft2019,
+    /// Draft 2020-12.
+    Draft2020,
+}
+
+/// The dialect `document` declares.
+#[must_use]
+pub fn of(document: &Value) -> Dialect {
+    let declared = document
+        .get("$schema")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if declared.contains("draft-07")
+        || declared.contains("draft-06")
+        || declared.contains("draft-04")
+    {
+        Dialect::Draft07
+    } else if declared.contains("2019-09") {
+        Dialect::Draft2019
+    } else if declared.is_empty()
+        && document.get("definitions").is_some()
+        && document.get("$defs").is_none()
+    {
+        Dialect::Draft07
+    } else {
+        Dialect::Draft2020
+    }
+}
+
+/// Rewrites `document` as 2020-12 in place.
+///
+/// # Errors
+/// `(pointer, what)` for a keyword with no 2020-12 rewrite (`$recursiveRef`).
+pub fn to_2020_12(document: &mut Value) -> Result<(), (String, String)> {
+    let dialect = of(document);
+    if dialect == Dialect::Draft2020 {
+        return Ok(());
+    }
+    if let Some(map) = document.as_object_mut() {
+        if let Some(definitions) = map.remove("definitions") {
+            let mut defs = map
+                .remove("$defs")
+                .and_then(|d| d.as_object().cloned())
+                .unwrap_or_default();
+            for (name, schema) in definitions.as_object().cloned().unwrap_or_default() {
+                defs.entry(name).or_insert(schema);
+            }
+            map.insert("$defs".to_owned(), Value::Object(defs));
+        }
+        map.insert(
+            "$schema".to_owned(),
+            Value::from("https://json-schema.org/draft/2020-12/schema"),
+        );
+    }
+    rewrite(document, "")
+}
+
+fn rewrite(schema: &mut Value, at: &str) -> Result<(), (String, String)> {
+    match schema {
+        Value::Object(map) => rewrite_object(map, at),
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                rewrite(item, &format!("{at}/{i}"))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn rewrite_object(map: &mut Map<String, Value>, at: &str) -> Result<(), (String, String)> {
+    for keyword in ["$recursiveRef", "$recursiveAnchor"] {
+        if map.contains_key(keyword) {
+            return Err((
+                pointer::join(at, keyword),
+                format!("`{keyword}` (draft 2019-09) has no 2020-12 rewrite the pipeline takes"),
+            ));
+        }
+    }
+    if let Some(Value::String(reference)) = map.get_mut("$ref") {
+        if let Some(rest) = reference.strip_prefix("#/definitions/") {
+            *reference = format!("#/$defs/{rest}");
+        } else if let Some((file, rest)) = reference.split_once("#/definitions/") {
+            *reference = format!("{file}#/$defs/{rest}");
+        }
+    }
+    if matches!(map.get("items"), Some(Value::Array(_))) {
+        let prefix = map.remove("items").unwrap_or_default();
+        map.insert("prefixItems".to_owned(), prefix);
+        match map.remove("additionalItems") {
+            Some(additional) => {
+                map.insert("items".to_owned(), additional);
+            }
+            None => {}
+        }
+    } else {
+        // `additionalItems` without an `items` array has no effect.
+        map.remove("additionalItems");
+    }
+    if let Some(Value::Object(dependencies)) = map.remove("dependencies") {
+        let mut required = Map::new();
+        let mut schemas = Map::new();
+        for (name, dependency) in dependencies {
+            if dependency.is_array() {
+                required.insert(name, dependency);
+            } else {
+                schemas.insert(name, dependency);
+            }
+        }
+        if !required.is_empty() {
+            map.insert("dependentRequired".to_owned(), Value::Object(required));
+        }
+        if !schemas.is_empty() {
+            map.insert("dependentSchemas".to_owned(), Value::Object(schemas));
+        }
+    }
+    for (key, value) in map.iter_mut() {
+        let here = pointer::join(at, key);
+        match key.as_str() {
+            // Values that are not schemas (or maps of them) are left alone.
+            "enum" | "const" | "default" | "examples" | "required" | "dependentRequired" => {}
+            "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
+                if let Value::Object(children) = value {
+                    for (name, child) in children.iter_mut() {
+                        rewrite(child, &pointer::join(&here, name))?;
+                    }
+                }
+            }
+            _ => rewrite(value, &here)?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn draft_07_becomes_2020_12() {
+        let mut document = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {
+                "Pair": {"type": "array", "items": [{"type": "string"}, {"$ref": "#/definitions/N"}], "additionalItems": false},
+                "N": {"type": "integer"},
+                "D": {"type": "object", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}
+            }
+        });
+        to_2020_12(&mut document).unwrap();
+        assert_eq!(
+            document,
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": {
+                    "Pair": {"type": "array", "prefixItems": [{"type": "string"}, {"$ref": "#/$defs/N"}], "items": false},
+                    "N": {"type": "integer"},
+                    "D": {"type": "object", "dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": {"required": ["d"]}}}
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn recursive_refs_are_refused_by_pointer() {
+        let mut document = json!({
+            "$schema": "https://json-schema.org/draft/2019-09/schema",
+            "$defs": {"T": {"properties": {"c": {"$recursiveRef": "#"}}}}
+        });
+        let (pointer, what) = to_2020_12(&mut document).unwrap_err();
+        assert_eq!(pointer, "/$defs/T/properties/c/$recursiveRef");
+        assert!(what.starts_with("`$recursiveRef`"), "{what}");
+    }
+}

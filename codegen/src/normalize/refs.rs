@@ -1,0 +1,127 @@
+//! References made local: `sibling.schema.json#/$defs/X` (a file of the same family), a
+//! definition's `$id` (absolute, or relative to the document's `$id`), and the document's own
+//! `$id` followed by a fragment, all become `#/$defs/<name>`.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::pointer;
+
+/// Resolves `reference` against `base` (an absolute URI), as far as `$id`s need: an absolute
+/// reference is itself; a relative one replaces the last path segment of `base`.
+fn resolve(base: &str, reference: &str) -> String {
+    if reference.contains("://") || base.is_empty() {
+        return reference.to_owned();
+    }
+    if let Some(fragment) = reference.strip_prefix('#') {
+        let document = base.split('#').next().unwrap_or(base);
+        return format!("{document}#{fragment}");
+    }
+    match base.rfind('/') {
+        Some(slash) => format!("{}{reference}", &base[..=slash]),
+        None => reference.to_owned(),
+    }
+}
+
+/// Rewrites the references of `document` in place.
+///
+/// # Errors
+/// `(id, first, second)` when two definitions declare the same `$id`.
+pub fn localize(document: &mut Value, siblings: &[String]) -> Result<(), (String, String, String)> {
+    let base = document
+        .get("$id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let mut ids: BTreeMap<String, String> = BTreeMap::new();
+    if let Some(defs) = document.get("$defs").and_then(Value::as_object) {
+        for (name, schema) in defs {
+            if let Some(id) = schema.get("$id").and_then(Value::as_str) {
+                let absolute = resolve(&base, id);
+                if let Some(first) = ids.insert(absolute.clone(), name.clone()) {
+                    return Err((absolute, first, name.clone()));
+                }
+            }
+        }
+    }
+    rewrite(document, &base, siblings, &ids);
+    Ok(())
+}
+
+fn rewrite(value: &mut Value, base: &str, siblings: &[String], ids: &BTreeMap<String, String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, sub) in map.iter_mut() {
+                if key == "$ref" {
+                    if let Value::String(reference) = sub {
+                        if let Some(local) = local(reference, base, siblings, ids) {
+                            *reference = local;
+                        }
+                    }
+                } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                    rewrite(sub, base, siblings, ids);
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| rewrite(v, base, siblings, ids)),
+        _ => {}
+    }
+}
+
+fn local(
+    reference: &str,
+    base: &str,
+    siblings: &[String],
+    ids: &BTreeMap<String, String>,
+) -> Option<String> {
+    if reference.starts_with('#') {
+        return None;
+    }
+    if let Some(name) = ids.get(&resolve(base, reference)) {
+        return Some(format!("#/$defs/{}", pointer::escape(name)));
+    }
+    let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    let file_name = file.rsplit('/').next().unwrap_or(file);
+    let own = !base.is_empty() && resolve(base, file) == base.split('#').next().unwrap_or(base);
+    if own
+        || siblings.iter().any(|s| s == file_name)
+            && (file == file_name || resolve(base, file).ends_with(&format!("/{file_name}")))
+    {
+        return Some(format!("#{fragment}"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ids_siblings_and_the_own_document_become_local() {
+        let mut document = json!({
+            "$id": "https://example.com/schemas/main.json",
+            "$defs": {
+                "A": {"$id": "https://example.com/schemas/a.json", "type": "string"},
+                "B": {"$id": "b.json", "type": "integer"},
+                "C": {"properties": {
+                    "a": {"$ref": "https://example.com/schemas/a.json"},
+                    "b": {"$ref": "b.json"},
+                    "own": {"$ref": "https://example.com/schemas/main.json#/$defs/A"},
+                    "sibling": {"$ref": "ids.schema.json#/$defs/Id"},
+                    "remote": {"$ref": "https://elsewhere.org/x.json"}
+                }}
+            }
+        });
+        localize(&mut document, &["ids.schema.json".to_owned()]).unwrap();
+        let props = &document["$defs"]["C"]["properties"];
+        assert_eq!(props["a"]["$ref"], "#/$defs/A");
+        assert_eq!(props["b"]["$ref"], "#/$defs/B");
+        assert_eq!(props["own"]["$ref"], "#/$defs/A");
+        assert_eq!(props["sibling"]["$ref"], "#/$defs/Id");
+        assert_eq!(props["remote"]["$ref"], "https://elsewhere.org/x.json");
+    }
+}

@@ -1,0 +1,45 @@
+//! Support code that generated types call: not a public API.
+//!
+//! Hidden from the docs and free to change in any release, as serde's own `__private` module is.
+//! Generated modules (this crate's `generated/*.rs` and modules a user generates with
+//! `toolcall-codegen generate --schema`) import it as `rt`. One file per job:
+//! - [`session`]: the decode session of [`crate::decode()`] (member path, leniency report,
+//!   optimistic and careful passes);
+//! - [`seeds`]: how one member's value is decoded (leniency, arrays, maps, nullability);
+//! - [`members`]: the members of a struct (duplicates, required members, kept unknown ones);
+//! - [`tagged`]: unions told apart by a tag member;
+//! - [`untagged`]: unions told apart by the shape of the value;
+//! - [`flatten`]: writing members of a nested value into the object being written;
+//! - [`bounds`]: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares;
+//! - [`contract`]: the sealed marker of [`crate::Contract`] types.
+
+#![allow(missing_docs, reason = "hidden support module for generated code")]
+
+pub mod bounds;
+pub mod contract;
+pub mod flatten;
+pub mod members;
+pub mod seeds;
+pub mod session;
+pub mod tagged;
+pub mod untagged;
+
+pub use bounds::{bounded, Bounded, Bounds, Check, Limit};
+pub use contract::Sealed;
+pub use flatten::{entry, flatten_into, tag_only, tagged, unknown_variant, Present};
+pub use members::{
+    constant, deny_unknown, duplicate, keep_typed, keep_unknown, lift, member, member_of, missing,
+    object, optional_constant, required, required_constant, skip_unknown, string, take, Key,
+    Members,
+};
+pub use seeds::{
+    any, boxed, default_on_error, default_on_null, map_of, nullable, opt, plain, seq, skip_invalid,
+    AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf, Nullable, Opt, Plain, Seed, Seq,
+    SkipInvalid,
+};
+pub use session::{mark, rollback};
+pub use tagged::{catch_all, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
+pub use untagged::{branch, null_branch, object_branch, untagged, Branch};
+
+#[cfg(feature = "patterns")]
+pub use bounds::Pattern;

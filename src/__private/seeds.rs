@@ -1,0 +1,481 @@
+//! How one member's value is decoded: seeds that generated code composes, one per concern
+//! (nullability, arrays and maps with their index or key on the path, declared leniency).
+//!
+//! Every generated type is owned, so a seed decodes from any deserializer lifetime, a buffered
+//! [`Value`] included.
+
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::session::{self, record, within, Segment};
+use crate::report::LeniencyKind;
+
+/// How one value is decoded.
+pub trait Seed: Copy {
+    /// What it decodes to.
+    type Value;
+
+    /// Decodes one value.
+    ///
+    /// # Errors
+    /// The deserializer's, or the value's own.
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error>;
+
+    /// Decodes, or gives back the raw JSON of a value the seed rejects (for
+    /// `x-deserialize-default-on-error`), without failing the stream. The default captures the
+    /// value's text and decodes from it; seeds that can only reject a value at its first token
+    /// override it to decode straight from the stream.
+    ///
+    /// # Errors
+    /// The deserializer's (malformed JSON), or a nesting limit.
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        let before = session::mark();
+        match from_raw_text(self, &raw) {
+            Ok(value) => Ok(Ok(value)),
+            Err(error) if is_recursion_limit(&error) => Err(de::Error::custom(error)),
+            Err(_) => {
+                session::rollback(before);
+                Ok(Err(raw_to_value(&raw)))
+            }
+        }
+    }
+}
+
+/// Adapts a [`Seed`] to serde's [`DeserializeSeed`].
+#[derive(Clone, Copy)]
+pub struct Adapter<S>(pub S);
+
+impl<'de, S: Seed> DeserializeSeed<'de> for Adapter<S> {
+    type Value = S::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.run(d)
+    }
+}
+
+/// Decodes `T` with its own `Deserialize`.
+pub struct Plain<T>(PhantomData<fn() -> T>);
+
+impl<T> Clone for Plain<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Plain<T> {}
+
+impl<T: de::DeserializeOwned> Seed for Plain<T> {
+    type Value = T;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+/// Decodes `T` with its own `Deserialize`.
+#[must_use]
+pub const fn plain<T>() -> Plain<T> {
+    Plain(PhantomData)
+}
+
+/// Decodes any JSON value, which never fails: with `x-deserialize-default-on-error` nothing
+/// needs capturing.
+#[derive(Clone, Copy, Default)]
+pub struct AnyValue;
+
+impl Seed for AnyValue {
+    type Value = Value;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(self, d: D) -> Result<Result<Value, Value>, D::Error> {
+        Value::deserialize(d).map(Ok)
+    }
+}
+
+/// Decodes any JSON value.
+#[must_use]
+pub const fn any() -> AnyValue {
+    AnyValue
+}
+
+/// Decodes `Box<T>` with the inner seed (recursive types).
+#[derive(Clone, Copy)]
+pub struct Boxed<S>(pub S);
+
+impl<S: Seed> Seed for Boxed<S> {
+    type Value = Box<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.run(d).map(Box::new)
+    }
+}
+
+/// Decodes `Box<T>` with `seed`.
+#[must_use]
+pub const fn boxed<S>(seed: S) -> Boxed<S> {
+    Boxed(seed)
+}
+
+/// Decodes `null` as `None`, anything else with the inner seed.
+#[derive(Clone, Copy)]
+pub struct Opt<S>(pub S);
+
+struct OptVisitor<S>(S);
+
+impl<'de, S: Seed> Visitor<'de> for OptVisitor<S> {
+    type Value = Option<S::Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a value or null")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.run(d).map(Some)
+    }
+}
+
+struct OptRawVisitor<S>(S);
+
+impl<'de, S: Seed> Visitor<'de> for OptRawVisitor<S> {
+    type Value = Result<Option<S::Value>, Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a value or null")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Ok(None))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Ok(None))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Ok(self.0.run_or_raw(d)?.map(Some))
+    }
+}
+
+impl<S: Seed> Seed for Opt<S> {
+    type Value = Option<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_option(OptVisitor(self.0))
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        d.deserialize_option(OptRawVisitor(self.0))
+    }
+}
+
+/// `null` as `None`, anything else with `seed` (a required member whose schema admits `null`).
+#[must_use]
+pub const fn opt<S>(seed: S) -> Opt<S> {
+    Opt(seed)
+}
+
+/// Decodes `null` as [`crate::MaybeUndefined::Null`], anything else as
+/// [`crate::MaybeUndefined::Value`].
+#[derive(Clone, Copy)]
+pub struct Nullable<S>(pub S);
+
+fn maybe<T>(value: Option<T>) -> crate::MaybeUndefined<T> {
+    value.map_or(crate::MaybeUndefined::Null, crate::MaybeUndefined::Value)
+}
+
+impl<S: Seed> Seed for Nullable<S> {
+    type Value = crate::MaybeUndefined<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Opt(self.0).run(d).map(maybe)
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        Ok(Opt(self.0).run_or_raw(d)?.map(maybe))
+    }
+}
+
+/// `null` or a value of `seed`, for an optional member whose schema admits `null`.
+#[must_use]
+pub const fn nullable<S>(seed: S) -> Nullable<S> {
+    Nullable(seed)
+}
+
+/// Decodes an array, each item with its index on the path.
+#[derive(Clone, Copy)]
+pub struct Seq<S>(pub S);
+
+struct SeqVisitor<S>(S);
+
+impl<'de, S: Seed> Visitor<'de> for SeqVisitor<S> {
+    type Value = Vec<S::Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        let mut index = 0;
+        while let Some(item) = within(Segment::Index(index), || {
+            seq.next_element_seed(Adapter(self.0))
+        })? {
+            out.push(item);
+            index += 1;
+        }
+        Ok(out)
+    }
+}
+
+impl<S: Seed> Seed for Seq<S> {
+    type Value = Vec<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(SeqVisitor(self.0))
+    }
+}
+
+/// An array of `seed`.
+#[must_use]
+pub const fn seq<S>(seed: S) -> Seq<S> {
+    Seq(seed)
+}
+
+/// Decodes an object whose every member is a value of the inner seed (`additionalProperties`
+/// with a schema), each member's name on the path.
+#[derive(Clone, Copy)]
+pub struct MapOf<S>(pub S);
+
+struct MapVisitor<S>(S);
+
+impl<'de, S: Seed> Visitor<'de> for MapVisitor<S> {
+    type Value = BTreeMap<String, S::Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                session::fail_here(Some(Segment::Key(&key)));
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
+            let value = within(Segment::Key(&key), || map.next_value_seed(Adapter(self.0)))?;
+            out.insert(key, value);
+        }
+        Ok(out)
+    }
+}
+
+impl<S: Seed> Seed for MapOf<S> {
+    type Value = BTreeMap<String, S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(MapVisitor(self.0))
+    }
+}
+
+/// An object of `seed` values.
+#[must_use]
+pub const fn map_of<S>(seed: S) -> MapOf<S> {
+    MapOf(seed)
+}
+
+/// `x-deserialize-skip-invalid-items`: an item the inner seed rejects is skipped and reported as
+/// [`LeniencyKind::SkippedItem`] with the item's pointer and JSON.
+#[derive(Clone, Copy)]
+pub struct SkipInvalid<S>(pub S);
+
+/// An array of `seed` whose invalid items are skipped and reported.
+#[must_use]
+pub const fn skip_invalid<S>(seed: S) -> SkipInvalid<S> {
+    SkipInvalid(seed)
+}
+
+struct SkipVisitor<S>(S);
+
+impl<'de, S: Seed> Visitor<'de> for SkipVisitor<S> {
+    type Value = Result<Vec<S::Value>, Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // Each item is captured as raw text and decoded from it, so that an invalid item can be
+        // skipped without losing the stream.
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        let mut index = 0;
+        while let Some(item) = seq.next_element::<Box<RawValue>>()? {
+            let before = session::mark();
+            match within(Segment::Index(index), || from_raw_text(self.0, &item)) {
+                Ok(value) => out.push(value),
+                Err(error) if is_recursion_limit(&error) => return Err(de::Error::custom(error)),
+                Err(_) => {
+                    session::rollback(before);
+                    record(
+                        LeniencyKind::SkippedItem,
+                        Some(Segment::Index(index)),
+                        || raw_to_value(&item),
+                    );
+                }
+            }
+            index += 1;
+        }
+        Ok(Ok(out))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Err(Value::Bool(v)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Err(Value::from(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Err(Value::from(v)))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Err(Value::from(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Err(Value::from(v)))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Err(Value::Null))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Err(Value::Null))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Err)
+    }
+}
+
+impl<S: Seed> Seed for SkipInvalid<S> {
+    type Value = Vec<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        if session::optimistic() {
+            return Seq(self.0).run(d);
+        }
+        match self.run_or_raw(d)? {
+            Ok(items) => Ok(items),
+            Err(raw) => Err(de::Error::invalid_type(unexpected(&raw), &"an array")),
+        }
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        d.deserialize_any(SkipVisitor(self.0))
+    }
+}
+
+/// `x-deserialize-default-on-error`: a value the inner seed rejects decodes as `None` and is
+/// reported as [`LeniencyKind::Defaulted`] (or [`LeniencyKind::UnknownValue`] when `enum_hint`
+/// is set and the value is a string: an unknown value of a string enum).
+#[derive(Clone, Copy)]
+pub struct DefaultOnError<S> {
+    pub seed: S,
+    pub enum_hint: bool,
+}
+
+/// `seed` with `x-deserialize-default-on-error`; `enum_hint` when the member is a string enum.
+#[must_use]
+pub const fn default_on_error<S>(seed: S, enum_hint: bool) -> DefaultOnError<S> {
+    DefaultOnError { seed, enum_hint }
+}
+
+impl<S: Seed> Seed for DefaultOnError<S> {
+    type Value = Option<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        if session::optimistic() {
+            return self.seed.run(d).map(Some);
+        }
+        match self.seed.run_or_raw(d)? {
+            Ok(value) => Ok(Some(value)),
+            Err(raw) => {
+                let kind = if self.enum_hint && raw.is_string() {
+                    LeniencyKind::UnknownValue
+                } else {
+                    LeniencyKind::Defaulted
+                };
+                record(kind, None, || raw);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// `x-deserialize-default-on-null` (and `null` for an optional member whose schema does not
+/// admit it, where the family says so): `null` decodes as `None` and is reported as
+/// [`LeniencyKind::Defaulted`]; any other value goes to the inner seed.
+#[derive(Clone, Copy)]
+pub struct DefaultOnNull<S>(pub S);
+
+/// `seed`, with `null` decoding as absent (reported).
+#[must_use]
+pub const fn default_on_null<S>(seed: S) -> DefaultOnNull<S> {
+    DefaultOnNull(seed)
+}
+
+impl<S: Seed> Seed for DefaultOnNull<S> {
+    type Value = Option<S::Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let value = Opt(self.0).run(d)?;
+        if value.is_none() {
+            record(LeniencyKind::Defaulted, None, || Value::Null);
+        }
+        Ok(value)
+    }
+
+    fn run_or_raw<'de, D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Result<Self::Value, Value>, D::Error> {
+        let value = Opt(self.0).run_or_raw(d)?;
+        if matches!(value, Ok(None)) {
+            record(LeniencyKind::Defaulted, None, || Value::Null);
+        }
+        Ok(value)
+    }
+}
+
+/// serde_json's nesting guard: never absorbed by declared leniency (it is a limit, not a
+/// malformed value).
+pub(crate) fn is_recursion_limit(error: &serde_json::Error) -> bool {
+    error.to_string().starts_with("recursion limit exceeded")
+}
+
+/// Runs `seed` over captured raw JSON text, requiring it to be consumed entirely.
+fn from_raw_text<S: Seed>(seed: S, raw: &RawValue) -> Result<S::Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    let value = seed.run(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// The JSON value of captured raw text (for a report; the text was valid JSON when captured).
+fn raw_to_value(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+/// What serde calls the kind of `value`, for `invalid_type` errors.
+pub(crate) fn unexpected(value: &Value) -> de::Unexpected<'_> {
+    match value {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(n) => n
+            .as_i64()
+            .map(de::Unexpected::Signed)
+            .or_else(|| n.as_f64().map(de::Unexpected::Float))
+            .unwrap_or(de::Unexpected::Other("number")),
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}

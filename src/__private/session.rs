@@ -1,0 +1,255 @@
+//! The decode session of [`crate::decode()`]: which pass runs, the path of the member being
+//! decoded, the leniency report and the pointer of the innermost failure.
+//!
+//! Generated `Deserialize` impls push the member or item they decode onto a thread-local path
+//! (only in the careful pass), so a leniency event or a failure knows its RFC 6901 pointer into
+//! the input without buffering anything.
+
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::pointer;
+use crate::report::{Leniency, LeniencyKind};
+
+/// One step of the path: a member name or an array index.
+#[derive(Debug, Clone, Copy)]
+pub enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// An owned step, kept on the thread-local path.
+#[derive(Debug, Clone)]
+enum Step {
+    Key(&'static str),
+    OwnedKey(Box<str>),
+    Index(usize),
+}
+
+impl Step {
+    fn of(segment: Segment<'_>, key_static: Option<&'static str>) -> Self {
+        match (segment, key_static) {
+            (_, Some(key)) => Self::Key(key),
+            (Segment::Key(key), None) => Self::OwnedKey(key.into()),
+            (Segment::Index(i), None) => Self::Index(i),
+        }
+    }
+}
+
+#[derive(Default)]
+struct State {
+    path: Vec<Step>,
+    /// `Some` inside a [`Session`]: the report being collected.
+    report: Option<Vec<Leniency>>,
+    /// The pointer of the innermost failure, kept until the session ends.
+    failed_at: Option<String>,
+}
+
+/// How the decode running on this thread is driven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// No [`Session`]: plain serde (`serde_json::from_slice` and the like). Leniency is applied
+    /// but nobody reads a report or a failure pointer, so no path is tracked.
+    Plain,
+    /// The first pass of [`crate::decode()`]: leniency seeds decode straight from the input
+    /// without buffering, any failure fails the pass, and no path is tracked.
+    Optimistic,
+    /// The careful pass of a [`Session`]: the path is tracked, leniency is recorded.
+    Careful,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+    static MODE: Cell<Mode> = const { Cell::new(Mode::Plain) };
+    /// Set when the optimistic pass met a leniency event: the careful pass must then run to
+    /// record it with its pointer.
+    static EVENT_SEEN: Cell<bool> = const { Cell::new(false) };
+}
+
+fn mode() -> Mode {
+    MODE.with(Cell::get)
+}
+
+fn set_mode(mode: Mode) {
+    MODE.with(|m| m.set(mode));
+}
+
+/// Whether the optimistic pass is running (leniency then fails fast instead of capturing).
+#[must_use]
+pub fn optimistic() -> bool {
+    mode() == Mode::Optimistic
+}
+
+fn pointer_of(path: &[Step], last: Option<Segment<'_>>) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) => pointer::push(&mut out, key),
+            Step::OwnedKey(key) => pointer::push(&mut out, key),
+            Step::Index(i) => {
+                let _ = write!(out, "/{i}");
+            }
+        }
+    }
+    match last {
+        Some(Segment::Key(key)) => pointer::push(&mut out, key),
+        Some(Segment::Index(i)) => {
+            let _ = write!(out, "/{i}");
+        }
+        None => {}
+    }
+    out
+}
+
+/// A decode with a report; ends with [`Session::finish`].
+pub struct Session(());
+
+impl Session {
+    /// Begins a session whose first pass is optimistic (see [`Session::restart_careful`]).
+    pub(crate) fn begin_optimistic() -> Self {
+        let session = Self::begin();
+        set_mode(Mode::Optimistic);
+        EVENT_SEEN.with(|e| e.set(false));
+        session
+    }
+
+    /// Whether the optimistic pass met a leniency event (its report must come from a careful
+    /// pass).
+    pub(crate) fn saw_event(&self) -> bool {
+        EVENT_SEEN.with(Cell::get)
+    }
+
+    /// Ends the optimistic pass: clears what it recorded and continues carefully.
+    pub(crate) fn restart_careful(self) -> Self {
+        drop(self);
+        Self::begin()
+    }
+
+    pub(crate) fn begin() -> Self {
+        set_mode(Mode::Careful);
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.path.clear();
+            s.report = Some(Vec::new());
+            s.failed_at = None;
+        });
+        Self(())
+    }
+
+    /// The report, ordered by pointer, and the pointer of the innermost failure.
+    pub(crate) fn finish(self) -> (Vec<Leniency>, Option<String>) {
+        let (mut report, failed_at) = STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.path.clear();
+            (s.report.take().unwrap_or_default(), s.failed_at.take())
+        });
+        // Decode order depends on how serde_json orders a buffered object's members (its
+        // `preserve_order` feature); document order of the pointers does not.
+        report.sort_by(|a, b| pointer::compare(&a.pointer, &b.pointer));
+        (report, failed_at)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        set_mode(Mode::Plain);
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.report = None;
+            s.failed_at = None;
+            s.path.clear();
+        });
+    }
+}
+
+/// Runs `f` with `segment` on the path; on failure records where (the innermost failure wins).
+pub fn within<T, E>(segment: Segment<'_>, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    within_step(segment, None, f)
+}
+
+/// [`within`] for a member name known at compile time (no allocation).
+pub fn within_key<T, E>(key: &'static str, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    within_step(Segment::Key(key), Some(key), f)
+}
+
+fn within_step<T, E>(
+    segment: Segment<'_>,
+    key_static: Option<&'static str>,
+    f: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    // Only the careful pass tracks the path: in the optimistic pass any failure or leniency
+    // event sends decoding to the careful pass, and plain serde has nobody to tell.
+    if mode() != Mode::Careful {
+        return f();
+    }
+    STATE.with(|s| s.borrow_mut().path.push(Step::of(segment, key_static)));
+    let result = f();
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if result.is_err() && s.report.is_some() && s.failed_at.is_none() {
+            s.failed_at = Some(pointer_of(&s.path, None));
+        }
+        s.path.pop();
+    });
+    result
+}
+
+/// Records that the value at the current path (plus `last`) failed, unless a deeper failure was
+/// recorded already.
+pub fn fail_here(last: Option<Segment<'_>>) {
+    if mode() != Mode::Careful {
+        return;
+    }
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.report.is_some() && s.failed_at.is_none() {
+            s.failed_at = Some(pointer_of(&s.path, last));
+        }
+    });
+}
+
+/// Records a leniency event at the current path (plus `last`), inside a session only.
+pub fn record(kind: LeniencyKind, last: Option<Segment<'_>>, raw: impl FnOnce() -> Value) {
+    match mode() {
+        Mode::Plain => return,
+        Mode::Optimistic => {
+            EVENT_SEEN.with(|e| e.set(true));
+            return;
+        }
+        Mode::Careful => {}
+    }
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.report.is_some() {
+            let pointer = pointer_of(&s.path, last);
+            let raw = raw();
+            if let Some(report) = s.report.as_mut() {
+                report.push(Leniency { pointer, kind, raw });
+            }
+        }
+    });
+}
+
+/// A report position, to roll back what an attempt that failed recorded.
+#[must_use]
+pub fn mark() -> (usize, bool) {
+    STATE.with(|s| {
+        let s = s.borrow();
+        (s.report.as_ref().map_or(0, Vec::len), s.failed_at.is_some())
+    })
+}
+
+/// Drops the events recorded since `mark`, and a failure recorded since then.
+pub fn rollback(mark: (usize, bool)) {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some(report) = s.report.as_mut() {
+            report.truncate(mark.0);
+        }
+        if !mark.1 {
+            s.failed_at = None;
+        }
+    });
+}

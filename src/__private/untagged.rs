@@ -1,0 +1,103 @@
+//! Unions told apart by the shape of the value (no tag member): the first branch that decodes
+//! without leaving members it does not declare wins; when every branch that decodes leaves some,
+//! the one leaving the fewest (the first among equals) wins.
+
+use serde_json::Value;
+
+use super::members::Members;
+use super::seeds::Seed;
+use super::session::{self, mark, rollback};
+
+/// One branch of an untagged union: decodes the buffered value, giving the variant and the
+/// number of members of the value the branch does not declare.
+pub type Branch<U> = fn(&Value) -> Result<(usize, U), serde_json::Error>;
+
+/// Decodes an untagged union from its buffered value.
+///
+/// # Errors
+/// `<kind> that matches no variant of `<name>``, at the union's pointer, when no branch
+/// decodes the value.
+pub fn untagged<U>(
+    raw: &Value,
+    name: &'static str,
+    branches: &[Branch<U>],
+) -> Result<U, serde_json::Error> {
+    let start = mark();
+    let mut best: Option<(usize, usize)> = None;
+    for (index, branch) in branches.iter().enumerate() {
+        let before = mark();
+        match branch(raw) {
+            Ok((0, value)) => return Ok(value),
+            Ok((misses, _)) => {
+                rollback(before);
+                if best.is_none_or(|(fewest, _)| misses < fewest) {
+                    best = Some((misses, index));
+                }
+            }
+            Err(_) => rollback(before),
+        }
+    }
+    rollback(start);
+    match best {
+        // Decoded again so that its leniency events are recorded.
+        Some((_, index)) => branches[index](raw).map(|(_, value)| value),
+        None => Err(no_variant(name, raw)),
+    }
+}
+
+/// A branch whose value is one of the generated structs: the members the struct does not
+/// declare are counted.
+///
+/// # Errors
+/// The struct's decode error.
+pub fn object_branch<T, U>(raw: &Value, wrap: fn(T) -> U) -> Result<(usize, U), serde_json::Error>
+where
+    T: serde::de::DeserializeOwned + Members,
+{
+    let value = T::deserialize(raw)?;
+    let misses = raw.as_object().map_or(0, |object| {
+        object
+            .keys()
+            .filter(|key| !T::MEMBERS.contains(&key.as_str()))
+            .count()
+    });
+    Ok((misses, wrap(value)))
+}
+
+/// A branch of any other type, decoded with `seed`.
+///
+/// # Errors
+/// The seed's error.
+pub fn branch<S: Seed, U>(
+    raw: &Value,
+    seed: S,
+    wrap: fn(S::Value) -> U,
+) -> Result<(usize, U), serde_json::Error> {
+    seed.run(raw).map(|value| (0, wrap(value)))
+}
+
+/// The `null` branch.
+///
+/// # Errors
+/// When the value is not `null`.
+pub fn null_branch<U>(raw: &Value, unit: fn() -> U) -> Result<(usize, U), serde_json::Error> {
+    if raw.is_null() {
+        Ok((0, unit()))
+    } else {
+        Err(serde::de::Error::custom("not null"))
+    }
+}
+
+/// The error when no branch of an untagged union accepts the value.
+pub fn no_variant(union: &'static str, raw: &Value) -> serde_json::Error {
+    let kind = match raw {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    session::fail_here(None);
+    serde::de::Error::custom(format_args!("{kind} that matches no variant of `{union}`"))
+}

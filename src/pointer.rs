@@ -1,0 +1,114 @@
+//! JSON Pointers (RFC 6901): the one place this crate escapes, unescapes and orders them.
+//!
+//! Every pointer the crate reports (a decode error, a leniency event, a traffic verdict, a schema
+//! refusal) is built here: `/params/update/content/0/type`, with `~` written `~0` and `/` written
+//! `~1` inside a member name. The codegen pipeline compiles this same file (it cannot depend on
+//! this crate), so generated code and the library agree on every pointer.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`.
+///
+/// ```
+/// assert_eq!(toolcall_contracts::pointer::escape("a/b~c"), "a~1b~0c");
+/// ```
+#[must_use]
+pub fn escape(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// Unescapes one reference token: `~1` becomes `/`, then `~0` becomes `~`.
+///
+/// ```
+/// assert_eq!(toolcall_contracts::pointer::unescape("a~1b~0c"), "a/b~c");
+/// ```
+#[must_use]
+pub fn unescape(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// Appends `/token` (escaped) to `pointer`.
+///
+/// ```
+/// let mut pointer = String::from("/params");
+/// toolcall_contracts::pointer::push(&mut pointer, "io.x/y");
+/// assert_eq!(pointer, "/params/io.x~1y");
+/// ```
+pub fn push(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&escape(token));
+}
+
+/// `pointer` followed by `/token` (escaped).
+#[must_use]
+pub fn join(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    push(&mut out, token);
+    out
+}
+
+/// The unescaped reference tokens of `pointer` (none for the root pointer `""`).
+///
+/// ```
+/// let tokens: Vec<_> = toolcall_contracts::pointer::tokens("/a~1b/0").collect();
+/// assert_eq!(tokens, ["a/b", "0"]);
+/// ```
+pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
+    pointer.split('/').skip(1).map(unescape)
+}
+
+/// Orders pointers token by token, array indices (all-digit tokens) numerically, so that
+/// `/items/2` comes before `/items/10`.
+#[must_use]
+pub fn compare(a: &str, b: &str) -> Ordering {
+    let mut left = a.split('/');
+    let mut right = b.split('/');
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(x), Ok(y)) => x.cmp(&y),
+                    _ => x.cmp(y),
+                };
+                if order.is_ne() {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_and_unescape_are_inverse_and_ordered_as_the_rfc_says() {
+        // `~01` is the escaped form of `~1`, not of `/`: unescaping `~1` first gets it right.
+        assert_eq!(escape("~1"), "~01");
+        assert_eq!(unescape("~01"), "~1");
+        for token in ["", "plain", "a/b", "~", "~/~1/~0"] {
+            assert_eq!(unescape(&escape(token)), token);
+        }
+    }
+
+    #[test]
+    fn compare_orders_indices_numerically() {
+        let mut pointers = vec!["/a/10", "/a/2", "/a", "/b", "/a/2/x"];
+        pointers.sort_by(|a, b| compare(a, b));
+        assert_eq!(pointers, ["/a", "/a/2", "/a/2/x", "/a/10", "/b"]);
+    }
+}
