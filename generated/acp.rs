@@ -1285,23 +1285,8 @@ impl<'de> Deserialize<'de> for ToolKind {
             "switch_mode" => Ok(Self::SwitchMode),
             "other" => Ok(Self::Other),
             other => {
-                Err(
-                    de::Error::unknown_variant(
-                        other,
-                        &[
-                            "read",
-                            "edit",
-                            "delete",
-                            "move",
-                            "search",
-                            "execute",
-                            "think",
-                            "fetch",
-                            "switch_mode",
-                            "other",
-                        ],
-                    ),
-                )
+                rt::unknown_value(other);
+                Ok(Self::Other)
             }
         }
     }
@@ -7237,7 +7222,30 @@ impl Contract for ElicitationUrlModeKind {}
 /// protocol compatibility.
 ///
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-pub type ExtRequest = Value;
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtRequest(pub Value);
+impl From<Value> for ExtRequest {
+    fn from(value: Value) -> Self {
+        Self(value)
+    }
+}
+impl From<ExtRequest> for Value {
+    fn from(value: ExtRequest) -> Self {
+        value.0
+    }
+}
+impl Serialize for ExtRequest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for ExtRequest {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        rt::Seed::run(rt::any(), deserializer).map(Self)
+    }
+}
+impl rt::Sealed for ExtRequest {}
+impl Contract for ExtRequest {}
 
 /// A JSON-RPC response object.
 #[derive(Clone, Debug, PartialEq)]
@@ -12834,7 +12842,30 @@ impl Contract for StopReason {}
 /// protocol compatibility.
 ///
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-pub type ExtResponse = Value;
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtResponse(pub Value);
+impl From<Value> for ExtResponse {
+    fn from(value: Value) -> Self {
+        Self(value)
+    }
+}
+impl From<ExtResponse> for Value {
+    fn from(value: ExtResponse) -> Self {
+        value.0
+    }
+}
+impl Serialize for ExtResponse {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for ExtResponse {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        rt::Seed::run(rt::any(), deserializer).map(Self)
+    }
+}
+impl rt::Sealed for ExtResponse {}
+impl Contract for ExtResponse {}
 
 /// JSON-RPC error object.
 ///
@@ -18563,7 +18594,30 @@ impl Contract for CompleteElicitationNotification {}
 /// while maintaining protocol compatibility.
 ///
 /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-pub type ExtNotification = Value;
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtNotification(pub Value);
+impl From<Value> for ExtNotification {
+    fn from(value: Value) -> Self {
+        Self(value)
+    }
+}
+impl From<ExtNotification> for Value {
+    fn from(value: ExtNotification) -> Self {
+        value.0
+    }
+}
+impl Serialize for ExtNotification {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for ExtNotification {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        rt::Seed::run(rt::any(), deserializer).map(Self)
+    }
+}
+impl rt::Sealed for ExtNotification {}
+impl Contract for ExtNotification {}
 
 /// A JSON-RPC request object.
 #[derive(Clone, Debug, PartialEq)]
@@ -19612,7 +19666,30 @@ impl rt::Sealed for ClientSessionCapabilities {}
 impl Contract for ClientSessionCapabilities {}
 
 /// Client support for ID-addressed context compaction updates.
-pub type CompactionCapabilities = Map<String, Value>;
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompactionCapabilities(pub Map<String, Value>);
+impl From<Map<String, Value>> for CompactionCapabilities {
+    fn from(value: Map<String, Value>) -> Self {
+        Self(value)
+    }
+}
+impl From<CompactionCapabilities> for Map<String, Value> {
+    fn from(value: CompactionCapabilities) -> Self {
+        value.0
+    }
+}
+impl Serialize for CompactionCapabilities {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for CompactionCapabilities {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        rt::Seed::run(rt::plain::<Map<String, Value>>(), deserializer).map(Self)
+    }
+}
+impl rt::Sealed for CompactionCapabilities {}
+impl Contract for CompactionCapabilities {}
 
 /// Session configuration option capabilities supported by the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -19817,7 +19894,30 @@ impl rt::Sealed for BooleanConfigOptionCapabilities {}
 impl Contract for BooleanConfigOptionCapabilities {}
 
 /// Client support for presenting live notices to the user.
-pub type NoticeCapabilities = Map<String, Value>;
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoticeCapabilities(pub Map<String, Value>);
+impl From<Map<String, Value>> for NoticeCapabilities {
+    fn from(value: Map<String, Value>) -> Self {
+        Self(value)
+    }
+}
+impl From<NoticeCapabilities> for Map<String, Value> {
+    fn from(value: NoticeCapabilities) -> Self {
+        value.0
+    }
+}
+impl Serialize for NoticeCapabilities {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for NoticeCapabilities {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        rt::Seed::run(rt::plain::<Map<String, Value>>(), deserializer).map(Self)
+    }
+}
+impl rt::Sealed for NoticeCapabilities {}
+impl Contract for NoticeCapabilities {}
 
 /// Capability marker for exposing reusable child sessions as restricted ACP sessions.
 ///

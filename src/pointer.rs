@@ -3,16 +3,13 @@
 //! Every pointer the crate reports (a decode error, a leniency event, a traffic verdict, a schema
 //! refusal) is built here: `/params/update/content/0/type`, with `~` written `~0` and `/` written
 //! `~1` inside a member name. The codegen pipeline compiles this same file (it cannot depend on
-//! this crate), so generated code and the library agree on every pointer.
+//! this crate), so generated code and the library agree on every pointer; its examples are
+//! therefore plain text, checked by the unit tests below.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-/// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`.
-///
-/// ```
-/// assert_eq!(toolcall_contracts::pointer::escape("a/b~c"), "a~1b~0c");
-/// ```
+/// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1` (`a/b~c` is `a~1b~0c`).
 #[must_use]
 pub fn escape(token: &str) -> Cow<'_, str> {
     if token.contains(['~', '/']) {
@@ -22,11 +19,8 @@ pub fn escape(token: &str) -> Cow<'_, str> {
     }
 }
 
-/// Unescapes one reference token: `~1` becomes `/`, then `~0` becomes `~`.
-///
-/// ```
-/// assert_eq!(toolcall_contracts::pointer::unescape("a~1b~0c"), "a/b~c");
-/// ```
+/// Unescapes one reference token: `~1` becomes `/`, then `~0` becomes `~` (`a~1b~0c` is
+/// `a/b~c`).
 #[must_use]
 pub fn unescape(token: &str) -> Cow<'_, str> {
     if token.contains('~') {
@@ -36,13 +30,7 @@ pub fn unescape(token: &str) -> Cow<'_, str> {
     }
 }
 
-/// Appends `/token` (escaped) to `pointer`.
-///
-/// ```
-/// let mut pointer = String::from("/params");
-/// toolcall_contracts::pointer::push(&mut pointer, "io.x/y");
-/// assert_eq!(pointer, "/params/io.x~1y");
-/// ```
+/// Appends `/token` (escaped) to `pointer` (`/params` and `io.x/y` give `/params/io.x~1y`).
 pub fn push(pointer: &mut String, token: &str) {
     pointer.push('/');
     pointer.push_str(&escape(token));
@@ -57,12 +45,8 @@ pub fn join(pointer: &str, token: &str) -> String {
     out
 }
 
-/// The unescaped reference tokens of `pointer` (none for the root pointer `""`).
-///
-/// ```
-/// let tokens: Vec<_> = toolcall_contracts::pointer::tokens("/a~1b/0").collect();
-/// assert_eq!(tokens, ["a/b", "0"]);
-/// ```
+/// The unescaped reference tokens of `pointer` (none for the root pointer `""`; `/a~1b/0` gives
+/// `a/b` and `0`).
 pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
     pointer.split('/').skip(1).map(unescape)
 }
@@ -103,6 +87,17 @@ mod tests {
         for token in ["", "plain", "a/b", "~", "~/~1/~0"] {
             assert_eq!(unescape(&escape(token)), token);
         }
+    }
+
+    #[test]
+    fn push_join_and_tokens() {
+        let mut pointer = String::from("/params");
+        push(&mut pointer, "io.x/y");
+        assert_eq!(pointer, "/params/io.x~1y");
+        assert_eq!(join("", "a~b"), "/a~0b");
+        let all: Vec<_> = tokens("/a~1b/0").collect();
+        assert_eq!(all, ["a/b", "0"]);
+        assert_eq!(tokens("").count(), 0);
     }
 
     #[test]

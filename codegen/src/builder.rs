@@ -93,6 +93,7 @@ impl Builder {
             forward_compatible: self.forward_compatible,
             keep_unknown_members: self.keep_unknown_members,
             null_as_absent: false,
+            unknown_enum_as_other: false,
             runtime: Runtime::External,
         };
         let model = crate::model(std::slice::from_ref(&file), &family)?;

@@ -28,6 +28,9 @@ pub struct Family {
     /// An optional member sent as `null` although its schema does not admit `null` decodes as
     /// absent, reported as `defaulted`, instead of failing.
     pub null_as_absent: bool,
+    /// A string enumeration with the value `other` takes any value it does not know as `other`
+    /// (reported as `unknown_value`), as the official ACP crate does (`ToolKind`).
+    pub unknown_enum_as_other: bool,
     /// Where generated code finds its support code.
     pub runtime: Runtime,
 }
@@ -48,6 +51,8 @@ pub const ACP: Family = Family {
     // Agents send `null` for optional members whose schema does not admit it; decoded as absent,
     // reported.
     null_as_absent: true,
+    // The official crate reads an unknown `ToolKind` as `other`; so do we, and report it.
+    unknown_enum_as_other: true,
     runtime: Runtime::Crate,
 };
 
@@ -69,6 +74,7 @@ pub const ROUTE: Family = Family {
     keep_unknown_members: false,
     // The route contract: an optional member sent as `null` decodes as absent.
     null_as_absent: true,
+    unknown_enum_as_other: false,
     runtime: Runtime::Crate,
 };
 
@@ -116,6 +122,7 @@ pub const CANONICAL: Family = Family {
     // have nowhere to keep them.
     keep_unknown_members: false,
     null_as_absent: true,
+    unknown_enum_as_other: false,
     runtime: Runtime::Crate,
 };
 

@@ -91,6 +91,7 @@ pub fn model(files: &[load::SchemaFile], family: &Family) -> Result<model::Model
         open_unions: family.open_unions,
         keep_unknown_members: family.keep_unknown_members,
         null_as_absent: family.null_as_absent,
+        unknown_enum_as_other: family.unknown_enum_as_other,
     };
     model::build::build(&defs, &options).map_err(|source| PipelineError::Model {
         family: family.name.to_owned(),

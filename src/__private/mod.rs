@@ -37,7 +37,7 @@ pub use seeds::{
     AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf, Nullable, Opt, Plain, Seed, Seq,
     SkipInvalid,
 };
-pub use session::{mark, rollback};
+pub use session::{mark, rollback, unknown_value};
 pub use tagged::{catch_all, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
 pub use untagged::{branch, null_branch, object_branch, untagged, Branch};
 

@@ -253,3 +253,9 @@ pub fn rollback(mark: (usize, bool)) {
         }
     });
 }
+
+/// Reports a value of a string enumeration that the enumeration does not know, decoded as its
+/// `other` value (leniency of the family, not of the schema).
+pub fn unknown_value(raw: &str) {
+    record(LeniencyKind::UnknownValue, None, || Value::from(raw));
+}

@@ -3,7 +3,8 @@
 //! back beside the tag, so a reader keeping the last key saw another variant; a repeated tag
 //! after other members kept the last value silently; repeated unknown members kept the last.
 //! Now each is `duplicate field` (as for a repeated defined member, and as the official crate
-//! says for a repeated tag), from `decode` and from plain serde alike.
+//! says for a repeated tag), from `decode` and from plain serde alike, with the pointer of the
+//! repeated member.
 
 use toolcall_contracts::acp::{SessionNotification, ToolCall, ToolCallContent};
 use toolcall_contracts::decode;
@@ -40,7 +41,7 @@ fn a_repeated_tag_after_other_members_is_refused() {
     both_refuse::<SessionNotification>(
         r#"{"sessionId":"s","update":{"toolCallId":"c","title":"t","sessionUpdate":"tool_call","sessionUpdate":"tool_call_update"}}"#,
         "duplicate field `sessionUpdate`",
-        "/update",
+        "/update/sessionUpdate",
     );
 }
 
@@ -49,7 +50,7 @@ fn a_repeated_unknown_member_is_refused() {
     both_refuse::<ToolCall>(
         r#"{"toolCallId":"c","title":"t","x-vendor":1,"x-vendor":2}"#,
         "duplicate field `x-vendor`",
-        "",
+        "/x-vendor",
     );
 }
 

@@ -142,10 +142,22 @@ pub fn emit(item: &Item, e: &Enum, paths: &Paths, options: &Options) -> TokenStr
                 quote!(_ => Ok(Self::#name(value.into_owned())),),
             )
         }
-        None => (
-            quote!(),
-            quote!(other => Err(#de::Error::unknown_variant(other, &[#(#known),*])),),
-        ),
+        None => match &e.unknown_as {
+            Some(name) => {
+                let name = format_ident!("{}", name);
+                (
+                    quote!(),
+                    quote!(other => {
+                        rt::unknown_value(other);
+                        Ok(Self::#name)
+                    }),
+                )
+            }
+            None => (
+                quote!(),
+                quote!(other => Err(#de::Error::unknown_variant(other, &[#(#known),*])),),
+            ),
+        },
     };
     quote! {
         #definition

@@ -81,8 +81,7 @@ fn space_items(text: &str) -> String {
             || line.starts_with("pub enum ")
             || line.starts_with("pub type ");
         let starts_preamble = line.starts_with("///") || line.starts_with("#[");
-        if (starts_preamble && !in_doc_or_attr || starts_type && !in_doc_or_attr) && !previous_blank
-        {
+        if (starts_preamble || starts_type) && !in_doc_or_attr && !previous_blank {
             out.push('\n');
         }
         in_doc_or_attr = starts_preamble;

@@ -30,6 +30,9 @@ pub struct Options<'a> {
     /// An optional member sent as `null` although its schema does not admit `null` decodes as
     /// absent (reported) instead of failing.
     pub null_as_absent: bool,
+    /// A string enumeration with the value `other` takes any value it does not know as `other`
+    /// (reported as `unknown_value`), as the official ACP crate does.
+    pub unknown_enum_as_other: bool,
 }
 
 /// A construct the pipeline refuses.
@@ -336,7 +339,7 @@ impl Builder<'_> {
             if has_properties(schema) {
                 return self.structure(name, schema, pointer).map(Kind::Struct);
             }
-            return self.object_value(name, schema, pointer).map(Kind::Alias);
+            return self.object_value(name, schema, pointer).map(Kind::Newtype);
         }
         if types.non_null.first().map(String::as_str) == Some("array") {
             if schema.get("prefixItems").is_some() {
@@ -355,11 +358,7 @@ impl Builder<'_> {
                     self.unsupported(pointer, "a `const` that is not a string or an integer")
                 );
             }
-            return Ok(Kind::Alias(if types.nullable {
-                Ty::Value
-            } else {
-                Ty::Value
-            }));
+            return Ok(Kind::Newtype(Ty::Value));
         }
         self.value(schema, name, pointer)
             .map(|(ty, _)| Kind::Newtype(ty))

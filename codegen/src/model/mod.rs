@@ -370,6 +370,9 @@ pub struct Enum {
     pub integer: bool,
     /// The variant that keeps any other value, when the schema accepts others.
     pub other: Option<Other>,
+    /// The variant an unknown value decodes to (reported as `unknown_value`) when the schema
+    /// does not accept other values but the family takes them as its `other` value.
+    pub unknown_as: Option<String>,
 }
 
 /// One known value of an [`Enum`].

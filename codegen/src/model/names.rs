@@ -222,6 +222,22 @@ pub fn dedupe(names: &mut [String]) {
     }
 }
 
+/// Makes field names unique in order: the second `meta` becomes `meta_2`.
+pub fn dedupe_fields(names: &mut [String]) {
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    for name in names.iter_mut() {
+        if !taken.insert(name.clone()) {
+            let base = name.clone();
+            let mut n = 2;
+            while taken.contains(&format!("{base}_{n}")) {
+                n += 1;
+            }
+            *name = format!("{base}_{n}");
+            taken.insert(name.clone());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,21 +289,5 @@ mod tests {
         );
         assert_eq!(type_name("tool-spec"), "ToolSpec");
         assert_eq!(type_name("lower"), "Lower");
-    }
-}
-
-/// Makes field names unique in order: the second `meta` becomes `meta_2`.
-pub fn dedupe_fields(names: &mut [String]) {
-    let mut taken: BTreeSet<String> = BTreeSet::new();
-    for name in names.iter_mut() {
-        if !taken.insert(name.clone()) {
-            let base = name.clone();
-            let mut n = 2;
-            while taken.contains(&format!("{base}_{n}")) {
-                n += 1;
-            }
-            *name = format!("{base}_{n}");
-            taken.insert(name.clone());
-        }
     }
 }

@@ -135,7 +135,7 @@ fn enumeration_values(schema: &Value) -> Option<(Vec<(Value, Option<&Value>)>, O
 /// # Errors
 /// None today; kept fallible for symmetry with the other builders.
 pub(super) fn enumeration(
-    _builder: &Builder<'_>,
+    builder: &Builder<'_>,
     schema: &Value,
     _pointer: &str,
 ) -> Result<Option<Enum>, BuildError> {
@@ -177,7 +177,7 @@ pub(super) fn enumeration(
     if let (Some(o), Some(last)) = (other.as_mut(), names.last()) {
         o.name.clone_from(last);
     }
-    let values = values
+    let values: Vec<EnumValue> = values
         .into_iter()
         .zip(names)
         .map(|((wire, branch), name)| EnumValue {
@@ -188,10 +188,19 @@ pub(super) fn enumeration(
             }),
         })
         .collect();
+    let unknown_as = (builder.options.unknown_enum_as_other && other.is_none() && !integer)
+        .then(|| {
+            values
+                .iter()
+                .find(|v: &&EnumValue| v.wire == "other")
+                .map(|v| v.name.clone())
+        })
+        .flatten();
     Ok(Some(Enum {
         values,
         integer,
         other,
+        unknown_as,
     }))
 }
 

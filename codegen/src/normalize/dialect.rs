@@ -101,11 +101,8 @@ fn rewrite_object(map: &mut Map<String, Value>, at: &str) -> Result<(), (String,
     if matches!(map.get("items"), Some(Value::Array(_))) {
         let prefix = map.remove("items").unwrap_or_default();
         map.insert("prefixItems".to_owned(), prefix);
-        match map.remove("additionalItems") {
-            Some(additional) => {
-                map.insert("items".to_owned(), additional);
-            }
-            None => {}
+        if let Some(additional) = map.remove("additionalItems") {
+            map.insert("items".to_owned(), additional);
         }
     } else {
         // `additionalItems` without an `items` array has no effect.
