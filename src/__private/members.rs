@@ -91,32 +91,137 @@ pub fn required<T, E: de::Error>(slot: Option<T>, key: &'static str) -> Result<T
     slot.ok_or_else(|| missing(key))
 }
 
-/// Reads member `key`, which the schema fixes to the string `value` (`const`).
+/// The one value a schema fixes a member to (`const`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Const {
+    /// A string.
+    Str(&'static str),
+    /// An integer.
+    Int(i64),
+    /// An integer above `i64::MAX`.
+    UInt(u64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl Const {
+    /// Whether `value` is this constant.
+    #[must_use]
+    pub fn matches(self, value: &Value) -> bool {
+        match self {
+            Self::Str(s) => value.as_str() == Some(s),
+            Self::Int(i) => value.as_i64() == Some(i),
+            Self::UInt(u) => value.as_u64() == Some(u),
+            Self::Bool(b) => value.as_bool() == Some(b),
+        }
+    }
+}
+
+impl std::fmt::Display for Const {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Str(s) => write!(f, "`{s}`"),
+            Self::Int(i) => write!(f, "`{i}`"),
+            Self::UInt(u) => write!(f, "`{u}`"),
+            Self::Bool(b) => write!(f, "`{b}`"),
+        }
+    }
+}
+
+impl serde::Serialize for Const {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Self::Str(s) => serializer.serialize_str(s),
+            Self::Int(i) => serializer.serialize_i64(i),
+            Self::UInt(u) => serializer.serialize_u64(u),
+            Self::Bool(b) => serializer.serialize_bool(b),
+        }
+    }
+}
+
+fn check_constant<E: de::Error>(found: &Value, value: Const) -> Result<(), E> {
+    if value.matches(found) {
+        Ok(())
+    } else {
+        session::fail_here(None);
+        Err(de::Error::invalid_value(
+            unexpected(found),
+            &value.to_string().as_str(),
+        ))
+    }
+}
+
+/// Reads member `key`, which the schema fixes to `value` (`const`).
 ///
 /// # Errors
-/// `duplicate field` when already seen; when the value is not the string `value`.
+/// `duplicate field` when already seen; when the value is not `value`.
 pub fn constant<'de, A: MapAccess<'de>>(
     map: &mut A,
     seen: &mut bool,
     key: &'static str,
-    value: &'static str,
+    value: Const,
 ) -> Result<(), A::Error> {
     if *seen {
         return Err(duplicate(key));
     }
     within_key(key, || {
         let found = map.next_value::<Value>()?;
-        if found.as_str() == Some(value) {
-            Ok(())
-        } else {
-            Err(de::Error::invalid_value(
-                unexpected(&found),
-                &format!("`{value}`").as_str(),
-            ))
-        }
+        check_constant(&found, value)
     })?;
     *seen = true;
     Ok(())
+}
+
+/// Takes member `key`, which the schema fixes to `value`, out of a buffered object: whether it
+/// was there.
+///
+/// # Errors
+/// When its value is not `value`.
+pub fn take_constant(
+    object: &mut Map<String, Value>,
+    key: &'static str,
+    value: Const,
+) -> Result<bool, serde_json::Error> {
+    match object.remove(key) {
+        None => Ok(false),
+        Some(found) => within_key(key, || check_constant(&found, value)).map(|()| true),
+    }
+}
+
+/// `anyOf` (`exactly_one` false) or `oneOf` of sets of members that must be present, checked on
+/// which sets are (`present`).
+///
+/// # Errors
+/// When no set (or, for `oneOf`, more than one) is present, naming the sets.
+pub fn presence<E: de::Error>(
+    name: &'static str,
+    exactly_one: bool,
+    sets: &[&[&str]],
+    present: &[bool],
+) -> Result<(), E> {
+    let count = present.iter().filter(|p| **p).count();
+    if count == 1 || (count > 1 && !exactly_one) {
+        return Ok(());
+    }
+    let list = sets
+        .iter()
+        .map(|set| {
+            set.iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        })
+        .collect::<Vec<_>>()
+        .join(", or ");
+    session::fail_here(None);
+    Err(E::custom(format_args!(
+        "`{name}` needs {} of: {list}",
+        if exactly_one {
+            "exactly one"
+        } else {
+            "at least one"
+        }
+    )))
 }
 
 /// A required `const` member must have been seen.

@@ -29,8 +29,8 @@ pub use contract::Sealed;
 pub use flatten::{entry, flatten_into, tag_only, tagged, unknown_variant, Present};
 pub use members::{
     constant, deny_unknown, duplicate, keep_typed, keep_unknown, lift, member, member_of, missing,
-    object, optional_constant, required, required_constant, skip_unknown, string, take, Key,
-    Members,
+    object, optional_constant, presence, required, required_constant, skip_unknown, string, take,
+    take_constant, Const, Key, Members,
 };
 pub use seeds::{
     any, boxed, default_on_error, default_on_null, map_of, nullable, opt, plain, seq, skip_invalid,
@@ -38,7 +38,7 @@ pub use seeds::{
     SkipInvalid,
 };
 pub use session::{mark, rollback, unknown_value};
-pub use tagged::{catch_all, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
+pub use tagged::{catch_all, drain, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
 pub use untagged::{branch, null_branch, object_branch, untagged, Branch};
 
 #[cfg(feature = "patterns")]

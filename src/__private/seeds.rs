@@ -479,3 +479,33 @@ pub(crate) fn unexpected(value: &Value) -> de::Unexpected<'_> {
         Value::Object(_) => de::Unexpected::Map,
     }
 }
+
+/// The next item of an array with `seed`, its index on the path (`None` at the end).
+///
+/// # Errors
+/// The seed's error.
+pub fn element<'de, A: SeqAccess<'de>, S: Seed>(
+    seq: &mut A,
+    index: usize,
+    seed: S,
+) -> Result<Option<S::Value>, A::Error> {
+    within(Segment::Index(index), || {
+        seq.next_element_seed(Adapter(seed))
+    })
+}
+
+/// The error for an array with fewer items than its `prefixItems` require.
+pub fn too_short<E: de::Error>(name: &'static str, index: usize) -> E {
+    session::fail_here(None);
+    E::custom(format_args!(
+        "`{name}` needs an item at index {index}, the array ends before it"
+    ))
+}
+
+/// The error for an array with more items than its `prefixItems` allow.
+pub fn too_long<E: de::Error>(name: &'static str, count: usize) -> E {
+    session::fail_here(None);
+    E::custom(format_args!(
+        "`{name}` has at most {count} items, the array has more"
+    ))
+}

@@ -347,3 +347,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for WithTagMap<'_, A> {
         self.map.size_hint().map(|n| n + 1)
     }
 }
+
+/// Consumes the rest of a variant that carries nothing but its tag.
+///
+/// # Errors
+/// The input's errors.
+pub fn drain<'de, D: Deserializer<'de>>(payload: D) -> Result<(), D::Error> {
+    de::IgnoredAny::deserialize(payload).map(drop)
+}

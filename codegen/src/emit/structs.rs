@@ -50,6 +50,19 @@ fn rest_field(s: &Struct) -> Option<(&'static str, &Rest)> {
     }
 }
 
+/// `rt::Const::Str("text")`, `rt::Const::Int(-32042)`, `rt::Const::Bool(true)`.
+fn const_tokens(value: &serde_json::Value) -> TokenStream {
+    match value {
+        serde_json::Value::String(s) => quote!(rt::Const::Str(#s)),
+        serde_json::Value::Bool(b) => quote!(rt::Const::Bool(#b)),
+        other => match (other.as_i64(), other.as_u64()) {
+            (Some(i), _) => quote!(rt::Const::Int(#i)),
+            (None, Some(u)) => quote!(rt::Const::UInt(#u)),
+            _ => quote!(rt::Const::Str("")),
+        },
+    }
+}
+
 /// The Rust type of a member's field.
 fn field_type(field: &Field, paths: &Paths) -> TokenStream {
     let ty = rust_type(&field.ty, paths);
@@ -189,7 +202,7 @@ fn definition(item: &Item, s: &Struct, paths: &Paths, options: &Options) -> Toke
             } => {
                 let doc = docs::with_note(
                     member.docs.as_deref(),
-                    &format!("`{wire}`: optional, always `\"{value}\"`: `true` writes it."),
+                    &format!("`{wire}`: optional, always `{value}`: `true` writes it."),
                 );
                 fields.push(quote!(#doc pub #name: bool,));
             }
@@ -237,7 +250,7 @@ fn definition(item: &Item, s: &Struct, paths: &Paths, options: &Options) -> Toke
             MemberValue::Const {
                 value,
                 required: true,
-            } => Some(format!("`\"{}\": \"{value}\"`", m.wire)),
+            } => Some(format!("`\"{}\": {value}`", m.wire)),
             _ => None,
         })
         .collect();
@@ -375,12 +388,18 @@ fn serialize(ident: &Ident, s: &Struct, paths: &Paths) -> TokenStream {
             MemberValue::Const {
                 value,
                 required: true,
-            } => writes.push(quote!(out.serialize_entry(#wire, #value)?;)),
-            MemberValue::Const { value, .. } => writes.push(quote! {
-                if self.#name {
-                    out.serialize_entry(#wire, #value)?;
-                }
-            }),
+            } => {
+                let value = const_tokens(value);
+                writes.push(quote!(out.serialize_entry(#wire, &#value)?;));
+            }
+            MemberValue::Const { value, .. } => {
+                let value = const_tokens(value);
+                writes.push(quote! {
+                    if self.#name {
+                        out.serialize_entry(#wire, &#value)?;
+                    }
+                });
+            }
             MemberValue::Field(field) => match field.presence {
                 Presence::Required | Presence::RequiredNullable => {
                     writes.push(quote!(out.serialize_entry(#wire, &self.#name)?;));
@@ -459,6 +478,7 @@ fn deserialize_streamed(
         let wire = &member.wire;
         match &member.value {
             MemberValue::Const { value, required } => {
+                let value = const_tokens(value);
                 slots.push(quote!(let mut #slot = false;));
                 arms.push(quote!(#wire => rt::constant(&mut access, &mut #slot, #wire, #value)?,));
                 if !required {
@@ -554,6 +574,7 @@ fn deserialize_buffered(
         let wire = &member.wire;
         match &member.value {
             MemberValue::Const { value, required } => {
+                let value = const_tokens(value);
                 takes.push(quote! {
                     let #slot = rt::take_constant(&mut object, #wire, #value).map_err(rt::lift)?;
                 });

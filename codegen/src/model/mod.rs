@@ -108,11 +108,12 @@ pub struct Member {
 pub enum MemberValue {
     /// A value of a type.
     Field(Field),
-    /// A member the schema fixes to one string (`const`): written always when required (no
-    /// field); a `bool` field says whether it is written when optional.
+    /// A member the schema fixes to one value (`const`, a string, an integer or a boolean):
+    /// written always when required (no field); a `bool` field says whether it is written when
+    /// optional.
     Const {
         /// The value.
-        value: String,
+        value: Value,
         /// Listed in `required`.
         required: bool,
     },

@@ -119,9 +119,15 @@ pub(super) fn merge_all_of<'s>(
                     None => {
                         properties.insert(name.clone(), sub.clone());
                     }
-                    Some(existing) if existing == sub || !is_structural(sub) => {}
-                    Some(existing) if !is_structural(existing) => {
-                        properties.insert(name.clone(), sub.clone());
+                    Some(existing) if existing == sub || refines(existing, sub) => {}
+                    Some(existing) if refines(sub, existing) => {
+                        let mut refined = sub.clone();
+                        if let (Some(map), Some(d)) =
+                            (refined.as_object_mut(), existing.get("description"))
+                        {
+                            map.entry("description").or_insert_with(|| d.clone());
+                        }
+                        properties.insert(name.clone(), refined);
                     }
                     Some(_) => {
                         return Err(builder.unsupported(
@@ -166,6 +172,17 @@ pub(super) fn merge_all_of<'s>(
     Ok(Cow::Owned(Value::Object(merged)))
 }
 
+/// Whether `narrow` says everything `wide` says (each structural keyword of `wide` is in
+/// `narrow` with the same value), so that both together mean `narrow`.
+fn refines(narrow: &Value, wide: &Value) -> bool {
+    let Some(wide) = wide.as_object() else {
+        return false;
+    };
+    wide.iter()
+        .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()))
+        .all(|(k, v)| narrow.get(k) == Some(v))
+}
+
 fn without(schema: &Value, key: &str) -> Value {
     let mut copy = schema.clone();
     if let Some(map) = copy.as_object_mut() {
@@ -176,16 +193,24 @@ fn without(schema: &Value, key: &str) -> Value {
 
 /// The string a member's schema fixes (`const`, or an `enum` of one string, or both agreeing).
 pub(super) fn string_const(schema: &Value) -> Option<&str> {
-    let constant = schema.get("const").and_then(Value::as_str);
+    scalar_const(schema).and_then(Value::as_str)
+}
+
+/// The string, integer or boolean a member's schema fixes (`const`, or an `enum` of one value,
+/// or both agreeing).
+pub(super) fn scalar_const(schema: &Value) -> Option<&Value> {
+    let scalar = |v: &&Value| v.is_string() || v.is_i64() || v.is_u64() || v.is_boolean();
+    let constant = schema.get("const").filter(scalar);
     let single = schema
         .get("enum")
         .and_then(Value::as_array)
         .filter(|values| values.len() == 1)
-        .and_then(|values| values[0].as_str());
+        .map(|values| &values[0])
+        .filter(scalar);
     match (constant, single, schema.get("enum")) {
         (Some(c), None, None) => Some(c),
         (Some(c), Some(e), _) if c == e => Some(c),
-        (None, Some(e), _) => Some(e),
+        (None, Some(e), _) if schema.get("const").is_none() => Some(e),
         _ => None,
     }
 }
@@ -262,13 +287,13 @@ pub(super) fn structure(
         let here = pointer::join(&pointer::join(pointer, "properties"), wire);
         let is_required = required.contains(wire);
         let docs = description(sub);
-        if let Some(value) = string_const(sub) {
+        if let Some(value) = scalar_const(sub) {
             members.push(Member {
                 wire: wire.clone(),
                 field: names::field_name(wire),
                 docs,
                 value: MemberValue::Const {
-                    value: value.to_owned(),
+                    value: value.clone(),
                     required: is_required,
                 },
             });
