@@ -51,6 +51,7 @@ pub mod canonical;
 pub mod decode;
 pub mod encode;
 mod maybe;
+pub mod mcp;
 pub mod pointer;
 pub mod policy;
 mod report;

@@ -126,5 +126,75 @@ pub const CANONICAL: Family = Family {
     runtime: Runtime::Crate,
 };
 
+/// One version of the Model Context Protocol: its official schema, as `mcp import` copied it.
+///
+/// MCP adds members and methods in every version: `#[non_exhaustive]` types with `new` and
+/// setters; members the schema does not define (and `_meta` contents) are kept. A `null` where
+/// the schema does not admit one is refused, as the official SDKs refuse it.
+const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'static str) -> Family {
+    Family {
+        name,
+        schemas,
+        output,
+        roots: None,
+        replacements: &[],
+        open_unions: &[],
+        forward_compatible: true,
+        keep_unknown_members: true,
+        null_as_absent: false,
+        unknown_enum_as_other: false,
+        runtime: Runtime::Crate,
+    }
+}
+
+/// MCP 2024-11-05 (draft-07 schema).
+pub const MCP_2024_11_05: Family = mcp(
+    "mcp-2024-11-05",
+    &["schema/mcp/2024-11-05/schema.json"],
+    "generated/mcp/v2024_11_05.rs",
+);
+/// MCP 2025-03-26 (draft-07 schema).
+pub const MCP_2025_03_26: Family = mcp(
+    "mcp-2025-03-26",
+    &["schema/mcp/2025-03-26/schema.json"],
+    "generated/mcp/v2025_03_26.rs",
+);
+/// MCP 2025-06-18 (draft-07 schema).
+pub const MCP_2025_06_18: Family = mcp(
+    "mcp-2025-06-18",
+    &["schema/mcp/2025-06-18/schema.json"],
+    "generated/mcp/v2025_06_18.rs",
+);
+/// MCP 2025-11-25.
+pub const MCP_2025_11_25: Family = mcp(
+    "mcp-2025-11-25",
+    &["schema/mcp/2025-11-25/schema.json"],
+    "generated/mcp/v2025_11_25.rs",
+);
+/// MCP 2026-07-28.
+pub const MCP_2026_07_28: Family = mcp(
+    "mcp-2026-07-28",
+    &["schema/mcp/2026-07-28/schema.json"],
+    "generated/mcp/v2026_07_28.rs",
+);
+
+/// The MCP families, oldest first.
+pub const MCP: &[Family] = &[
+    MCP_2024_11_05,
+    MCP_2025_03_26,
+    MCP_2025_06_18,
+    MCP_2025_11_25,
+    MCP_2026_07_28,
+];
+
 /// Every family, in generation order.
-pub const ALL: &[Family] = &[ACP, ROUTE, CANONICAL];
+pub const ALL: &[Family] = &[
+    ACP,
+    ROUTE,
+    CANONICAL,
+    MCP_2024_11_05,
+    MCP_2025_03_26,
+    MCP_2025_06_18,
+    MCP_2025_11_25,
+    MCP_2026_07_28,
+];

@@ -1,0 +1,87 @@
+//! Model Context Protocol types, one module per protocol version, generated from the official
+//! schemas under `schema/mcp/<version>/schema.json` (see each folder's `PROVENANCE.json`).
+//!
+//! Each version is behind its own feature, so that a consumer builds only what it speaks:
+//! `mcp-2024-11-05`, `mcp-2025-03-26`, `mcp-2025-06-18`, `mcp-2025-11-25`, `mcp-2026-07-28`;
+//! `mcp` turns on all of them.
+//!
+//! What the generated types do on the wire, in every version:
+//! - unions whose branches fix a member to distinct values are enums told apart by it:
+//!   `ClientRequest`, `ServerRequest`, `ClientNotification`, `ServerNotification` by `method`,
+//!   `ContentBlock` by `type`, `ElicitRequestParams` by `mode` (absent `mode` is a form);
+//! - `RequestId` and `ProgressToken` keep a string and an integer apart;
+//! - `number` members are `serde_json::Number`: `2` stays `2`, `2.0` stays `2.0`;
+//! - `_meta` and members the schema does not define are kept and written back;
+//! - types are `#[non_exhaustive]`, built with `new(required...)` and setters.
+//!
+//! ```
+//! # #[cfg(feature = "mcp-2025-11-25")] {
+//! use toolcall_contracts::mcp::v2025_11_25::{ContentBlock, ProgressToken};
+//!
+//! let block: ContentBlock = serde_json::from_str(r#"{"type":"text","text":"hi"}"#)?;
+//! assert!(matches!(block, ContentBlock::Text(ref text) if text.text == "hi"));
+//! let token: ProgressToken = serde_json::from_str("7")?;
+//! assert_eq!(serde_json::to_string(&token)?, "7");
+//! # }
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+macro_rules! version {
+    ($feature:literal, $module:ident, $schema:literal, $generated:literal) => {
+        #[doc = concat!("MCP ", $feature, ": the types of `", $schema, "`.")]
+        #[cfg(feature = $feature)]
+        #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
+        #[allow(
+            missing_docs,
+            clippy::all,
+            clippy::pedantic,
+            reason = "generated code; reviewed in generated/mcp/"
+        )]
+        pub mod $module {
+            include!(concat!("../../", $generated));
+
+            /// The official JSON Schema this module was generated from.
+            pub const SCHEMA_JSON: &str = include_str!(concat!("../../", $schema));
+        }
+    };
+}
+
+version!(
+    "mcp-2024-11-05",
+    v2024_11_05,
+    "schema/mcp/2024-11-05/schema.json",
+    "generated/mcp/v2024_11_05.rs"
+);
+version!(
+    "mcp-2025-03-26",
+    v2025_03_26,
+    "schema/mcp/2025-03-26/schema.json",
+    "generated/mcp/v2025_03_26.rs"
+);
+version!(
+    "mcp-2025-06-18",
+    v2025_06_18,
+    "schema/mcp/2025-06-18/schema.json",
+    "generated/mcp/v2025_06_18.rs"
+);
+version!(
+    "mcp-2025-11-25",
+    v2025_11_25,
+    "schema/mcp/2025-11-25/schema.json",
+    "generated/mcp/v2025_11_25.rs"
+);
+version!(
+    "mcp-2026-07-28",
+    v2026_07_28,
+    "schema/mcp/2026-07-28/schema.json",
+    "generated/mcp/v2026_07_28.rs"
+);
+
+/// The MCP protocol versions this crate has types for, oldest first.
+pub const VERSIONS: &[&str] = &[
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
