@@ -544,7 +544,8 @@ fn canonical_tool_spec(c: &mut Criterion, specs: &[Vec<u8>]) {
 /// against the input schema of its `search` tool (`corpus::SEARCH_TOOL_SPEC`), compiled once
 /// before measuring. `validate_arguments` finds the compiled schema by hashing the spec's
 /// schema on every call; `validate_arguments_pinned` with the route body's pin only looks it
-/// up; `compiled/check` is the compiled validator alone.
+/// up; `compiled/check` is the compiled validator alone; `policy/compile` compiles that input
+/// schema under `SchemaPolicy::default()` (every policy check, the meta-schema, the build).
 #[cfg(feature = "canonical")]
 fn validate_arguments(c: &mut Criterion) {
     let spec: ToolSpec =
@@ -569,6 +570,11 @@ fn validate_arguments(c: &mut Criterion) {
     });
     group.bench_function("compiled/check", |b| {
         b.iter(|| black_box(compiled.check(black_box(&arguments))).expect("valid"));
+    });
+    let policy = toolcall_contracts::policy::SchemaPolicy::default();
+    let schema = spec.input_schema().as_value();
+    group.bench_function("policy/compile", |b| {
+        b.iter(|| black_box(policy.compile(black_box(schema))).expect("compiles"));
     });
     group.finish();
 }
@@ -637,6 +643,7 @@ fn summary(output: &Path, since: SystemTime, bytes: usize, spec_bytes: usize) ->
         "validate_arguments",
         "validate_arguments_pinned",
         "compiled/check",
+        "policy/compile",
     ] {
         if let Some(ns) = estimate_ns(output, ARGUMENTS_GROUP, name, since) {
             println!("  {ARGUMENTS_GROUP}/{name:<37} {ns:>8.1} ns per call");
