@@ -110,13 +110,12 @@ fn a_few_levels_compile_and_validate() {
     });
 }
 
+/// Builds one level of a fan-out in a dialect, given the reference to the level below.
+type Twice = Box<dyn Fn(Dialect, &str) -> Value>;
+
 /// Each applicator that can apply one definition twice, with the dialects that have it (as
 /// `jsonschema` compiles them: `dependencies` and `additionalItems` in every draft).
-fn doublers() -> Vec<(
-    &'static str,
-    Vec<Dialect>,
-    Box<dyn Fn(Dialect, &str) -> Value>,
-)> {
+fn doublers() -> Vec<(&'static str, Vec<Dialect>, Twice)> {
     let all = Dialect::ALL.to_vec();
     let before_2020_12 = vec![Dialect::Draft07, Dialect::Draft201909];
     let since_2019_09 = vec![Dialect::Draft201909, Dialect::Draft202012];
