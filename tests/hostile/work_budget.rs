@@ -259,7 +259,12 @@ fn tuple_and_the_rest_of_the_items() {
 fn dependencies_over_a_wide_object() {
     // Member names of one length, so that the work grows linearly with the member count.
     let dependencies: Map<String, Value> = (0..200)
-        .map(|i| (format!("p{i:06}"), json!({"propertyNames": {"maxLength": 12}})))
+        .map(|i| {
+            (
+                format!("p{i:06}"),
+                json!({"propertyNames": {"maxLength": 12}}),
+            )
+        })
         .collect();
     at_budget(
         "dependencies of 200 propertyNames",
