@@ -126,7 +126,8 @@ impl SchemaPolicy {
     /// walk from the root (unresolved references, cycles, expanded size), then the dialect's
     /// meta-schema, then `jsonschema`'s build for that draft. Nothing is fetched and no file is
     /// read: the build has no retriever, and only `#...` references get past the checks. Takes
-    /// up to about 20 ms for a schema at the limits on a quiet machine (see the [module docs](crate::policy)).
+    /// up to about 20 ms for a schema at the limits on a quiet machine (see the
+    /// [module docs](crate::policy)).
     ///
     /// ```
     /// use serde_json::json;
