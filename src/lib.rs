@@ -27,7 +27,7 @@
 //! | feature | adds | pulls in |
 //! |---|---|---|
 //! | `policy` | `SchemaPolicy`, `CompiledSchema`, `SchemaCache`, their errors, in [`policy`] | `jsonschema`, `jsonschema-regex`, `regex-automata`, `sha2` |
-//! | `canonical` | `canonical` (its constructors run the 2020-12 meta-schema check) | `policy`, `uuid` |
+//! | `canonical` | `canonical` (its constructors check each schema against its dialect's meta-schema) | `policy`, `uuid` |
 //! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
 //! | `cli` | the `toolcall` binary | `tools`, `clap` |
 //! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |

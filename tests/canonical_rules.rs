@@ -19,6 +19,7 @@ use toolcall_contracts::canonical::{
     TransactionId, MAX_DESCRIPTION_BYTES, MAX_ERROR_CODE_BYTES, MAX_ERROR_MESSAGE_BYTES,
     MAX_MEDIA_TYPE_BYTES, MAX_SCHEMA_DEPTH, MAX_WIRE_INTEGER, SCHEMA_BASE_URI, SCHEMA_FILES,
 };
+use toolcall_contracts::policy::Dialect;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -643,7 +644,7 @@ fn json_schema_must_have_an_object_root() -> TestResult {
 }
 
 #[test]
-fn json_schema_must_be_valid_against_the_2020_12_meta_schema() -> TestResult {
+fn json_schema_must_be_valid_against_its_dialect_meta_schema() -> TestResult {
     let type_12 =
         "`schema` is not a valid JSON Schema 2020-12 at `/type`: value is not valid under \
                    any of the schemas listed in the 'anyOf' keyword";
@@ -657,6 +658,7 @@ fn json_schema_must_be_valid_against_the_2020_12_meta_schema() -> TestResult {
         JsonSchema::try_new(json!({"type": 12})),
         Err(ToolContractError::InvalidSchema {
             field: "schema",
+            dialect: Dialect::Draft202012,
             pointer: "/type".to_owned(),
             reason: "value is not valid under any of the schemas listed in the 'anyOf' keyword"
                 .to_owned(),
@@ -709,23 +711,153 @@ fn json_schema_must_be_valid_against_the_2020_12_meta_schema() -> TestResult {
     Ok(())
 }
 
+/// Each dialect's own meta-schema: a form one dialect allows and another refuses is judged by
+/// the `$schema` the schema declares.
 #[test]
-fn json_schema_check_never_fetches_and_never_panics_on_an_unknown_dialect() -> TestResult {
-    // An unknown or other `$schema` is checked against 2020-12 like any schema: no panic, no
-    // fetch (`jsonschema::meta::is_valid` would panic here, `validate` would try to fetch).
+fn json_schema_is_checked_against_the_meta_schema_its_schema_names() -> TestResult {
+    const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+    const DRAFT_2019_09: &str = "https://json-schema.org/draft/2019-09/schema";
+    const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+    // `items` as an array of schemas: draft-07 and 2019-09 tuples, not 2020-12.
+    for (dialect, uri) in [
+        (Dialect::Draft07, DRAFT_07),
+        (Dialect::Draft07, "http://json-schema.org/draft-07/schema"),
+        (Dialect::Draft201909, DRAFT_2019_09),
+        (
+            Dialect::Draft201909,
+            "https://json-schema.org/draft/2019-09/schema#",
+        ),
+    ] {
+        let tuple =
+            json!({"$schema": uri, "items": [{"type": "string"}], "additionalItems": false});
+        let schema = JsonSchema::try_new(tuple.clone())?;
+        assert_eq!(schema.dialect(), dialect);
+        assert_eq!(schema.as_value(), &tuple);
+        accepted::<JsonSchema>("JsonSchema", &tuple);
+    }
+    for tuple in [
+        json!({"$schema": DRAFT_2020_12, "items": [{"type": "string"}]}),
+        json!({"items": [{"type": "string"}]}),
+    ] {
+        assert_eq!(
+            JsonSchema::try_new(tuple.clone()),
+            Err(ToolContractError::InvalidSchema {
+                field: "schema",
+                dialect: Dialect::Draft202012,
+                pointer: "/items".to_owned(),
+                reason: "value is not of types \"boolean\", \"object\"".to_owned(),
+            })
+        );
+    }
+    // The same mistake named in each dialect.
+    for (uri, name) in [
+        (DRAFT_07, "draft-07"),
+        (DRAFT_2019_09, "2019-09"),
+        (DRAFT_2020_12, "2020-12"),
+    ] {
+        let message = format!(
+            "`input_schema` is not a valid JSON Schema {name} at `/minLength`: value is less \
+             than the minimum of 0"
+        );
+        refused::<ToolSpec>(
+            "ToolSpec",
+            &spec_with("/input_schema", json!({"$schema": uri, "minLength": -1})),
+            &message,
+            Schema::CannotExpress,
+        );
+    }
+    // `$recursiveAnchor`: a boolean in 2019-09, a (deprecated) anchor name in 2020-12,
+    // nothing in draft-07.
+    let recursive = |uri: &str| json!({"$schema": uri, "$recursiveAnchor": true});
+    assert!(JsonSchema::try_new(recursive(DRAFT_2019_09)).is_ok());
+    assert!(JsonSchema::try_new(recursive(DRAFT_07)).is_ok());
+    assert!(matches!(
+        JsonSchema::try_new(recursive(DRAFT_2020_12)),
+        Err(ToolContractError::InvalidSchema { dialect: Dialect::Draft202012, ref pointer, .. })
+            if pointer == "/$recursiveAnchor"
+    ));
+    Ok(())
+}
+
+/// A local listener that must never see a connection.
+struct Trap(std::net::TcpListener);
+
+impl Trap {
+    fn new() -> Self {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a local port");
+        listener.set_nonblocking(true).expect("non-blocking");
+        Self(listener)
+    }
+    fn url(&self, path: &str) -> String {
+        format!("http://{}/{path}", self.0.local_addr().expect("bound"))
+    }
+    fn assert_untouched(&self) {
+        match self.0.accept() {
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+            other => panic!("the check reached the network: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn json_schema_check_never_fetches_and_refuses_an_unknown_dialect_by_name() -> TestResult {
+    let trap = Trap::new();
+    // The crate's own `jsonschema` build has no HTTP retriever: even its default options, which
+    // would fetch an unknown `$schema` or a remote `$ref` with one, never connect.
+    let remote_meta = json!({"$schema": trap.url("meta.json"), "type": "object"});
+    assert!(jsonschema::options().build(&remote_meta).is_err());
+    let remote_ref = json!({"$ref": trap.url("schema.json")});
+    assert!(jsonschema::options().build(&remote_ref).is_err());
+    trap.assert_untouched();
+
+    // Each dialect is checked against its bundled meta-schema: nothing to fetch.
+    for uri in [
+        "http://json-schema.org/draft-07/schema#",
+        "https://json-schema.org/draft/2019-09/schema",
+        "https://json-schema.org/draft/2020-12/schema",
+    ] {
+        let schema =
+            json!({"$schema": uri, "type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(JsonSchema::try_new(schema.clone())?.as_value(), &schema);
+    }
+    // Unknown dialects, a meta-schema on the trap among them, are refused by name.
+    for unknown in [
+        trap.url("meta.json"),
+        "https://example.invalid/unknown-meta-schema".to_owned(),
+        "http://json-schema.org/draft-04/schema#".to_owned(),
+        "http://json-schema.org/draft/2020-12/schema".to_owned(),
+        String::new(),
+    ] {
+        let schema = json!({"$schema": unknown, "type": "object"});
+        assert_eq!(
+            JsonSchema::try_new(schema.clone()),
+            Err(ToolContractError::UnknownDialect {
+                field: "schema",
+                dialect: unknown.clone(),
+            })
+        );
+        refused::<ToolSpec>(
+            "ToolSpec",
+            &spec_with("/input_schema", schema),
+            &format!("`input_schema` has `$schema` `{unknown}`, not draft-07, 2019-09 or 2020-12"),
+            Schema::CannotExpress,
+        );
+    }
+    assert_eq!(
+        JsonSchema::try_new(json!({"$schema": 12}))
+            .unwrap_err()
+            .to_string(),
+        "`schema` has `$schema` `12`, not draft-07, 2019-09 or 2020-12"
+    );
+    // References are not resolved (the policy refuses the non-local ones when compiling).
     for ok in [
-        json!({"$schema": "https://example.invalid/unknown-meta-schema", "type": "string"}),
-        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}),
-        json!({"$ref": "http://127.0.0.1:9/never-fetched.json"}),
+        json!({"$ref": trap.url("never-fetched.json")}),
         json!({"$ref": "file:///etc/passwd"}),
-        json!({"$id": "http://127.0.0.1:9/", "$ref": "x.json"}),
+        json!({"$id": trap.url(""), "$ref": "x.json"}),
     ] {
         assert_eq!(JsonSchema::try_new(ok.clone())?.as_value(), &ok);
     }
-    assert_eq!(
-        JsonSchema::try_new(json!({"$schema": 12})).unwrap_err().to_string(),
-        "`schema` is not a valid JSON Schema 2020-12 at `/$schema`: value is not of type \"string\""
-    );
+    trap.assert_untouched();
     Ok(())
 }
 
@@ -1450,7 +1582,7 @@ fn runtime_and_start_error_messages_are_exact() -> TestResult {
 
 #[test]
 fn contract_error_messages_are_exact() {
-    let cases: [(ToolContractError, &str); 11] = [
+    let cases: [(ToolContractError, &str); 13] = [
         (
             ToolContractError::InvalidId {
                 field: "tool_id",
@@ -1468,10 +1600,27 @@ fn contract_error_messages_are_exact() {
         (
             ToolContractError::InvalidSchema {
                 field: "schema",
+                dialect: Dialect::Draft202012,
                 pointer: String::new(),
                 reason: "r".to_owned(),
             },
             "`schema` is not a valid JSON Schema 2020-12 at ``: r",
+        ),
+        (
+            ToolContractError::InvalidSchema {
+                field: "input_schema",
+                dialect: Dialect::Draft07,
+                pointer: "/type".to_owned(),
+                reason: "r".to_owned(),
+            },
+            "`input_schema` is not a valid JSON Schema draft-07 at `/type`: r",
+        ),
+        (
+            ToolContractError::UnknownDialect {
+                field: "input_schema",
+                dialect: "urn:x".to_owned(),
+            },
+            "`input_schema` has `$schema` `urn:x`, not draft-07, 2019-09 or 2020-12",
         ),
         (
             ToolContractError::SchemaTooDeep {
@@ -1606,9 +1755,12 @@ fn rules_json_schema_cannot_express() -> TestResult {
         "CanonicalToolError",
         &json!({"code": "c", "message": non_ascii(2049)})
     ));
-    // 2. Meta-schema validity.
+    // 2. Meta-schema validity, and a dialect with a meta-schema to check against.
     assert!(JsonSchema::try_new(json!({"type": 12})).is_err());
     assert!(schema_accepts("JsonSchema", &json!({"type": 12})));
+    let draft_04 = json!({"$schema": "http://json-schema.org/draft-04/schema#"});
+    assert!(JsonSchema::try_new(draft_04.clone()).is_err());
+    assert!(schema_accepts("JsonSchema", &draft_04));
     // 3. Depth.
     assert!(JsonSchema::try_new(nested(129)).is_err());
     assert!(schema_accepts("JsonSchema", &nested(129)));

@@ -544,7 +544,9 @@ fn canonical_tool_spec(c: &mut Criterion, specs: &[Vec<u8>]) {
 /// against the input schema of its `search` tool (`corpus::SEARCH_TOOL_SPEC`), compiled once
 /// before measuring. `validate_arguments` finds the compiled schema by hashing the spec's
 /// schema on every call; `validate_arguments_pinned` with the route body's pin only looks it
-/// up; `compiled/check` is the compiled validator alone.
+/// up; `compiled/check` is the compiled validator alone; `policy/compile` compiles that input
+/// schema under `SchemaPolicy::default()` (every policy check, the meta-schema, the build),
+/// `policy/compile_draft_07` the same schema declaring draft-07.
 #[cfg(feature = "canonical")]
 fn validate_arguments(c: &mut Criterion) {
     let spec: ToolSpec =
@@ -569,6 +571,16 @@ fn validate_arguments(c: &mut Criterion) {
     });
     group.bench_function("compiled/check", |b| {
         b.iter(|| black_box(compiled.check(black_box(&arguments))).expect("valid"));
+    });
+    let policy = toolcall_contracts::policy::SchemaPolicy::default();
+    let schema = spec.input_schema().as_value();
+    group.bench_function("policy/compile", |b| {
+        b.iter(|| black_box(policy.compile(black_box(schema))).expect("compiles"));
+    });
+    let mut draft_07 = schema.clone();
+    draft_07["$schema"] = toolcall_contracts::policy::DIALECT_DRAFT_07.into();
+    group.bench_function("policy/compile_draft_07", |b| {
+        b.iter(|| black_box(policy.compile(black_box(&draft_07))).expect("compiles"));
     });
     group.finish();
 }
@@ -637,6 +649,8 @@ fn summary(output: &Path, since: SystemTime, bytes: usize, spec_bytes: usize) ->
         "validate_arguments",
         "validate_arguments_pinned",
         "compiled/check",
+        "policy/compile",
+        "policy/compile_draft_07",
     ] {
         if let Some(ns) = estimate_ns(output, ARGUMENTS_GROUP, name, since) {
             println!("  {ARGUMENTS_GROUP}/{name:<37} {ns:>8.1} ns per call");

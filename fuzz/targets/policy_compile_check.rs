@@ -8,14 +8,15 @@
 //! 2. the pin `compile` records is `SchemaPolicy::pin`'s and does not depend on the order of
 //!    object members;
 //! 3. `check` is deterministic and agrees with a validator built outside the policy with the
-//!    same options (`jsonschema` 2020-12, offline, `regex` engine): valid exactly when it says
-//!    valid, unless the policy refused the instance for its depth or work;
+//!    same options (`jsonschema` for the draft the policy compiled, offline, formats as
+//!    annotations, `regex` engine): valid exactly when it says valid, unless the policy refused
+//!    the instance for its depth or work;
 //! 4. the pointers of an `InstanceError::Invalid` resolve: the instance pointer in the instance,
 //!    the schema pointer (the failing keyword, inside the `$ref` target when a reference led
 //!    there) in the schema.
 
 use serde_json::Value;
-use toolcall_contracts::policy::{InstanceError, SchemaPolicy};
+use toolcall_contracts::policy::{Dialect, InstanceError, SchemaPolicy};
 
 /// Compiles the first line of `data` as a schema and checks the rest against it.
 pub fn run(data: &[u8]) {
@@ -51,8 +52,14 @@ pub fn run(data: &[u8]) {
         verdict,
         "`check` is not deterministic"
     );
-    let reference = jsonschema::draft202012::options()
+    let options = match compiled.dialect() {
+        Dialect::Draft07 => jsonschema::draft7::options(),
+        Dialect::Draft201909 => jsonschema::draft201909::options(),
+        _ => jsonschema::draft202012::options(),
+    };
+    let reference = options
         .offline()
+        .should_validate_formats(false)
         .with_pattern_options(
             jsonschema::PatternOptions::regex().size_limit(SchemaPolicy::DEFAULT_MAX_REGEX_BYTES),
         )

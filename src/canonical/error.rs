@@ -1,5 +1,7 @@
 //! Why a canonical value was refused: [`ToolContractError`] and the [`TextViolation`] it carries.
 
+use crate::policy::Dialect;
+
 /// What is wrong with a text value (an id, a media type, an error code or message).
 ///
 /// Lengths and indexes count bytes of UTF-8, never characters.
@@ -67,11 +69,22 @@ pub enum ToolContractError {
         /// What was found: `an array`, `a string`, `a number`, `a boolean` or `null`.
         found: &'static str,
     },
-    /// A JSON Schema breaks the JSON Schema 2020-12 meta-schema.
-    #[error("`{field}` is not a valid JSON Schema 2020-12 at `{pointer}`: {reason}")]
+    /// A JSON Schema's `$schema` names no dialect with a bundled meta-schema (draft-07, 2019-09,
+    /// 2020-12).
+    #[error("`{field}` has `$schema` `{dialect}`, not draft-07, 2019-09 or 2020-12")]
+    UnknownDialect {
+        /// Wire member of the schema.
+        field: &'static str,
+        /// The `$schema` value (as JSON text when it is not a string).
+        dialect: String,
+    },
+    /// A JSON Schema breaks the meta-schema of its dialect.
+    #[error("`{field}` is not a valid JSON Schema {dialect} at `{pointer}`: {reason}")]
     InvalidSchema {
         /// Wire member of the schema.
         field: &'static str,
+        /// The dialect it was checked as: the one its `$schema` names, 2020-12 without one.
+        dialect: Dialect,
         /// RFC 6901 pointer, inside the schema, of the first offending value (empty for the
         /// root).
         pointer: String,
@@ -150,10 +163,15 @@ impl ToolContractError {
         match self {
             Self::InvalidId { violation, .. } => Self::InvalidId { field, violation },
             Self::SchemaNotObject { found, .. } => Self::SchemaNotObject { field, found },
+            Self::UnknownDialect { dialect, .. } => Self::UnknownDialect { field, dialect },
             Self::InvalidSchema {
-                pointer, reason, ..
+                dialect,
+                pointer,
+                reason,
+                ..
             } => Self::InvalidSchema {
                 field,
+                dialect,
                 pointer,
                 reason,
             },

@@ -1,4 +1,5 @@
-//! [`JsonSchema`]: an embedded JSON Schema 2020-12, checked against the bundled meta-schema.
+//! [`JsonSchema`]: an embedded JSON Schema (draft-07, 2019-09 or 2020-12), checked against its
+//! dialect's bundled meta-schema.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -6,6 +7,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::error::ToolContractError;
+use crate::policy::Dialect;
 
 /// Deepest nesting of objects and arrays a [`JsonSchema`] may have: 128 levels, the root object
 /// being level 1.
@@ -15,13 +17,16 @@ use super::error::ToolContractError;
 /// limit (and overflow the stack, an abort nobody can catch).
 pub const MAX_SCHEMA_DEPTH: usize = 128;
 
-/// A JSON Schema 2020-12 with an object at its root, valid against the 2020-12 meta-schema.
+/// A JSON Schema with an object at its root, valid against the meta-schema of its dialect.
 ///
-/// The meta-schema is the one bundled in the `jsonschema` crate; checking never fetches
-/// anything and never reads `$schema` (a schema naming another draft, or an unknown URI, is
-/// checked against 2020-12 like any other). The check is about the schema's form only: it does
-/// not resolve `$ref`s, and says nothing about the cost of validating against the schema (see
-/// `crate::policy` for bounds on untrusted schemas).
+/// The dialect is the one the root's `$schema` names, draft-07, 2019-09 or 2020-12
+/// ([`Dialect`]; a trailing `#` makes no difference), and 2020-12 without `$schema` (as MCP
+/// 2025-11-25 says of a tool's `inputSchema`). Any other `$schema` is refused by name: there is
+/// no meta-schema to check it against. The meta-schemas are the ones bundled in the
+/// `jsonschema` crate, used through its per-draft entry points: checking never fetches
+/// anything. The check is about the schema's form only: it does not resolve `$ref`s, and says
+/// nothing about the cost of validating against the schema (see `crate::policy` for bounds on
+/// untrusted schemas).
 ///
 /// On the wire, the schema itself (`$defs/JsonSchema` in
 /// `schema/canonical/tool-spec.schema.json`, which checks only the object root):
@@ -29,6 +34,7 @@ pub const MAX_SCHEMA_DEPTH: usize = 128;
 /// ```
 /// use serde_json::json;
 /// use toolcall_contracts::canonical::{JsonSchema, ToolContractError};
+/// use toolcall_contracts::policy::Dialect;
 ///
 /// let schema = JsonSchema::try_new(json!({"type": "object", "required": ["query"]}))?;
 /// assert_eq!(schema.as_value()["required"], json!(["query"]));
@@ -39,6 +45,20 @@ pub const MAX_SCHEMA_DEPTH: usize = 128;
 ///     serde_json::from_value::<JsonSchema>(json!({"type": 12})).unwrap_err().to_string(),
 ///     "`schema` is not a valid JSON Schema 2020-12 at `/type`: value is not valid under any of \
 ///      the schemas listed in the 'anyOf' keyword"
+/// );
+///
+/// // A draft-07 tuple is checked as draft-07; an unknown dialect is refused by name.
+/// let draft_07 = json!({
+///     "$schema": "http://json-schema.org/draft-07/schema#",
+///     "items": [{"type": "string"}],
+/// });
+/// assert_eq!(JsonSchema::try_new(draft_07)?.dialect(), Dialect::Draft07);
+/// assert_eq!(
+///     JsonSchema::try_new(json!({"$schema": "http://json-schema.org/draft-04/schema#"}))
+///         .unwrap_err()
+///         .to_string(),
+///     "`schema` has `$schema` `http://json-schema.org/draft-04/schema#`, not draft-07, 2019-09 \
+///      or 2020-12"
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -80,7 +100,10 @@ impl JsonSchema {
     ///   `false` are schemas, but not object-rooted ones);
     /// - [`ToolContractError::SchemaTooDeep`] when objects and arrays nest more than
     ///   [`MAX_SCHEMA_DEPTH`] levels;
-    /// - [`ToolContractError::InvalidSchema`] when `value` breaks the 2020-12 meta-schema (such
+    /// - [`ToolContractError::UnknownDialect`] when the root's `$schema` names no
+    ///   [`Dialect`] (draft-04, a custom meta-schema, `http://` for 2020-12's `https://`, a
+    ///   number...);
+    /// - [`ToolContractError::InvalidSchema`] when `value` breaks its dialect's meta-schema (such
     ///   as `{"type": 12}`), with the pointer of the first offending value.
     pub fn try_new(value: Value) -> Result<Self, ToolContractError> {
         check(&value)?;
@@ -94,6 +117,13 @@ impl JsonSchema {
     #[must_use]
     pub fn as_value(&self) -> &Value {
         &self.value
+    }
+
+    /// The schema's dialect: the one its `$schema` names, 2020-12 without one.
+    #[must_use]
+    pub fn dialect(&self) -> Dialect {
+        // `try_new` checked that it names one.
+        Dialect::of(&self.value).unwrap_or(Dialect::DEFAULT)
     }
 
     /// The schema's pin: lowercase hex SHA-256 of its canonical JSON (the key of
@@ -154,13 +184,18 @@ fn check(value: &Value) -> Result<(), ToolContractError> {
             max: MAX_SCHEMA_DEPTH,
         });
     }
-    // `draft202012::meta` checks against the bundled 2020-12 meta-schema whatever `$schema`
-    // says: it never resolves a meta-schema, so it never fetches and never panics on an
-    // unknown `$schema` (unlike `jsonschema::meta::{is_valid, validate}`).
-    jsonschema::draft202012::meta::validator()
-        .validate(value)
+    let dialect = Dialect::of(value).map_err(|dialect| ToolContractError::UnknownDialect {
+        field: FIELD,
+        dialect,
+    })?;
+    // The per-draft meta-schema validators check against the bundled meta-schema whatever
+    // `$schema` says: they never resolve a meta-schema, so they never fetch and never panic
+    // (unlike `jsonschema::meta::{is_valid, validate}` on an unknown `$schema`).
+    dialect
+        .check_meta_schema(value)
         .map_err(|error| ToolContractError::InvalidSchema {
             field: FIELD,
+            dialect,
             pointer: error.instance_path().to_string(),
             reason: error.masked_with("value").to_string(),
         })

@@ -129,7 +129,8 @@ impl serde::Serialize for MediaType {
 pub enum ToolSuccessContract {
     /// JSON output, valid against `schema` (`"type": "json"`).
     Json {
-        /// JSON Schema 2020-12 of the output (`schema`).
+        /// JSON Schema of the output (`schema`; draft-07, 2019-09 or 2020-12, see
+        /// [`JsonSchema`]).
         schema: JsonSchema,
     },
     /// Text output of a media type (`"type": "text"`).
@@ -207,8 +208,8 @@ impl From<ToolSuccessContract> for wire::ToolSuccessContract {
 pub struct ToolOutputContract {
     /// What a successful call returns (`success`).
     pub success: ToolSuccessContract,
-    /// JSON Schema 2020-12 of the `data` of a domain error; `None`: the `data` of the tool's
-    /// domain errors is not constrained (`error_data_schema`).
+    /// JSON Schema (any [`JsonSchema`] dialect) of the `data` of a domain error; `None`: the
+    /// `data` of the tool's domain errors is not constrained (`error_data_schema`).
     pub error_data_schema: Option<JsonSchema>,
 }
 
@@ -344,7 +345,8 @@ impl ToolSpec {
         &self.description
     }
 
-    /// JSON Schema 2020-12 of a call's `arguments` (`input_schema`).
+    /// JSON Schema of a call's `arguments` (`input_schema`; draft-07, 2019-09 or 2020-12, see
+    /// [`JsonSchema`]).
     #[must_use]
     pub fn input_schema(&self) -> &JsonSchema {
         &self.input_schema

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::dialect::Dialect;
 use super::refs::Analysis;
 use super::schema::SchemaPolicy;
 
@@ -12,7 +13,8 @@ use super::schema::SchemaPolicy;
 /// costs about as much as checking that many simple keywords (measured: see the module docs).
 const VALUE_WEIGHT: u64 = 8;
 
-/// A compiled 2020-12 validator for a schema the policy accepted.
+/// A compiled validator for a schema the policy accepted, in the schema's own dialect
+/// ([`CompiledSchema::dialect`]).
 ///
 /// Built by [`SchemaPolicy::compile`](crate::policy::SchemaPolicy::compile) (about 60 µs for a
 /// small tool schema: keep it, or use a [`SchemaCache`](crate::policy::SchemaCache)). Cheap to
@@ -20,6 +22,7 @@ const VALUE_WEIGHT: u64 = 8;
 pub struct CompiledSchema {
     validator: jsonschema::Validator,
     pin: String,
+    dialect: Dialect,
     analysis: Analysis,
     max_instance_depth: usize,
     max_check_work: u64,
@@ -29,12 +32,14 @@ impl CompiledSchema {
     pub(crate) fn new(
         validator: jsonschema::Validator,
         pin: String,
+        dialect: Dialect,
         analysis: Analysis,
         policy: &SchemaPolicy,
     ) -> Self {
         Self {
             validator,
             pin,
+            dialect,
             analysis,
             max_instance_depth: policy.max_instance_depth,
             max_check_work: policy.max_check_work,
@@ -45,6 +50,13 @@ impl CompiledSchema {
     #[must_use]
     pub fn pin(&self) -> &str {
         &self.pin
+    }
+
+    /// The dialect the schema was compiled as: the one its root `$schema` names, 2020-12
+    /// without one.
+    #[must_use]
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// Size of the schema with every `$ref` expanded, in JSON values (see
@@ -173,6 +185,7 @@ impl fmt::Debug for CompiledSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CompiledSchema")
             .field("pin", &self.pin)
+            .field("dialect", &self.dialect)
             .field("expanded_size", &self.analysis.expanded_size)
             .field("max_instance_depth", &self.max_instance_depth)
             .field("max_check_work", &self.max_check_work)

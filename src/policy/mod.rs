@@ -9,6 +9,8 @@
 mod cache;
 #[cfg(feature = "policy")]
 mod compiled;
+#[cfg(feature = "policy")]
+mod dialect;
 mod limits;
 #[cfg(feature = "policy")]
 mod pin;
@@ -25,9 +27,12 @@ pub use cache::SchemaCache;
 #[cfg(feature = "policy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
 pub use compiled::{CompiledSchema, InstanceError};
+#[cfg(feature = "policy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
+pub use dialect::{Dialect, DIALECT_2019_09, DIALECT_2020_12, DIALECT_DRAFT_07};
 pub use limits::{DecodeLimits, LimitError};
 #[cfg(feature = "canonical")]
 pub(crate) use pin::pin as schema_pin;
 #[cfg(feature = "policy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
-pub use schema::{PolicyError, SchemaPolicy, DIALECT_2020_12};
+pub use schema::{PolicyError, SchemaPolicy};

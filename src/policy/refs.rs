@@ -1,49 +1,83 @@
 //! Static checks over a schema's subschemas and its `$ref` graph, run before `jsonschema` sees
-//! the schema: local references only, allowed dialects, no embedded resources, no reference
+//! the schema: local references only, one allowed dialect, no embedded resources, no reference
 //! cycles (unless allowed), regexes the linear-time engine accepts within a byte budget, and
 //! the size of the schema with every reference expanded, counted over the graph with
 //! memoization, never by expanding. The same walk prices each regex by where it applies
 //! ([`RegexCharges`]).
+//!
+//! The walk reads the keywords of the schema's dialect as `jsonschema` 0.61 compiles them for
+//! that draft ([`applicator`], [`references`], [`anchors`]): a subschema the validator applies
+//! but the walk skipped would escape every bound.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::dialect::Dialect;
 use super::regex::Regexes;
 use super::schema::{PolicyError, SchemaPolicy};
 
-/// Keywords whose value is one subschema, with the instance it applies to.
-const SINGLE: &[(&str, Applies)] = &[
-    ("additionalProperties", Applies::Member),
-    ("contains", Applies::Member),
-    ("contentSchema", Applies::Member),
-    ("else", Applies::InPlace),
-    ("if", Applies::InPlace),
-    ("items", Applies::Member),
-    ("not", Applies::InPlace),
-    ("propertyNames", Applies::Name),
-    ("then", Applies::InPlace),
-    ("unevaluatedItems", Applies::Member),
-    ("unevaluatedProperties", Applies::Member),
-];
-/// Keywords whose value is an array of subschemas, with the instance they apply to.
-const ARRAY: &[(&str, Applies)] = &[
-    ("allOf", Applies::InPlace),
-    ("anyOf", Applies::InPlace),
-    ("oneOf", Applies::InPlace),
-    ("prefixItems", Applies::Member),
-];
-/// Keywords whose value maps names to subschemas that apply to an instance (`properties`:
-/// to the member of that name).
-const MAP: &[(&str, Applies)] = &[
-    ("dependentSchemas", Applies::InPlace),
-    ("patternProperties", Applies::Member),
-    ("properties", Applies::Member),
-];
-/// Keywords whose value maps names to subschemas that apply only through a reference.
+/// How a keyword holds its subschemas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// One subschema (`not`, `additionalProperties`, ...).
+    One,
+    /// An array of subschemas (`allOf`, `prefixItems`, ...).
+    Array,
+    /// One subschema or an array of them: `items` (the array form is draft-07's and 2019-09's
+    /// tuple; `jsonschema` applies it in every draft, the 2020-12 meta-schema refuses it).
+    OneOrArray,
+    /// An object whose values are subschemas (`properties`, `dependencies`, ...; a
+    /// `dependencies` value may also be an array of member names, counted as plain values).
+    Map,
+}
+
+/// Whether `keyword` holds subschemas in `dialect`, how, and which instance they apply to: the
+/// applicators `jsonschema` 0.61 compiles for that draft (`keywords::get_for_draft`). A keyword
+/// it applies in every draft is one here in every dialect, deprecated or not: `dependencies`
+/// and `additionalItems` in 2020-12.
+fn applicator(dialect: Dialect, keyword: &str) -> Option<(Holds, Applies)> {
+    let since_2019_09 = dialect != Dialect::Draft07;
+    Some(match keyword {
+        "additionalItems" | "additionalProperties" | "contains" => (Holds::One, Applies::Member),
+        "if" | "then" | "else" | "not" => (Holds::One, Applies::InPlace),
+        "propertyNames" => (Holds::One, Applies::Name),
+        "items" => (Holds::OneOrArray, Applies::Member),
+        "allOf" | "anyOf" | "oneOf" => (Holds::Array, Applies::InPlace),
+        "dependencies" => (Holds::Map, Applies::InPlace),
+        "patternProperties" | "properties" => (Holds::Map, Applies::Member),
+        "contentSchema" | "unevaluatedItems" | "unevaluatedProperties" if since_2019_09 => {
+            (Holds::One, Applies::Member)
+        }
+        "dependentSchemas" if since_2019_09 => (Holds::Map, Applies::InPlace),
+        "prefixItems" if dialect == Dialect::Draft202012 => (Holds::Array, Applies::Member),
+        _ => return None,
+    })
+}
+
+/// The reference keywords of `dialect`. A 2019-09 `$recursiveRef` always leads to the root: with
+/// no embedded resource, the root is the only schema its dynamic scope can reach.
+fn references(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::Draft07 => &["$ref"],
+        Dialect::Draft201909 => &["$ref", "$recursiveRef"],
+        Dialect::Draft202012 => &["$ref", "$dynamicRef"],
+    }
+}
+
+/// The keywords that name a schema for a `#name` fragment in `dialect` (draft-07 names schemas
+/// with an `$id` fragment only, and an `$id` is refused below the root).
+fn anchors(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::Draft07 => &[],
+        Dialect::Draft201909 => &["$anchor"],
+        Dialect::Draft202012 => &["$anchor", "$dynamicAnchor"],
+    }
+}
+
+/// Keywords whose value maps names to subschemas that apply only through a reference (both in
+/// every dialect: a fragment pointer reaches either).
 const DEFS: &[&str] = &["$defs", "definitions"];
-/// Reference keywords (2020-12).
-const REFS: &[&str] = &["$ref", "$dynamicRef"];
 /// Keywords that read a string's bytes about once each, wherever they apply.
 const STRING_SCANS: &[&str] = &["format", "maxLength", "minLength", "uniqueItems"];
 /// Extra values `uniqueItems` counts for: hashing and comparing each item costs about as much
@@ -52,13 +86,6 @@ const UNIQUE_ITEMS_WEIGHT: u64 = 40;
 /// Extra values a fractional `multipleOf` counts for: past what `f64` division settles, the
 /// check divides exact fractions of up to about 2 100 bits (measured: see the module docs).
 const FRACTIONAL_MULTIPLE_OF_WEIGHT: u64 = 1000;
-
-fn lookup(table: &[(&str, Applies)], keyword: &str) -> Option<Applies> {
-    table
-        .iter()
-        .find(|(name, _)| *name == keyword)
-        .map(|(_, applies)| *applies)
-}
 
 /// Which instance a subschema applies to, relative to the instance of its parent schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,10 +190,16 @@ struct Done<'a> {
     names_weight: u64,
 }
 
-/// Runs every static check of `policy` over `root` (whose depth was already checked).
-pub(crate) fn analyze(policy: &SchemaPolicy, root: &Value) -> Result<Analysis, PolicyError> {
+/// Runs every static check of `policy` over `root` (whose depth was already checked), a
+/// schema of `dialect`.
+pub(crate) fn analyze(
+    policy: &SchemaPolicy,
+    dialect: Dialect,
+    root: &Value,
+) -> Result<Analysis, PolicyError> {
     let mut walker = Walker {
         policy,
+        dialect,
         root,
         anchors: HashMap::new(),
         regexes: Regexes::new(policy.max_regex_bytes),
@@ -177,14 +210,15 @@ pub(crate) fn analyze(policy: &SchemaPolicy, root: &Value) -> Result<Analysis, P
 
 struct Walker<'p, 'a> {
     policy: &'p SchemaPolicy,
+    dialect: Dialect,
     root: &'a Value,
     anchors: HashMap<&'a str, Vec<Node<'a>>>,
     regexes: Regexes,
 }
 
 impl<'a> Walker<'_, 'a> {
-    /// Checks every subschema reachable through subschema keywords (including `$defs`), weighs
-    /// its regexes, and collects `$anchor` and `$dynamicAnchor` names.
+    /// Checks every subschema reachable through subschema keywords (including `$defs` and
+    /// `definitions`), weighs its regexes, and collects the names of the dialect's anchors.
     fn scan(&mut self) -> Result<(), PolicyError> {
         let mut stack = vec![Node {
             value: self.root,
@@ -195,7 +229,7 @@ impl<'a> Walker<'_, 'a> {
             let Value::Object(members) = node.value else {
                 continue;
             };
-            for keyword in ["$anchor", "$dynamicAnchor"] {
+            for &keyword in anchors(self.dialect) {
                 if let Some(Value::String(name)) = members.get(keyword) {
                     self.anchors.entry(name).or_default().push(Node {
                         value: node.value,
@@ -215,7 +249,11 @@ impl<'a> Walker<'_, 'a> {
                     }
                 }
             }
-            stack.extend(tree_children(&node).into_iter().map(|edge| edge.to));
+            stack.extend(
+                tree_children(self.dialect, &node)
+                    .into_iter()
+                    .map(|edge| edge.to),
+            );
         }
         Ok(())
     }
@@ -227,18 +265,30 @@ impl<'a> Walker<'_, 'a> {
         let Value::Object(members) = node.value else {
             return Ok(weights);
         };
-        if let Some(dialect) = members.get("$schema") {
-            let allowed = dialect
-                .as_str()
-                .is_some_and(|dialect| self.policy.allows_dialect(dialect));
-            if !allowed {
-                return Err(PolicyError::DialectNotAllowed {
-                    dialect: match dialect {
-                        Value::String(dialect) => dialect.clone(),
-                        other => other.to_string(),
-                    },
-                    pointer: node.pointer.clone(),
-                });
+        if members.contains_key("$schema") {
+            // `jsonschema` compiles a subschema whose `$schema` names another draft as that
+            // draft: one dialect per schema keeps the walk reading what the validator applies.
+            match Dialect::of(node.value) {
+                Ok(dialect) if dialect == self.dialect => {}
+                Ok(dialect) if self.policy.allowed_dialects.contains(&dialect) => {
+                    return Err(PolicyError::MixedDialects {
+                        dialect: members["$schema"].as_str().unwrap_or_default().to_owned(),
+                        pointer: node.pointer.clone(),
+                        root: self.dialect,
+                    });
+                }
+                Ok(_) => {
+                    return Err(PolicyError::DialectNotAllowed {
+                        dialect: members["$schema"].as_str().unwrap_or_default().to_owned(),
+                        pointer: node.pointer.clone(),
+                    });
+                }
+                Err(dialect) => {
+                    return Err(PolicyError::DialectNotAllowed {
+                        dialect,
+                        pointer: node.pointer.clone(),
+                    });
+                }
             }
         }
         if members.contains_key("$id") && !std::ptr::eq(node.value, self.root) {
@@ -246,11 +296,17 @@ impl<'a> Walker<'_, 'a> {
                 pointer: node.pointer.clone(),
             });
         }
-        for &keyword in REFS {
+        for &keyword in references(self.dialect) {
             if let Some(Value::String(reference)) = members.get(keyword) {
                 if !reference.starts_with('#') {
                     return Err(PolicyError::NonLocalRef {
                         keyword,
+                        reference: reference.clone(),
+                        pointer: join(&node.pointer, keyword),
+                    });
+                }
+                if keyword == "$recursiveRef" && reference != "#" {
+                    return Err(PolicyError::RecursiveRefNotRoot {
                         reference: reference.clone(),
                         pointer: join(&node.pointer, keyword),
                     });
@@ -273,15 +329,28 @@ impl<'a> Walker<'_, 'a> {
 
     /// The expansion graph's edges out of `node`: its subschemas, then its reference targets.
     fn edges(&self, node: &Node<'a>) -> Result<Vec<Edge<'a>>, PolicyError> {
-        let mut edges = tree_children(node);
+        let mut edges = tree_children(self.dialect, node);
         let Value::Object(members) = node.value else {
             return Ok(edges);
         };
-        for &keyword in REFS {
+        for &keyword in references(self.dialect) {
             let Some(Value::String(reference)) = members.get(keyword) else {
                 continue;
             };
             let pointer = join(&node.pointer, keyword);
+            if keyword == "$recursiveRef" {
+                // `#` (checked by `check_node`): the root.
+                edges.push(Edge {
+                    to: Node {
+                        value: self.root,
+                        pointer: String::new(),
+                    },
+                    via: Via::Ref { keyword, pointer },
+                    applies: Applies::InPlace,
+                    member: None,
+                });
+                continue;
+            }
             let unresolved = || PolicyError::UnresolvedRef {
                 keyword,
                 reference: reference.clone(),
@@ -421,7 +490,7 @@ impl<'a> Walker<'_, 'a> {
             value: node.value,
             edges: self.edges(node)?,
             next: 0,
-            totals: own(node.value),
+            totals: own(self.dialect, node.value),
             weights,
         })
     }
@@ -466,8 +535,8 @@ fn price(
     charges
 }
 
-/// The subschemas `node` applies directly (not `$defs`, not references).
-fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
+/// The subschemas `node` applies directly in `dialect` (not `$defs`, not references).
+fn tree_children<'a>(dialect: Dialect, node: &Node<'a>) -> Vec<Edge<'a>> {
     let mut edges = Vec::new();
     let Value::Object(members) = node.value else {
         return edges;
@@ -482,22 +551,25 @@ fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
             });
         };
     for (keyword, value) in members {
-        let at = || join(&node.pointer, keyword);
-        if let Some(applies) = lookup(SINGLE, keyword) {
-            push(value, at(), applies, None);
-        } else if let Some(applies) = lookup(ARRAY, keyword) {
-            if let Value::Array(items) = value {
+        let Some((holds, applies)) = applicator(dialect, keyword) else {
+            continue;
+        };
+        let at = join(&node.pointer, keyword);
+        match (holds, value) {
+            (Holds::Array | Holds::OneOrArray, Value::Array(items)) => {
                 for (index, item) in items.iter().enumerate() {
-                    push(item, join(&at(), &index.to_string()), applies, None);
+                    push(item, join(&at, &index.to_string()), applies, None);
                 }
             }
-        } else if let Some(applies) = lookup(MAP, keyword) {
-            if let Value::Object(map) = value {
+            (Holds::Map, Value::Object(map)) => {
                 for (name, item) in map {
                     let member = (keyword == "properties").then_some(name.as_str());
-                    push(item, join(&at(), name), applies, member);
+                    push(item, join(&at, name), applies, member);
                 }
             }
+            (Holds::One | Holds::OneOrArray, value) => push(value, at, applies, None),
+            // Not a subschema container: the meta-schema refuses it.
+            (Holds::Array | Holds::Map, _) => {}
         }
     }
     edges
@@ -508,7 +580,7 @@ fn tree_children<'a>(node: &Node<'a>) -> Vec<Edge<'a>> {
 /// plus the containers of array and map subschema keywords and the reference strings, and
 /// [`UNIQUE_ITEMS_WEIGHT`] for `uniqueItems` and [`FRACTIONAL_MULTIPLE_OF_WEIGHT`] for a
 /// fractional `multipleOf`. Also counts its [`STRING_SCANS`] keywords.
-fn own(value: &Value) -> Totals {
+fn own(dialect: Dialect, value: &Value) -> Totals {
     let Value::Object(members) = value else {
         return Totals {
             expanded_size: count_values(value),
@@ -530,13 +602,18 @@ fn own(value: &Value) -> Totals {
         if keyword == "multipleOf" && value.as_f64().is_some_and(|divisor| divisor.fract() != 0.0) {
             totals.expanded_size += FRACTIONAL_MULTIPLE_OF_WEIGHT;
         }
-        if lookup(SINGLE, keyword).is_some() || DEFS.contains(&keyword) {
+        if DEFS.contains(&keyword) {
             continue;
         }
-        let one = lookup(ARRAY, keyword).is_some()
-            || lookup(MAP, keyword).is_some()
-            || REFS.contains(&keyword);
-        let size = if one { 1 } else { count_values(value) };
+        let size = match applicator(dialect, keyword) {
+            // The subschema itself is an edge.
+            Some((Holds::One, _)) => continue,
+            Some((Holds::OneOrArray, _)) if !value.is_array() => continue,
+            // The container; its subschemas are edges.
+            Some(_) => 1,
+            None if references(dialect).contains(&keyword) => 1,
+            None => count_values(value),
+        };
         totals.expanded_size = totals.expanded_size.saturating_add(size);
     }
     totals
@@ -596,7 +673,8 @@ mod tests {
     use serde_json::json;
 
     fn size(schema: &Value) -> Result<u64, PolicyError> {
-        analyze(&SchemaPolicy::default(), schema).map(|analysis| analysis.expanded_size)
+        analyze(&SchemaPolicy::default(), Dialect::Draft202012, schema)
+            .map(|analysis| analysis.expanded_size)
     }
 
     #[test]
@@ -640,7 +718,7 @@ mod tests {
             },
             "propertyNames": {"pattern": "^[a-z]+$"},
         });
-        let analysis = analyze(&SchemaPolicy::default(), &schema).unwrap();
+        let analysis = analyze(&SchemaPolicy::default(), Dialect::Draft202012, &schema).unwrap();
         let mut regexes = Regexes::new(1 << 20);
         let name = regexes.weight("^[a-z]{1,8}$", "").unwrap();
         let x = regexes.weight("^x", "").unwrap();

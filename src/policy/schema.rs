@@ -7,10 +7,8 @@ use jsonschema::PatternOptions;
 use serde_json::Value;
 
 use super::compiled::CompiledSchema;
+use super::dialect::Dialect;
 use super::{limits, pin, refs};
-
-/// The 2020-12 meta-schema URI, the one dialect [`SchemaPolicy::default`] allows.
-pub const DIALECT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Bounds on an untrusted JSON Schema (a tool provider's `input_schema`) and the `jsonschema`
 /// configuration it is compiled with.
@@ -47,9 +45,11 @@ pub struct SchemaPolicy {
     /// `$dynamicRef` counts every `$dynamicAnchor` of its name).
     /// Default [`SchemaPolicy::DEFAULT_MAX_EXPANDED_SIZE`] (20 000).
     pub max_expanded_size: u64,
-    /// `$schema` values accepted; a trailing `#` is ignored on both sides. Default: only
-    /// [`DIALECT_2020_12`]. Whatever the dialect says, the schema compiles as 2020-12.
-    pub allowed_dialects: Vec<String>,
+    /// The dialects a schema may be written in: its root `$schema` (a schema without one is
+    /// [`Dialect::DEFAULT`], 2020-12) must name one of them, and it compiles as that dialect.
+    /// Default: [`Dialect::ALL`] (draft-07, 2019-09 and 2020-12); narrow it with
+    /// [`SchemaPolicy::with_allowed_dialects`].
+    pub allowed_dialects: Vec<Dialect>,
     /// Whether a `$ref` may lead back to a schema that contains it. Default `false`: with
     /// cycles, validation time can grow exponentially with the instance depth, bounded only by
     /// [`SchemaPolicy::max_instance_depth`].
@@ -84,6 +84,25 @@ impl SchemaPolicy {
     /// Default [`SchemaPolicy::max_check_work`]: 10 000 000 work units.
     pub const DEFAULT_MAX_CHECK_WORK: u64 = 10_000_000;
 
+    /// Sets [`SchemaPolicy::allowed_dialects`]: only these dialects compile.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolcall_contracts::policy::{Dialect, PolicyError, SchemaPolicy, DIALECT_DRAFT_07};
+    ///
+    /// let only_2020_12 = SchemaPolicy::default().with_allowed_dialects([Dialect::Draft202012]);
+    /// assert!(only_2020_12.compile(&json!({"type": "object"})).is_ok());
+    /// assert_eq!(
+    ///     only_2020_12.compile(&json!({"$schema": DIALECT_DRAFT_07})).unwrap_err(),
+    ///     PolicyError::DialectNotAllowed { dialect: DIALECT_DRAFT_07.into(), pointer: "".into() },
+    /// );
+    /// ```
+    #[must_use]
+    pub fn with_allowed_dialects(mut self, dialects: impl IntoIterator<Item = Dialect>) -> Self {
+        self.allowed_dialects = dialects.into_iter().collect();
+        self
+    }
+
     /// Sets [`SchemaPolicy::allow_ref_cycles`].
     #[must_use]
     pub fn with_ref_cycles(mut self, allow: bool) -> Self {
@@ -98,16 +117,17 @@ impl SchemaPolicy {
         self
     }
 
-    /// Checks `schema` against every bound, then compiles it offline as 2020-12 with the
-    /// linear-time regex engine.
+    /// Checks `schema` against every bound, then compiles it offline, as the dialect its root
+    /// `$schema` names (2020-12 without one), with the linear-time regex engine.
     ///
     /// The checks run in this order, each on the whole schema before the next: depth, bytes,
-    /// then one walk over every subschema (`$defs` included) for `$schema`, `$id`,
-    /// non-fragment references and regexes, then the expansion walk from the root (unresolved
-    /// references, cycles, expanded size), then the 2020-12 meta-schema, then `jsonschema`'s
-    /// build. Nothing is fetched and no file is read: the build has no retriever, and only
-    /// `#...` references get past the checks. Takes up to about 15 ms for a schema at the
-    /// limits (see the [module docs](crate::policy)).
+    /// the root's dialect, then one walk over every subschema (`$defs` and `definitions`
+    /// included) for `$schema`, `$id`, non-fragment references and regexes, then the expansion
+    /// walk from the root (unresolved references, cycles, expanded size), then the dialect's
+    /// meta-schema, then `jsonschema`'s build for that draft. Nothing is fetched and no file is
+    /// read: the build has no retriever, and only `#...` references get past the checks. Takes
+    /// up to about 20 ms for a schema at the limits on a quiet machine (see the
+    /// [module docs](crate::policy)).
     ///
     /// ```
     /// use serde_json::json;
@@ -125,11 +145,17 @@ impl SchemaPolicy {
     ///   [`SchemaPolicy::max_schema_depth`].
     /// - [`PolicyError::SchemaTooLarge`]: the compact serialization is longer than
     ///   [`SchemaPolicy::max_schema_bytes`].
-    /// - [`PolicyError::DialectNotAllowed`]: a `$schema` not in
-    ///   [`SchemaPolicy::allowed_dialects`] (or not a string).
+    /// - [`PolicyError::DialectNotAllowed`]: a `$schema` that names no dialect in
+    ///   [`SchemaPolicy::allowed_dialects`] (an unknown URI, or not a string).
+    /// - [`PolicyError::DefaultDialectNotAllowed`]: no `$schema` at the root, and 2020-12 is not
+    ///   in [`SchemaPolicy::allowed_dialects`].
+    /// - [`PolicyError::MixedDialects`]: a `$schema` below the root names another dialect than
+    ///   the root's.
     /// - [`PolicyError::EmbeddedResource`]: an `$id` anywhere but the root.
-    /// - [`PolicyError::NonLocalRef`]: a `$ref` or `$dynamicRef` that does not start with `#`
-    ///   (remote, relative to an `$id`, `file://`, `urn:` ...).
+    /// - [`PolicyError::NonLocalRef`]: a reference (`$ref`; `$dynamicRef` in 2020-12,
+    ///   `$recursiveRef` in 2019-09) that does not start with `#` (remote, relative to an
+    ///   `$id`, `file://`, `urn:` ...).
+    /// - [`PolicyError::RecursiveRefNotRoot`]: a 2019-09 `$recursiveRef` other than `#`.
     /// - [`PolicyError::UnresolvedRef`]: a fragment reference to nothing in the schema.
     /// - [`PolicyError::RefCycle`]: a reference back to a schema that contains it, unless
     ///   [`SchemaPolicy::allow_ref_cycles`].
@@ -140,7 +166,7 @@ impl SchemaPolicy {
     /// - [`PolicyError::PatternTooLarge`]: the schema's distinct regexes compile to more than
     ///   [`SchemaPolicy::max_regex_bytes`].
     /// - [`PolicyError::Invalid`]: anything else `jsonschema` refuses (the schema does not
-    ///   conform to the 2020-12 meta-schema, say).
+    ///   conform to its dialect's meta-schema, say).
     pub fn compile(&self, schema: &Value) -> Result<CompiledSchema, PolicyError> {
         let pin = self.pin(schema)?;
         self.compile_pinned(schema, pin)
@@ -152,9 +178,10 @@ impl SchemaPolicy {
         schema: &Value,
         pin: String,
     ) -> Result<CompiledSchema, PolicyError> {
-        let analysis = refs::analyze(self, schema)?;
+        let dialect = self.dialect_of(schema)?;
+        let analysis = refs::analyze(self, dialect, schema)?;
         // Validated here rather than by `build`, whose errors point into the meta-schema.
-        if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+        if let Err(error) = dialect.check_meta_schema(schema) {
             return Err(PolicyError::Invalid {
                 pointer: error.instance_path().to_string(),
                 message: error.to_string(),
@@ -163,12 +190,41 @@ impl SchemaPolicy {
         // Setting a limit also makes `jsonschema` build every regex now rather than on first
         // use. The lazy DFA keeps the `regex` crate's default cache (2 MiB per regex).
         let patterns = PatternOptions::regex().size_limit(self.max_regex_bytes);
-        let validator = jsonschema::draft202012::options()
+        // The per-draft entry point fixes the draft: `$schema` is never resolved. Formats stay
+        // annotations in every dialect (draft-07 validators may assert them; `jsonschema` does
+        // by default), so that the verdicts and the work bound do not depend on the dialect.
+        let validator = dialect
+            .options()
             .offline()
+            .should_validate_formats(false)
             .with_pattern_options(patterns)
             .build(schema)
             .map_err(|error| Self::build_error(&error))?;
-        Ok(CompiledSchema::new(validator, pin, analysis, self))
+        Ok(CompiledSchema::new(validator, pin, dialect, analysis, self))
+    }
+
+    /// The dialect `schema` compiles as: the one its root `$schema` names, 2020-12 without one;
+    /// refused unless in [`SchemaPolicy::allowed_dialects`].
+    fn dialect_of(&self, schema: &Value) -> Result<Dialect, PolicyError> {
+        match Dialect::of(schema) {
+            Ok(dialect) if self.allowed_dialects.contains(&dialect) => Ok(dialect),
+            Ok(dialect) if schema.get("$schema").is_none() => {
+                Err(PolicyError::DefaultDialectNotAllowed {
+                    dialect: dialect.uri(),
+                })
+            }
+            Ok(dialect) => Err(PolicyError::DialectNotAllowed {
+                dialect: schema["$schema"]
+                    .as_str()
+                    .unwrap_or(dialect.uri())
+                    .to_owned(),
+                pointer: String::new(),
+            }),
+            Err(dialect) => Err(PolicyError::DialectNotAllowed {
+                dialect,
+                pointer: String::new(),
+            }),
+        }
     }
 
     /// Checks depth and bytes, then returns the schema's pin: the lowercase hex SHA-256 of its
@@ -195,14 +251,6 @@ impl SchemaPolicy {
         Ok(pin::pin(schema))
     }
 
-    /// Whether `dialect` is in [`SchemaPolicy::allowed_dialects`], ignoring a trailing `#`.
-    pub(crate) fn allows_dialect(&self, dialect: &str) -> bool {
-        let dialect = dialect.strip_suffix('#').unwrap_or(dialect);
-        self.allowed_dialects
-            .iter()
-            .any(|allowed| allowed.strip_suffix('#').unwrap_or(allowed) == dialect)
-    }
-
     fn build_error(error: &jsonschema::ValidationError<'_>) -> PolicyError {
         let pointer = error.schema_path().to_string();
         match error.kind() {
@@ -224,14 +272,15 @@ impl SchemaPolicy {
 }
 
 impl Default for SchemaPolicy {
-    /// The safe defaults: 64 KiB, depth 32, expanded size 20 000, only the 2020-12 dialect, no
-    /// reference cycles, 256 KiB of regexes, instances 64 deep, 10 000 000 work units.
+    /// The safe defaults: 64 KiB, depth 32, expanded size 20 000, the draft-07, 2019-09 and
+    /// 2020-12 dialects, no reference cycles, 256 KiB of regexes, instances 64 deep,
+    /// 10 000 000 work units.
     fn default() -> Self {
         Self {
             max_schema_bytes: Self::DEFAULT_MAX_SCHEMA_BYTES,
             max_schema_depth: Self::DEFAULT_MAX_SCHEMA_DEPTH,
             max_expanded_size: Self::DEFAULT_MAX_EXPANDED_SIZE,
-            allowed_dialects: vec![DIALECT_2020_12.to_owned()],
+            allowed_dialects: Dialect::ALL.to_vec(),
             allow_ref_cycles: false,
             max_regex_bytes: Self::DEFAULT_MAX_REGEX_BYTES,
             max_instance_depth: Self::DEFAULT_MAX_INSTANCE_DEPTH,
@@ -275,13 +324,32 @@ pub enum PolicyError {
         /// [`SchemaPolicy::max_schema_bytes`].
         limit: usize,
     },
-    /// A `$schema` is not in [`SchemaPolicy::allowed_dialects`].
+    /// A `$schema` names no dialect of [`SchemaPolicy::allowed_dialects`]: an unknown URI (a
+    /// draft-04 or a custom meta-schema, say), or one the caller narrowed out.
     #[error("`$schema` `{dialect}` at `{pointer}` is not in `allowed_dialects`")]
     DialectNotAllowed {
         /// The `$schema` value (as JSON when it is not a string).
         dialect: String,
         /// The subschema holding it.
         pointer: String,
+    },
+    /// The schema has no `$schema`, so it is 2020-12, and [`SchemaPolicy::allowed_dialects`]
+    /// does not have 2020-12.
+    #[error("schema has no `$schema`, so it is `{dialect}`, which is not in `allowed_dialects`")]
+    DefaultDialectNotAllowed {
+        /// The default dialect's URI ([`Dialect::DEFAULT`]).
+        dialect: &'static str,
+    },
+    /// A `$schema` below the root names another dialect than the root's. A schema compiles as
+    /// one dialect: its checks read the keywords of that dialect only.
+    #[error("`$schema` `{dialect}` at `{pointer}` is not the root's dialect `{root}`")]
+    MixedDialects {
+        /// The nested `$schema` value.
+        dialect: String,
+        /// The subschema holding it.
+        pointer: String,
+        /// The root's dialect.
+        root: Dialect,
     },
     /// An `$id` below the root would start an embedded resource, whose references resolve
     /// against a base the policy does not follow.
@@ -293,8 +361,17 @@ pub enum PolicyError {
     /// A reference that is not a fragment of this schema.
     #[error("`{keyword}` `{reference}` at `{pointer}` is not a fragment reference (`#...`)")]
     NonLocalRef {
-        /// `$ref` or `$dynamicRef`.
+        /// `$ref`, `$dynamicRef` or `$recursiveRef`.
         keyword: &'static str,
+        /// The reference as written.
+        reference: String,
+        /// The reference keyword's location.
+        pointer: String,
+    },
+    /// A 2019-09 `$recursiveRef` other than `#`, the only value the draft defines (and the only
+    /// one `jsonschema` follows, whatever is written).
+    #[error("`$recursiveRef` `{reference}` at `{pointer}` is not `#`")]
+    RecursiveRefNotRoot {
         /// The reference as written.
         reference: String,
         /// The reference keyword's location.
@@ -313,7 +390,7 @@ pub enum PolicyError {
     /// A reference leads back to a schema that contains it.
     #[error("`{keyword}` at `{pointer}` leads back to `{target}`, a cycle, and `allow_ref_cycles` is off")]
     RefCycle {
-        /// `$ref` or `$dynamicRef`.
+        /// `$ref`, `$dynamicRef` or `$recursiveRef`.
         keyword: &'static str,
         /// The reference keyword's location.
         pointer: String,

@@ -1,15 +1,25 @@
-//! Schemas that fill a limit without passing it: the slowest to compile. Run with
-//! `--release -- --nocapture` to see the times the module docs quote.
+//! Schemas that fill a limit without passing it: the slowest to compile, in each dialect. Run
+//! with `--release -- --nocapture` to see the times the module docs quote.
 
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
-use toolcall_contracts::policy::SchemaPolicy;
+use toolcall_contracts::policy::{Dialect, SchemaPolicy};
 
-use crate::BOUND;
+use crate::{def_ref, defs, each_dialect, in_dialect, BOUND};
+
+/// In each dialect, grows `make(dialect, n)` while it stays within the byte limit, then
+/// compiles the largest.
+fn largest_accepted(label: &str, make: impl Fn(Dialect, usize) -> Value) {
+    each_dialect(|dialect| {
+        largest_accepted_in(&format!("{label} ({dialect})"), |n| {
+            in_dialect(dialect, make(dialect, n))
+        });
+    });
+}
 
 /// Grows `make(n)` while it stays within the byte limit, then compiles the largest.
-fn largest_accepted(label: &str, make: impl Fn(usize) -> Value) {
+fn largest_accepted_in(label: &str, make: impl Fn(usize) -> Value) {
     let policy = SchemaPolicy::default();
     let fits = |n| {
         let schema = make(n);
@@ -42,22 +52,22 @@ fn largest_accepted(label: &str, make: impl Fn(usize) -> Value) {
 
 #[test]
 fn long_reference_chain() {
-    largest_accepted("$ref chain", |n| {
-        let mut defs = Map::new();
+    largest_accepted("$ref chain", |dialect, n| {
+        let mut definitions = Map::new();
         for i in 0..n {
-            defs.insert(
+            definitions.insert(
                 format!("{i}"),
-                json!({"$ref": format!("#/$defs/{}", i + 1)}),
+                json!({"$ref": def_ref(dialect, &(i + 1).to_string())}),
             );
         }
-        defs.insert(format!("{n}"), json!({"type": "integer"}));
-        json!({"$defs": defs, "$ref": "#/$defs/0"})
+        definitions.insert(format!("{n}"), json!({"type": "integer"}));
+        json!({defs(dialect): definitions, "$ref": def_ref(dialect, "0")})
     });
 }
 
 #[test]
 fn many_properties() {
-    largest_accepted("properties", |n| {
+    largest_accepted("properties", |_, n| {
         let properties: Map<String, Value> = (0..n)
             .map(|i| (format!("p{i}"), json!({"type": "integer", "minimum": i})))
             .collect();
@@ -67,7 +77,7 @@ fn many_properties() {
 
 #[test]
 fn regex_budget_filled() {
-    largest_accepted("regexes", |n| {
+    largest_accepted("regexes", |_, n| {
         let properties: Map<String, Value> = (0..n)
             .map(|i| {
                 (
@@ -82,17 +92,18 @@ fn regex_budget_filled() {
 
 #[test]
 fn diamond_under_the_expanded_limit() {
-    largest_accepted("diamond", |levels| {
-        let mut defs = Map::new();
-        defs.insert("d0".into(), json!({"type": "integer", "minimum": 0}));
+    largest_accepted("diamond", |dialect, levels| {
+        let mut definitions = Map::new();
+        definitions.insert("d0".into(), json!({"type": "integer", "minimum": 0}));
         for level in 1..=levels.min(40) {
-            let down = format!("#/$defs/d{}", level - 1);
-            defs.insert(
+            let down = def_ref(dialect, &format!("d{}", level - 1));
+            definitions.insert(
                 format!("d{level}"),
                 json!({"allOf": [{"$ref": down}, {"$ref": down}]}),
             );
         }
-        json!({"$defs": defs, "$ref": format!("#/$defs/d{}", levels.min(40))})
+        let top = def_ref(dialect, &format!("d{}", levels.min(40)));
+        json!({defs(dialect): definitions, "$ref": top})
     });
 }
 
@@ -100,6 +111,26 @@ fn diamond_under_the_expanded_limit() {
 fn large_enum() {
     largest_accepted(
         "enum",
-        |n| json!({"enum": (0..n).map(|i| json!({"k": i})).collect::<Vec<_>>()}),
+        |_, n| json!({"enum": (0..n).map(|i| json!({"k": i})).collect::<Vec<_>>()}),
     );
+}
+
+#[test]
+fn long_tuple() {
+    largest_accepted("tuple", |dialect, n| {
+        let items: Vec<Value> = (0..n)
+            .map(|i| json!({"type": "integer", "minimum": i}))
+            .collect();
+        json!({crate::tuple(dialect): items})
+    });
+}
+
+#[test]
+fn many_dependencies() {
+    largest_accepted("dependencies", |_, n| {
+        let dependencies: Map<String, Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"required": [format!("q{i}")]})))
+            .collect();
+        json!({"dependencies": dependencies})
+    });
 }

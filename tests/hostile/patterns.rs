@@ -1,14 +1,30 @@
 //! Regexes: lookaround and backreferences (which need a backtracking engine) are refused at
 //! compile time; huge repetition counts are refused by the compiled-size budget or matched by
-//! the linear-time engine; classic catastrophic-backtracking patterns run in linear time.
+//! the linear-time engine; classic catastrophic-backtracking patterns run in linear time. The
+//! same in each dialect (draft-07's `pattern` is ECMA-262 too, and goes through the same
+//! engine).
 
 use serde_json::{json, Map, Value};
-use toolcall_contracts::policy::{PolicyError, SchemaPolicy};
+use toolcall_contracts::policy::{CompiledSchema, Dialect, PolicyError, SchemaPolicy};
 
-use crate::assert_fast;
+use crate::{assert_fast, in_dialect};
 
-fn compile(schema: &Value) -> Result<toolcall_contracts::policy::CompiledSchema, PolicyError> {
-    assert_fast("compile", || SchemaPolicy::default().compile(schema))
+/// Compiles `schema` in each dialect, asserting that the refusal (or acceptance) is the same in
+/// all, and returns the compiled schemas (oldest dialect first) or the refusal.
+fn compile(schema: &Value) -> Result<Vec<CompiledSchema>, PolicyError> {
+    let results: Vec<_> = Dialect::ALL
+        .into_iter()
+        .map(|dialect| {
+            let schema = in_dialect(dialect, schema.clone());
+            assert_fast("compile", || SchemaPolicy::default().compile(&schema))
+        })
+        .collect();
+    let refusals: Vec<_> = results.iter().map(|result| result.as_ref().err()).collect();
+    assert!(
+        refusals.iter().all(|refusal| *refusal == refusals[0]),
+        "{refusals:?}"
+    );
+    results.into_iter().collect()
 }
 
 #[test]
@@ -95,18 +111,20 @@ fn catastrophic_backtracking_runs_in_linear_time() {
         ("^([a-z0-9]+[-.]?)+@", "a-".repeat(50_000), false),
     ];
     for (pattern, subject, matches) in cases {
-        let compiled = compile(&json!({"pattern": pattern})).unwrap();
-        let verdict = assert_fast(pattern, || compiled.check(&json!(subject)));
-        assert_eq!(verdict.is_ok(), matches, "{pattern}: {verdict:?}");
+        for compiled in compile(&json!({"pattern": pattern})).unwrap() {
+            let verdict = assert_fast(pattern, || compiled.check(&json!(subject)));
+            assert_eq!(verdict.is_ok(), matches, "{pattern}: {verdict:?}");
+        }
     }
 }
 
 #[test]
 fn repeated_classes_with_large_counts() {
-    let compiled = compile(&json!({"pattern": "^[a-z]{1,1000}$"})).unwrap();
-    assert_eq!(
-        assert_fast("short", || compiled.check(&json!("abc"))),
-        Ok(())
-    );
-    assert!(assert_fast("long", || compiled.check(&json!("a".repeat(1001)))).is_err());
+    for compiled in compile(&json!({"pattern": "^[a-z]{1,1000}$"})).unwrap() {
+        assert_eq!(
+            assert_fast("short", || compiled.check(&json!("abc"))),
+            Ok(())
+        );
+        assert!(assert_fast("long", || compiled.check(&json!("a".repeat(1001)))).is_err());
+    }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::json;
 use toolcall_contracts::policy::{PolicyError, SchemaCache, SchemaPolicy};
 
-use crate::assert_fast;
+use crate::{assert_fast, each_dialect, in_dialect};
 
 #[test]
 fn unknown_and_malformed_pins() {
@@ -31,9 +31,33 @@ fn unknown_and_malformed_pins() {
 #[test]
 fn refused_schemas_are_not_cached() {
     let cache = SchemaCache::default();
-    let refused = cache.insert(&json!({"$ref": "https://example.com/s.json"}));
-    assert!(matches!(refused, Err(PolicyError::NonLocalRef { .. })));
+    each_dialect(|dialect| {
+        let schema = in_dialect(dialect, json!({"$ref": "https://example.com/s.json"}));
+        let refused = cache.insert(&schema);
+        assert!(matches!(refused, Err(PolicyError::NonLocalRef { .. })));
+    });
+    let refused = cache.insert(&json!({"$schema": "http://json-schema.org/draft-04/schema#"}));
+    assert!(matches!(
+        refused,
+        Err(PolicyError::DialectNotAllowed { .. })
+    ));
     assert!(cache.is_empty());
+}
+
+#[test]
+fn the_dialect_is_part_of_the_pin() {
+    let cache = SchemaCache::default();
+    let mut pins = Vec::new();
+    each_dialect(|dialect| {
+        let schema = json!({"$schema": dialect.uri(), "items": {"type": "string"}});
+        let (pin, compiled) = cache.insert_compiled(&schema).unwrap();
+        assert_eq!(compiled.dialect(), dialect);
+        assert_eq!(cache.get(&pin).unwrap().dialect(), dialect);
+        pins.push(pin);
+    });
+    pins.dedup();
+    assert_eq!(pins.len(), 3);
+    assert_eq!(cache.len(), 3);
 }
 
 #[test]

@@ -1,18 +1,37 @@
 //! Validation work near the default budget: adversarial schemas (each within every schema
-//! limit) against instances scaled to just under `max_check_work`. Each check must finish well
-//! inside the bound; run with `--release -- --nocapture` to see the times the module docs quote.
+//! limit, in each dialect that has their keywords) against instances scaled to just under
+//! `max_check_work`. Each check must finish well inside the bound; run with
+//! `--release -- --nocapture` to see the times the module docs quote.
 
 use std::time::Instant;
 
-use serde_json::{json, Value};
-use toolcall_contracts::policy::{CompiledSchema, InstanceError, SchemaPolicy};
+use serde_json::{json, Map, Value};
+use toolcall_contracts::policy::{CompiledSchema, Dialect, InstanceError, SchemaPolicy};
 
-use crate::{assert_fast, BOUND};
+use crate::{assert_fast, in_dialect, tuple, BOUND};
+
+/// [`at_budget_in`] in each dialect.
+fn at_budget(label: &str, schema: &Value, make: impl Fn(usize) -> Value) {
+    at_budget_in(&Dialect::ALL, label, |_| schema.clone(), &make);
+}
+
+/// [`at_budget_once`] for `schema(dialect)` in each of `dialects`.
+fn at_budget_in(
+    dialects: &[Dialect],
+    label: &str,
+    schema: impl Fn(Dialect) -> Value,
+    make: impl Fn(usize) -> Value,
+) {
+    for &dialect in dialects {
+        let schema = in_dialect(dialect, schema(dialect));
+        at_budget_once(&format!("{label} ({dialect})"), &schema, &make);
+    }
+}
 
 /// Compiles `schema`, builds the largest instance `make(n)` whose work stays under the budget,
 /// checks it, and returns the elapsed time and work. Also checks that twice that instance is
 /// refused as too much work, quickly.
-fn at_budget(label: &str, schema: &Value, make: impl Fn(usize) -> Value) {
+fn at_budget_once(label: &str, schema: &Value, make: impl Fn(usize) -> Value) {
     let policy = SchemaPolicy::default();
     let compiled = policy
         .compile(schema)
@@ -181,20 +200,21 @@ fn multiple_of_with_extreme_floats() {
 
 #[test]
 fn unevaluated_properties_over_many_branches() {
+    // `unevaluated*` arrived in 2019-09.
+    let since_2019_09 = [Dialect::Draft201909, Dialect::Draft202012];
     let branches: Vec<Value> = (0..200)
         .map(|i| json!({"properties": {format!("p{i}"): {"type": "integer"}}}))
         .collect();
-    at_budget(
+    at_budget_in(
+        &since_2019_09,
         "unevaluatedProperties over anyOf of 200",
-        &json!({"anyOf": branches, "unevaluatedProperties": {"type": "integer"}}),
+        |_| json!({"anyOf": branches, "unevaluatedProperties": {"type": "integer"}}),
         |n| Value::Object((0..n).map(|i| (format!("p{i}"), json!(i))).collect()),
     );
-    let branches: Vec<Value> = (0..200)
-        .map(|i| json!({"properties": {format!("p{i}"): {"type": "integer"}}}))
-        .collect();
-    at_budget(
+    at_budget_in(
+        &since_2019_09,
         "unevaluatedProperties over allOf of 200, nested",
-        &json!({"items": {"allOf": branches, "unevaluatedProperties": false}}),
+        |_| json!({"items": {"allOf": branches, "unevaluatedProperties": false}}),
         |n| {
             Value::Array(
                 (0..n)
@@ -203,13 +223,53 @@ fn unevaluated_properties_over_many_branches() {
             )
         },
     );
-    let branches: Vec<Value> = (0..100)
-        .map(|i| json!({"prefixItems": vec![json!({}); i + 1]}))
+    at_budget_in(
+        &since_2019_09,
+        "unevaluatedItems over oneOf of 100",
+        |dialect| {
+            let branches: Vec<Value> = (0..100)
+                .map(|i| json!({tuple(dialect): vec![json!({}); i + 1]}))
+                .collect();
+            json!({"anyOf": branches, "unevaluatedItems": false})
+        },
+        |n| Value::Array(vec![json!(0); n]),
+    );
+}
+
+#[test]
+fn tuple_and_the_rest_of_the_items() {
+    at_budget_in(
+        &Dialect::ALL,
+        "tuple of 500 and 500 const for the rest",
+        |dialect| {
+            let rest = if dialect == Dialect::Draft202012 {
+                "items"
+            } else {
+                "additionalItems"
+            };
+            let tuple_items: Vec<Value> = (0..500).map(|i| json!({"const": i})).collect();
+            let others: Vec<Value> = (1..500).map(|i| json!({"const": -i})).collect();
+            json!({tuple(dialect): tuple_items, rest: {"not": {"anyOf": others}}})
+        },
+        |n| Value::Array((0..n).map(|i| json!(i)).collect()),
+    );
+}
+
+#[test]
+fn dependencies_over_a_wide_object() {
+    // Member names of one length, so that the work grows linearly with the member count.
+    let dependencies: Map<String, Value> = (0..200)
+        .map(|i| {
+            (
+                format!("p{i:06}"),
+                json!({"propertyNames": {"maxLength": 12}}),
+            )
+        })
         .collect();
     at_budget(
-        "unevaluatedItems over oneOf of 100",
-        &json!({"anyOf": branches, "unevaluatedItems": false}),
-        |n| Value::Array(vec![json!(0); n]),
+        "dependencies of 200 propertyNames",
+        &json!({"dependencies": dependencies}),
+        |n| Value::Object((0..n).map(|i| (format!("p{i:06}"), json!(i))).collect()),
     );
 }
 
