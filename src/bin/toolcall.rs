@@ -1,8 +1,8 @@
 //! `toolcall`: check real tool-call traffic against the contracts.
 //!
 //! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
-//! when at least one message was checked and none is invalid, 1 when one is invalid or the input
-//! holds no message at all, 2 on a usage or I/O error.
+//! when at least one message was checked and each is `ok` or `lenient`, 1 when one is `invalid`
+//! or `unchecked` or the input holds no message at all, 2 on a usage or I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
@@ -261,8 +261,9 @@ fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Resu
     out.flush()?;
     Ok(if unreadable {
         ExitCode::from(2)
-    } else if summary.invalid > 0 || summary.messages == 0 {
-        // Nothing checked is not a pass: a wrong path or an empty capture should not look green.
+    } else if summary.invalid > 0 || summary.unchecked > 0 || summary.messages == 0 {
+        // Nothing checked is not a pass: a wrong path, an empty capture or a message that could
+        // not be checked should not look green.
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -336,10 +337,14 @@ fn schemas_list() -> io::Result<ExitCode> {
 }
 
 fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) -> io::Result<()> {
+    let from = verdict
+        .from
+        .map(|side| format!(" (from {side})"))
+        .unwrap_or_default();
     match &verdict.status {
-        Status::Ok => writeln!(out, "{file}:{line}: ok {}", verdict.kind),
+        Status::Ok => writeln!(out, "{file}:{line}: ok {}{from}", verdict.kind),
         Status::Lenient => {
-            writeln!(out, "{file}:{line}: lenient {}", verdict.kind)?;
+            writeln!(out, "{file}:{line}: lenient {}{from}", verdict.kind)?;
             for leniency in &verdict.report {
                 writeln!(
                     out,
@@ -351,8 +356,15 @@ fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) 
             }
             Ok(())
         }
+        Status::Unchecked { message, .. } => {
+            writeln!(
+                out,
+                "{file}:{line}: unchecked {}{from}: {message}",
+                verdict.kind
+            )
+        }
         Status::Invalid { pointer, message } => {
-            writeln!(out, "{file}:{line}: invalid {pointer}: {message}")
+            writeln!(out, "{file}:{line}: invalid {pointer}: {message}{from}")
         }
     }
 }

@@ -1,17 +1,21 @@
 //! Checking real traffic against the contracts (used by `toolcall validate`).
 //!
 //! [`Checker::check`] takes one message (a line of NDJSON, or a whole JSON document) and returns
-//! a [`Verdict`]: `ok`, `lenient` or `invalid` with a JSON pointer and a message.
+//! a [`Verdict`]: `ok`, `lenient`, `unchecked` or `invalid` with a JSON pointer and a message. A
+//! line may be a transcript wrapper naming its sender (`{"from": "client", "message": ...}`, see
+//! [`Transcript`]); [`Checker::check_from`] takes the sender from a caller that knows it.
 //!
 //! # What is checked
 //! - A JSON-RPC message (an object with `jsonrpc` or `method`): the envelope (`jsonrpc` is
 //!   `"2.0"`, `id` is a `RequestId`, `error` is an `Error`), then the `params` of a request or
 //!   notification against the definition whose `x-method` names the method
 //!   (`#/$defs/SessionNotification` for `session/update`), and the `result` of a response
-//!   against `XResponse` for the `XRequest` of the same `id` seen earlier in the same input
-//!   ([`Transcript`]). A response to a request not seen is checked against the whole ACP schema.
-//!   Methods starting with `_` are extension methods and take any params and result (ACP
-//!   extensibility); any other method the schema does not name is `invalid`.
+//!   against `XResponse` for the `XRequest` it answers: the pending request with the same `id`
+//!   sent by the other side ([`Transcript`]). A response to a request not seen is checked against
+//!   the whole ACP schema; a result to a request whose method the schema does not define is
+//!   `unchecked`. Methods starting with `_` are extension methods and take any params and result
+//!   (ACP extensibility, `null` included); any other method the schema does not name is
+//!   `invalid`.
 //! - A route body (an object with `name` and `arguments` and no `jsonrpc`): the route schema,
 //!   tolerant decoding into [`crate::route::ToolCallRequest`], then its `validate()`.
 //! - Anything else: the ACP definitions of [`FRAGMENT_DEFINITIONS`], in order; the first that
@@ -34,13 +38,15 @@ mod checker;
 mod input;
 mod leaves;
 mod schema;
+mod transcript;
 mod unique;
 mod verdict;
 
 use std::path::PathBuf;
 
-pub use checker::{Checked, Checker, Transcript, FRAGMENT_DEFINITIONS};
+pub use checker::{Checked, Checker, FRAGMENT_DEFINITIONS};
 pub use input::{read_input, split_messages, Message};
+pub use transcript::{Side, Transcript};
 pub use verdict::{Kind, Status, Summary, Verdict};
 
 /// Why the traffic checker could not run.
