@@ -174,14 +174,17 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
             .collect();
         assert_eq!(
             keys.len(),
-            8,
-            "file, line, verdict, kind, from, pointer, message, report: {record}"
+            10,
+            "file, line, verdict, kind, protocol, version, from, pointer, message, report: {record}"
         );
         assert!(
             record["file"].is_string() && record["line"].is_u64() && record["kind"].is_string()
         );
         assert!(record["report"].is_array());
         assert!(record["from"].is_null(), "bare lines: {record}");
+        assert!(record["version"].is_null(), "no MCP here: {record}");
+        let json_rpc = record["kind"] != "route body" && record["kind"] != "not JSON";
+        assert_eq!(record["protocol"] == "acp", json_rpc, "{record}");
         let invalid = record["verdict"] == "invalid";
         assert_eq!(record["pointer"].is_string(), invalid, "{record}");
         assert_eq!(record["message"].is_string(), invalid, "{record}");
@@ -189,13 +192,15 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
     assert_eq!(
         messages[8],
         json!({"file": "examples/transcript.ndjson", "line": 9, "verdict": "ok",
-               "kind": "response to session/request_permission", "from": null, "pointer": null,
+               "kind": "response to session/request_permission", "protocol": "acp",
+               "version": null, "from": null, "pointer": null,
                "message": null, "report": []})
     );
     assert_eq!(
         messages[14 + 3],
         json!({"file": "examples/invalid.ndjson", "line": 4, "verdict": "invalid",
-               "kind": "route body", "from": null, "pointer": "/call_key",
+               "kind": "route body", "protocol": null, "version": null, "from": null,
+               "pointer": "/call_key",
                "message": "`call_key` has a byte outside printable ASCII 0x21..=0x7E at index 1",
                "report": []})
     );
@@ -530,7 +535,8 @@ fn wrapped_lines_say_who_sent_them_and_pair_by_direction() -> TestResult {
     assert_eq!(
         record,
         json!({"file": SAME_IDS, "line": 12, "verdict": "ok",
-               "kind": "response to session/request_permission", "from": "client",
+               "kind": "response to session/request_permission", "protocol": "acp",
+               "version": null, "from": "client",
                "pointer": null, "message": null, "report": []})
     );
     Ok(())
@@ -584,6 +590,63 @@ fn a_wrapped_line_that_was_not_json_is_invalid_and_names_its_sender() -> TestRes
          -:2: invalid /method: `session/prompt` is sent by the client, not by the agent (from \
          agent)\n\
          2 messages: 0 ok, 0 lenient, 0 unchecked, 2 invalid\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> TestResult {
+    let file = "tests/fixtures/transcripts/mcp_2025-06-18.ndjson";
+    let output = toolcall(&["validate", file], b"")?;
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("{file}:1: ok MCP 2025-11-25 initialize (from client)")
+    );
+    assert_eq!(
+        lines[1],
+        format!("{file}:2: ok MCP 2025-06-18 response to initialize (from server)")
+    );
+    assert_eq!(
+        lines[10],
+        format!("{file}:11: ok MCP 2025-06-18 response to sampling/createMessage (from client)")
+    );
+
+    // Without `initialize`: `--mcp-version`, else the newest.
+    let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#;
+    let output = toolcall(
+        &[
+            "validate",
+            "--format",
+            "json",
+            "--mcp-version",
+            "2024-11-05",
+            "-",
+        ],
+        call,
+    )?;
+    assert_eq!(output.status.code(), Some(0));
+    let record: Value = serde_json::from_str(stdout(&output).lines().next().expect("a line"))?;
+    assert_eq!(
+        record,
+        json!({"file": "-", "line": 1, "verdict": "ok", "kind": "tools/call", "protocol": "mcp",
+               "version": "2024-11-05", "from": null, "pointer": null, "message": null,
+               "report": []})
+    );
+    let output = toolcall(&["validate", "-"], call)?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output).lines().next(),
+        Some(r#"-:1: invalid MCP 2026-07-28 /params: "_meta" is a required property"#)
+    );
+    // A usage error: clap exits before reading anything (no input given, so no broken pipe).
+    let output = toolcall(&["validate", "--mcp-version", "2025-01-01", file], b"")?;
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "not a version the checker holds"
     );
     Ok(())
 }

@@ -5,12 +5,13 @@ use std::sync::OnceLock;
 
 use jsonschema::Validator;
 use serde::de::DeserializeOwned;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::input::split_messages;
-use super::leaves::{self, is_under, render, SchemaError};
-use super::schema::{AcpSchema, Method, Role};
-use super::transcript::{self, Answer, Line, Side, Transcript};
+use super::leaves::{self, is_under, SchemaError};
+use super::mcp::{self, McpSchemas};
+use super::schema::AcpSchema;
+use super::transcript::{self, Line, Side, Transcript};
 use super::unique;
 use super::verdict::{Kind, Status, Verdict};
 use super::TrafficError;
@@ -107,7 +108,11 @@ pub struct Checked {
 /// # Ok::<(), toolcall_contracts::traffic::TrafficError>(())
 /// ```
 pub struct Checker {
-    acp: AcpSchema,
+    pub(super) acp: AcpSchema,
+    pub(super) mcp: McpSchemas,
+    /// The MCP version of a session that did not say which (`--mcp-version`); the newest when
+    /// `None`.
+    pub(super) mcp_version: Option<&'static str>,
     route: OnceLock<Result<Validator, String>>,
     limits: DecodeLimits,
 }
@@ -127,9 +132,25 @@ impl Checker {
     pub fn new() -> Result<Self, TrafficError> {
         Ok(Self {
             acp: AcpSchema::new()?,
+            mcp: McpSchemas::default(),
+            mcp_version: None,
             route: OnceLock::new(),
             limits: DecodeLimits::default(),
         })
+    }
+
+    /// The same checker taking `version` as the MCP version of a session whose transcript does
+    /// not say which (no `initialize` exchange, no `protocolVersion` in a request's `_meta`);
+    /// the default is the newest of [`super::MCP_VERSIONS`].
+    ///
+    /// # Errors
+    /// [`TrafficError::UnknownMcpVersion`] when `version` is not one of [`super::MCP_VERSIONS`].
+    pub fn with_mcp_version(mut self, version: &str) -> Result<Self, TrafficError> {
+        let known = mcp::known(version).ok_or_else(|| TrafficError::UnknownMcpVersion {
+            version: version.to_owned(),
+        })?;
+        self.mcp_version = Some(known);
+        Ok(self)
     }
 
     /// The same checker refusing messages over `limits` (each message is checked before it
@@ -241,321 +262,26 @@ impl Checker {
             return verdict;
         }
         match unique::first_repeated(message) {
-            Some(repeated) => Verdict::invalid(
-                verdict.kind,
-                repeated.pointer,
-                format!(
-                    "member `{}` appears twice in one object (readers disagree on which counts)",
-                    repeated.name
-                ),
-            )
-            .sent_by(from),
-            None => verdict,
-        }
-    }
-
-    fn check_json_rpc(
-        &self,
-        transcript: &mut Transcript,
-        from: Option<Side>,
-        value: &Value,
-        object: &Map<String, Value>,
-    ) -> Verdict {
-        let mut envelope = Vec::new();
-        match object.get("jsonrpc") {
-            Some(Value::String(version)) if version == "2.0" => {}
-            Some(other) => envelope.push(SchemaError::new(
-                "/jsonrpc",
-                format!("`jsonrpc` must be `\"2.0\"`, not `{}`", render(other)),
-            )),
-            None => envelope.push(SchemaError::new(
-                "",
-                "`jsonrpc` is missing (it must be `\"2.0\"`)",
-            )),
-        }
-        let id = object.get("id");
-        if let Some(id) = id {
-            envelope.extend(self.schema_errors("RequestId", id, "/id"));
-        }
-        if let Some(method) = object.get("method") {
-            let Some(method) = method.as_str() else {
-                envelope.push(SchemaError::new(
-                    "/method",
-                    format!("`method` must be a string, not `{}`", render(method)),
-                ));
-                return judge(Kind::JsonRpc, envelope, None);
-            };
-            let known = self.acp.method(method);
-            let sender = known.and_then(|known| known.sender);
-            if let (Some(from), Some(sender)) = (from, sender) {
-                if from.role() != sender {
-                    let sender = match sender {
-                        transcript::Role::Client => Side::Client,
-                        transcript::Role::Peer => Side::Agent,
-                    };
-                    envelope.push(SchemaError::new(
-                        "/method",
-                        format!("`{method}` is sent by the {sender}, not by the {from}"),
-                    ));
-                }
-            }
-            let kind = match id {
-                Some(id) => {
-                    let role = from.map(Side::role).or(sender);
-                    transcript.request(id, method, role);
-                    Kind::Request {
-                        method: method.to_owned(),
-                    }
-                }
-                None => Kind::Notification {
-                    method: method.to_owned(),
-                },
-            };
-            return self.check_call(
-                kind,
-                method,
-                known,
-                id.is_some(),
-                object.get("params"),
-                envelope,
-            );
-        }
-        let (result, error) = (object.get("result"), object.get("error"));
-        if result.is_none() && error.is_none() {
-            envelope.push(SchemaError::new(
-                "",
-                "neither a request, a notification nor a response: no `method`, `result` or `error`",
-            ));
-            return judge(Kind::JsonRpc, envelope, None);
-        }
-        let answer = match id {
-            Some(id) => transcript.answer(id, from.map(Side::role)),
-            None => {
-                envelope.push(SchemaError::new(
-                    "",
-                    "`id` is missing (a response needs one)",
-                ));
-                Answer::NotSeen
-            }
-        };
-        match (result, error) {
-            (Some(_), Some(_)) => {
-                envelope.push(SchemaError::new(
-                    "",
-                    "a response has `result` or `error`, not both",
-                ));
-                judge(response_kind(answer, false), envelope, None)
-            }
-            (None, Some(error)) => {
-                envelope.extend(self.schema_errors("Error", error, "/error"));
-                judge(response_kind(answer, true), envelope, None)
-            }
-            (Some(result), None) => self.check_result(answer, value, result, envelope),
-            (None, None) => unreachable!("handled above"),
-        }
-    }
-
-    /// A request or notification: the params of a known method against its definition.
-    fn check_call(
-        &self,
-        kind: Kind,
-        method: &str,
-        known: Option<&Method>,
-        has_id: bool,
-        params: Option<&Value>,
-        mut envelope: Vec<SchemaError>,
-    ) -> Verdict {
-        if method.starts_with('_') {
-            // Extension method: any params (ACP extensibility).
-            return judge(kind, envelope, None);
-        }
-        let Some(known) = known else {
-            envelope.push(SchemaError::new(
-                "/method",
-                format!("unknown method `{method}` (extension methods start with `_`)"),
-            ));
-            return judge(kind, envelope, None);
-        };
-        match (&known.role, has_id) {
-            (Role::Notification, true) => envelope.push(SchemaError::new(
-                "/id",
-                format!("`{method}` is a notification: it takes no `id`"),
-            )),
-            (Role::Request { .. }, false) => envelope.push(SchemaError::new(
-                "",
-                format!("`{method}` is a request: it needs an `id`"),
-            )),
-            _ => {}
-        }
-        if let Some(params) = params {
-            return self.check_definition(kind, &known.params, params, "/params", envelope);
-        }
-        // JSON-RPC lets a call omit `params`: fine when the definition accepts `{}`.
-        let empty = json!({});
-        match self.acp.validator(&known.params) {
-            Ok(validator) if validator.is_valid(&empty) => {
-                self.check_definition(kind, &known.params, &empty, "/params", envelope)
-            }
-            _ => {
-                envelope.push(SchemaError::new(
-                    "",
-                    format!("`params` is missing; `{method}` requires them"),
-                ));
-                judge(kind, envelope, None)
-            }
-        }
-    }
-
-    /// A successful response: its `result` against the response definition of the request it
-    /// answers; against the whole schema when that request was not seen; against each
-    /// candidate's when the pairing is ambiguous.
-    fn check_result(
-        &self,
-        answer: Answer,
-        message: &Value,
-        result: &Value,
-        envelope: Vec<SchemaError>,
-    ) -> Verdict {
-        match answer {
-            Answer::Paired(method) => match self.result_definition(&method) {
-                ResultDefinition::Any => judge(
-                    Kind::Response {
-                        method: Some(method),
-                    },
-                    envelope,
-                    None,
-                ),
-                ResultDefinition::Definition(response) => self.check_definition(
-                    Kind::Response {
-                        method: Some(method),
-                    },
-                    &response,
-                    result,
-                    "/result",
-                    envelope,
-                ),
-                ResultDefinition::Unknown => {
-                    let message = format!(
-                        "`{method}` has no definition in the schema: the result cannot be checked \
-                         against a result definition"
-                    );
-                    let kind = Kind::ResponseToUnknownMethod { method };
-                    match envelope.into_iter().next() {
-                        Some(first) => Verdict::invalid(kind, first.pointer, first.message),
-                        None => Verdict::unchecked(kind, "/result", message),
-                    }
-                }
+            Some(repeated) => Verdict {
+                protocol: verdict.protocol,
+                ..Verdict::invalid(
+                    verdict.kind,
+                    repeated.pointer,
+                    format!(
+                        "member `{}` appears twice in one object (readers disagree on which \
+                         counts)",
+                        repeated.name
+                    ),
+                )
+                .sent_by(from)
             },
-            Answer::NotSeen => {
-                let mut errors = envelope;
-                match self.acp.root_validator() {
-                    Ok(root) if root.is_valid(message) => {}
-                    Ok(root) => errors.extend(leaves::collect(root.iter_errors(message), "")),
-                    Err(compile) => errors.push(SchemaError::new("", compile)),
-                }
-                leaves::sort(&mut errors);
-                judge(Kind::Response { method: None }, errors, None)
-            }
-            Answer::Ambiguous(methods) => self.check_ambiguous(methods, result, envelope),
-        }
-    }
-
-    /// A result that answers one of `methods` (the line does not say which): valid as the answer
-    /// to each, invalid as the answer to each, or unchecked.
-    fn check_ambiguous(
-        &self,
-        methods: Vec<String>,
-        result: &Value,
-        envelope: Vec<SchemaError>,
-    ) -> Verdict {
-        let kind = Kind::AmbiguousResponse {
-            methods: methods.clone(),
-            error: false,
-        };
-        if let Some(first) = envelope.into_iter().next() {
-            return Verdict::invalid(kind, first.pointer, first.message);
-        }
-        let verdicts: Vec<(String, Verdict)> = methods
-            .into_iter()
-            .map(|method| {
-                let verdict = self.check_result(
-                    Answer::Paired(method.clone()),
-                    &Value::Null,
-                    result,
-                    Vec::new(),
-                );
-                (method, verdict)
-            })
-            .collect();
-        let fits = |verdict: &Verdict| matches!(verdict.status, Status::Ok | Status::Lenient);
-        let named = |(method, verdict): &(String, Verdict)| match &verdict.status {
-            Status::Invalid { pointer, message } | Status::Unchecked { pointer, message } => {
-                format!("as the answer to `{method}`, `{pointer}`: {message}")
-            }
-            _ => format!("valid as the answer to `{method}`"),
-        };
-        if verdicts.iter().all(|(_, verdict)| fits(verdict)) {
-            // Valid whichever request it answers.
-            let report = verdicts
-                .into_iter()
-                .flat_map(|(_, verdict)| verdict.report)
-                .collect::<Vec<_>>();
-            let status = if report.is_empty() {
-                Status::Ok
-            } else {
-                Status::Lenient
-            };
-            return Verdict {
-                status,
-                kind,
-                report,
-                from: None,
-            };
-        }
-        if verdicts
-            .iter()
-            .all(|(_, verdict)| matches!(verdict.status, Status::Invalid { .. }))
-        {
-            let Status::Invalid { pointer, .. } = &verdicts[0].1.status else {
-                unreachable!("all invalid")
-            };
-            let pointer = pointer.clone();
-            let message = verdicts.iter().map(named).collect::<Vec<_>>().join("; ");
-            return Verdict::invalid(
-                kind,
-                pointer,
-                format!("invalid whichever request it answers: {message}"),
-            );
-        }
-        let message = verdicts.iter().map(named).collect::<Vec<_>>().join("; ");
-        Verdict::unchecked(
-            kind,
-            "/result",
-            format!(
-                "requests with this `id` are pending in both directions and the line does not say \
-                 who sent it ({message}); wrap lines as {{\"from\": ..., \"message\": ...}}"
-            ),
-        )
-    }
-
-    /// What the result of `method` is checked against.
-    fn result_definition(&self, method: &str) -> ResultDefinition {
-        if method.starts_with('_') {
-            return ResultDefinition::Any;
-        }
-        match self.acp.method(method).map(|known| &known.role) {
-            Some(Role::Request {
-                response: Some(response),
-            }) => ResultDefinition::Definition(response.clone()),
-            // A notification answered, or a request without a response definition: nothing to
-            // check the result against.
-            Some(_) | None => ResultDefinition::Unknown,
+            None => verdict,
         }
     }
 
     /// `value` (at `prefix` in the message) against `#/$defs/<definition>`, decoded into the
     /// generated type when the definition has one.
-    fn check_definition(
+    pub(super) fn check_definition(
         &self,
         kind: Kind,
         definition: &str,
@@ -591,7 +317,12 @@ impl Checker {
     }
 
     /// The leaf errors of `value` against `#/$defs/<definition>`, pointers under `prefix`.
-    fn schema_errors(&self, definition: &str, value: &Value, prefix: &str) -> Vec<SchemaError> {
+    pub(super) fn schema_errors(
+        &self,
+        definition: &str,
+        value: &Value,
+        prefix: &str,
+    ) -> Vec<SchemaError> {
         match self.acp.validator(definition) {
             Ok(validator) if validator.is_valid(value) => Vec::new(),
             Ok(validator) => leaves::collect(validator.iter_errors(value), prefix),
@@ -682,7 +413,7 @@ impl Checker {
 /// - no schema error but the decoder failed or applied leniency: `invalid`, saying that schema
 ///   and types disagree;
 /// - otherwise `invalid` with the first schema error.
-fn judge(
+pub(super) fn judge(
     kind: Kind,
     errors: Vec<SchemaError>,
     decoded: Option<Result<Vec<Leniency>, DecodeError>>,
@@ -724,6 +455,7 @@ fn judge(
                 kind,
                 report,
                 from: None,
+                protocol: None,
             },
         };
     };
@@ -745,31 +477,7 @@ fn judge(
         kind,
         report,
         from: None,
-    }
-}
-
-/// What a response's result is checked against.
-enum ResultDefinition {
-    /// Any value (an extension method: `ExtResponse`).
-    Any,
-    /// `#/$defs/<name>`.
-    Definition(String),
-    /// Nothing: the method has no definition (or no result definition).
-    Unknown,
-}
-
-/// The kind of a response with the request it answers.
-fn response_kind(answer: Answer, error: bool) -> Kind {
-    match (answer, error) {
-        (Answer::Paired(method), false) => Kind::Response {
-            method: Some(method),
-        },
-        (Answer::Paired(method), true) => Kind::ErrorResponse {
-            method: Some(method),
-        },
-        (Answer::NotSeen, false) => Kind::Response { method: None },
-        (Answer::NotSeen, true) => Kind::ErrorResponse { method: None },
-        (Answer::Ambiguous(methods), error) => Kind::AmbiguousResponse { methods, error },
+        protocol: None,
     }
 }
 
@@ -806,6 +514,7 @@ fn wrapped_message(line: &[u8]) -> Option<&[u8]> {
 mod tests {
     use super::*;
     use crate::decode::LeniencyKind;
+    use serde_json::json;
 
     fn leniency(pointer: &str) -> Leniency {
         Leniency {

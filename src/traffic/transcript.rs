@@ -23,6 +23,8 @@
 
 use serde_json::Value;
 
+use super::verdict::Protocol;
+
 /// Who sent a message: the client, or the other side (an ACP agent, an MCP server).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -148,44 +150,104 @@ pub(crate) fn unwrap(value: Value) -> Line {
 #[derive(Debug, Clone, PartialEq)]
 struct Pending {
     id: Value,
-    method: String,
+    request: Request,
     /// Who sent it, when known (a wrapper, or the method's schema).
     from: Option<Role>,
     /// Responses that may have answered it, received while the pairing was ambiguous.
     maybe_answered: usize,
 }
 
+/// A request a response answers: its method, and the protocol (and version) it was checked as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Request {
+    pub(crate) method: String,
+    pub(crate) protocol: Protocol,
+}
+
 /// What a response answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
-    /// The request of this method.
-    Paired(String),
+    /// This request.
+    Paired(Request),
     /// No pending request has the response's id (in the direction it could answer).
     NotSeen,
     /// Requests with the id are pending in more than one direction and the response does not
-    /// say which side sent it: the methods, in the order the requests were sent.
-    Ambiguous(Vec<String>),
+    /// say which side sent it, in the order they were sent.
+    Ambiguous(Vec<Request>),
 }
 
-/// What one input has said so far: the requests still waiting for their response, with who sent
-/// them, so that a response is checked against the result definition of the request it answers.
+/// The protocol family a session speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// Agent Client Protocol.
+    Acp,
+    /// Model Context Protocol.
+    Mcp,
+}
+
+/// What one input has said so far: the session it is in (which protocol, which MCP version),
+/// and the requests still waiting for their response, with who sent them, so that a response is
+/// checked against the result definition of the request it answers.
+///
+/// A transcript may hold several sessions one after another: an `initialize` request (ACP or
+/// MCP) or an MCP `server/discover` starts a new one, forgetting the requests still pending.
 ///
 /// Use one per input (file); ids of different inputs never match.
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
     /// Every request not yet answered, oldest first.
     pending: Vec<Pending>,
+    /// The protocol of the session, once the transcript showed it.
+    family: Option<Family>,
+    /// The MCP version of the session, once negotiated (or carried by a request's `_meta`).
+    mcp_version: Option<&'static str>,
 }
 
 impl Transcript {
-    /// Records a request sent by `from` (`None` when unknown).
-    pub(crate) fn request(&mut self, id: &Value, method: &str, from: Option<Role>) {
+    /// Records a request sent by `from` (`None` when unknown), checked as `protocol`.
+    pub(crate) fn request(
+        &mut self,
+        id: &Value,
+        method: &str,
+        from: Option<Role>,
+        protocol: Protocol,
+    ) {
         self.pending.push(Pending {
             id: id.clone(),
-            method: method.to_owned(),
+            request: Request {
+                method: method.to_owned(),
+                protocol,
+            },
             from,
             maybe_answered: 0,
         });
+    }
+
+    /// Starts a new session of `family`: no request pending, no MCP version yet.
+    pub(crate) fn start_session(&mut self, family: Family) {
+        self.pending.clear();
+        self.family = Some(family);
+        self.mcp_version = None;
+    }
+
+    /// The session's protocol, once shown.
+    pub(crate) fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    /// Records the session's protocol (shown by a method only one protocol has).
+    pub(crate) fn set_family(&mut self, family: Family) {
+        self.family = Some(family);
+    }
+
+    /// The session's MCP version, once known.
+    pub(crate) fn mcp_version(&self) -> Option<&'static str> {
+        self.mcp_version
+    }
+
+    /// Records the session's MCP version.
+    pub(crate) fn set_mcp_version(&mut self, version: &'static str) {
+        self.mcp_version = Some(version);
     }
 
     /// Finds (and removes, once answered) the request a response with `id` answers; `from` is who
@@ -216,11 +278,11 @@ impl Transcript {
         candidates.sort_unstable();
         match candidates.as_slice() {
             [] => Answer::NotSeen,
-            [only] => Answer::Paired(self.pending.remove(*only).method),
+            [only] => Answer::Paired(self.pending.remove(*only).request),
             several => {
-                let methods = several
+                let requests = several
                     .iter()
-                    .map(|&index| self.pending[index].method.clone())
+                    .map(|&index| self.pending[index].request.clone())
                     .collect();
                 let count = several.len();
                 for &index in several {
@@ -234,7 +296,7 @@ impl Transcript {
                         self.pending.remove(index);
                     }
                 }
-                Answer::Ambiguous(methods)
+                Answer::Ambiguous(requests)
             }
         }
     }
@@ -246,62 +308,83 @@ mod tests {
 
     use super::*;
 
+    fn paired(method: &str) -> Answer {
+        Answer::Paired(Request {
+            method: method.to_owned(),
+            protocol: Protocol::Acp,
+        })
+    }
+
+    trait Acp {
+        fn acp(&mut self, id: Value, method: &str, from: Option<Role>);
+    }
+
+    impl Acp for Transcript {
+        fn acp(&mut self, id: Value, method: &str, from: Option<Role>) {
+            self.request(&id, method, from, Protocol::Acp);
+        }
+    }
+
     #[test]
     fn responses_find_their_request_by_id_and_direction() {
         let mut transcript = Transcript::default();
-        transcript.request(&json!(1), "initialize", Some(Role::Client));
-        transcript.request(&json!("1"), "session/new", Some(Role::Client));
-        transcript.request(&json!(3), "session/prompt", Some(Role::Client));
-        transcript.request(&json!(3), "session/request_permission", Some(Role::Peer));
+        transcript.acp(json!(1), "initialize", Some(Role::Client));
+        transcript.acp(json!("1"), "session/new", Some(Role::Client));
+        transcript.acp(json!(3), "session/prompt", Some(Role::Client));
+        transcript.acp(json!(3), "session/request_permission", Some(Role::Peer));
         // The agent answers the client's request 3, the client the agent's.
         assert_eq!(
             transcript.answer(&json!(3), Some(Role::Client)),
-            Answer::Paired("session/request_permission".into())
+            paired("session/request_permission")
         );
         assert_eq!(
             transcript.answer(&json!(3), Some(Role::Peer)),
-            Answer::Paired("session/prompt".into())
+            paired("session/prompt")
         );
         assert_eq!(
             transcript.answer(&json!(3), Some(Role::Peer)),
             Answer::NotSeen
         );
         // `1` and `"1"` are different ids.
-        assert_eq!(
-            transcript.answer(&json!("1"), None),
-            Answer::Paired("session/new".into())
-        );
-        assert_eq!(
-            transcript.answer(&json!(1), None),
-            Answer::Paired("initialize".into())
-        );
+        assert_eq!(transcript.answer(&json!("1"), None), paired("session/new"));
+        assert_eq!(transcript.answer(&json!(1), None), paired("initialize"));
+        // A new session forgets what was pending.
+        transcript.acp(json!(4), "session/prompt", Some(Role::Client));
+        transcript.start_session(Family::Mcp);
+        assert_eq!(transcript.answer(&json!(4), None), Answer::NotSeen);
+        assert_eq!(transcript.family(), Some(Family::Mcp));
+        assert_eq!(transcript.mcp_version(), None);
     }
 
     #[test]
     fn a_bare_response_with_an_id_pending_both_ways_is_ambiguous_until_both_are_answered() {
         let mut transcript = Transcript::default();
-        transcript.request(&json!(2), "session/prompt", Some(Role::Client));
-        transcript.request(&json!(2), "fs/read_text_file", Some(Role::Peer));
-        let both = Answer::Ambiguous(vec!["session/prompt".into(), "fs/read_text_file".into()]);
+        transcript.acp(json!(2), "session/prompt", Some(Role::Client));
+        transcript.acp(json!(2), "fs/read_text_file", Some(Role::Peer));
+        let request = |method: &str| Request {
+            method: method.to_owned(),
+            protocol: Protocol::Acp,
+        };
+        let both = Answer::Ambiguous(vec![
+            request("session/prompt"),
+            request("fs/read_text_file"),
+        ]);
         assert_eq!(transcript.answer(&json!(2), None), both);
         assert_eq!(transcript.answer(&json!(2), None), both);
         // Two responses answered the two requests.
         assert_eq!(transcript.answer(&json!(2), None), Answer::NotSeen);
         // A direction given later still pairs exactly.
-        transcript.request(&json!(2), "session/prompt", Some(Role::Client));
-        transcript.request(&json!(2), "fs/read_text_file", Some(Role::Peer));
+        transcript.acp(json!(2), "session/prompt", Some(Role::Client));
+        transcript.acp(json!(2), "fs/read_text_file", Some(Role::Peer));
         assert!(matches!(
             transcript.answer(&json!(2), None),
             Answer::Ambiguous(_)
         ));
         assert_eq!(
             transcript.answer(&json!(2), Some(Role::Client)),
-            Answer::Paired("fs/read_text_file".into())
+            paired("fs/read_text_file")
         );
-        assert_eq!(
-            transcript.answer(&json!(2), None),
-            Answer::Paired("session/prompt".into())
-        );
+        assert_eq!(transcript.answer(&json!(2), None), paired("session/prompt"));
     }
 
     #[test]

@@ -138,12 +138,58 @@ impl fmt::Display for Kind {
     }
 }
 
+/// The protocol a JSON-RPC message was checked as, and against which schema version.
+/// [`fmt::Display`]: `ACP`, `MCP 2025-11-25`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// The Agent Client Protocol, against `schema/acp/acp.schema.json`.
+    Acp,
+    /// The Model Context Protocol, against the official schema of `version`
+    /// (`schema/mcp/<version>/schema.json`, one of [`super::MCP_VERSIONS`]).
+    Mcp {
+        /// The protocol version, such as `2025-11-25`.
+        version: &'static str,
+    },
+}
+
+impl Protocol {
+    /// The wire name: `acp` or `mcp`.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Acp => "acp",
+            Self::Mcp { .. } => "mcp",
+        }
+    }
+
+    /// The MCP version, for MCP.
+    #[must_use]
+    pub const fn version(&self) -> Option<&'static str> {
+        match self {
+            Self::Acp => None,
+            Self::Mcp { version } => Some(version),
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Acp => f.write_str("ACP"),
+            Self::Mcp { version } => write!(f, "MCP {version}"),
+        }
+    }
+}
+
 /// The checker's verdict on one message.
 ///
 /// Serializes as
-/// `{"verdict": "invalid", "kind": "session/update", "from": null,
-/// "pointer": "/params/update/content/0/type", "message": "...", "report": []}`; `from` is the
-/// sender a wrapper line named (`client`, `agent`, `server`), else `null`; `pointer` and
+/// `{"verdict": "invalid", "kind": "session/update", "protocol": "acp", "version": null,
+/// "from": null, "pointer": "/params/update/content/0/type", "message": "...", "report": []}`;
+/// `protocol` is `acp` or `mcp` for a JSON-RPC message (`null` for a route body, a fragment or
+/// what is not JSON), `version` the MCP version it was checked against (`null` for ACP); `from`
+/// is the sender a wrapper line named (`client`, `agent`, `server`), else `null`; `pointer` and
 /// `message` are `null` unless the verdict is `invalid` or `unchecked`, `report` lists the
 /// leniency the decoder applied (empty when nothing was decoded). Pointers are into the message
 /// (a wrapper's `message`), not into the wrapper.
@@ -157,6 +203,9 @@ pub struct Verdict {
     pub report: Vec<Leniency>,
     /// Who sent the message, when the transcript line said so (`{"from": ..., "message": ...}`).
     pub from: Option<Side>,
+    /// The protocol a JSON-RPC message was checked as (with the MCP version); `None` for a route
+    /// body, a fragment, or what is not JSON-RPC.
+    pub protocol: Option<Protocol>,
 }
 
 impl Verdict {
@@ -166,12 +215,19 @@ impl Verdict {
             kind,
             report: Vec::new(),
             from: None,
+            protocol: None,
         }
     }
 
     /// The same verdict, saying who sent the message.
     pub(crate) fn sent_by(mut self, from: Option<Side>) -> Self {
         self.from = from;
+        self
+    }
+
+    /// The same verdict, saying which protocol the message was checked as.
+    pub(crate) fn checked_as(mut self, protocol: Protocol) -> Self {
+        self.protocol = Some(protocol);
         self
     }
 
@@ -188,6 +244,7 @@ impl Verdict {
             kind,
             report: Vec::new(),
             from: None,
+            protocol: None,
         }
     }
 
@@ -204,6 +261,7 @@ impl Verdict {
             kind,
             report: Vec::new(),
             from: None,
+            protocol: None,
         }
     }
 }
@@ -216,9 +274,11 @@ impl Serialize for Verdict {
             }
             Status::Ok | Status::Lenient => (None, None),
         };
-        let mut state = serializer.serialize_struct("Verdict", 6)?;
+        let mut state = serializer.serialize_struct("Verdict", 8)?;
         state.serialize_field("verdict", self.status.name())?;
         state.serialize_field("kind", &self.kind.to_string())?;
+        state.serialize_field("protocol", &self.protocol.map(|p| p.name()))?;
+        state.serialize_field("version", &self.protocol.and_then(|p| p.version()))?;
         state.serialize_field("from", &self.from)?;
         state.serialize_field("pointer", &pointer)?;
         state.serialize_field("message", &message)?;
@@ -325,16 +385,21 @@ mod tests {
         let ok = Verdict::ok(Kind::RouteBody);
         assert_eq!(
             serde_json::to_value(&ok).unwrap(),
-            json!({"verdict": "ok", "kind": "route body", "from": null, "pointer": null, "message": null, "report": []})
+            json!({"verdict": "ok", "kind": "route body", "protocol": null, "version": null,
+                   "from": null, "pointer": null, "message": null, "report": []})
         );
         let invalid = Verdict::invalid(Kind::NotJson, "", "expected value at line 1 column 1");
         assert_eq!(
             serde_json::to_value(&invalid).unwrap(),
-            json!({"verdict": "invalid", "kind": "not JSON", "from": null, "pointer": "",
+            json!({"verdict": "invalid", "kind": "not JSON", "protocol": null, "version": null,
+                   "from": null, "pointer": "",
                    "message": "expected value at line 1 column 1", "report": []})
         );
         let unchecked = Verdict {
             from: Some(Side::Agent),
+            protocol: Some(Protocol::Mcp {
+                version: "2025-11-25",
+            }),
             ..Verdict::unchecked(
                 Kind::ResponseToUnknownMethod {
                     method: "session/fork".into(),
@@ -347,7 +412,7 @@ mod tests {
             serde_json::to_value(&unchecked).unwrap(),
             json!({"verdict": "unchecked",
                    "kind": "response to session/fork (unknown method: no result definition)",
-                   "from": "agent", "pointer": "/result", "message": "not checked", "report": []})
+                   "protocol": "mcp", "version": "2025-11-25", "from": "agent", "pointer": "/result", "message": "not checked", "report": []})
         );
     }
 
