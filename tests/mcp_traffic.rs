@@ -360,3 +360,40 @@ fn the_official_2026_07_28_examples_are_ok() -> TestResult {
     assert!(checked >= 30, "{checked} official examples checked");
     Ok(())
 }
+
+/// 2025-11-25 task augmentation, as the official TypeScript SDK and server-everything use it: a
+/// request whose params carry `task` is answered by a `CreateTaskResult` ("The request will
+/// return a CreateTaskResult immediately"), not by the method's own result.
+#[test]
+fn a_task_augmented_request_is_answered_by_a_create_task_result() -> TestResult {
+    let checker = Checker::new()?;
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "c", "version": "1"}}});
+    let task = json!({"taskId": "t-1", "status": "working", "ttl": 60000,
+                      "createdAt": "2026-12-01T16:06:55.507Z",
+                      "lastUpdatedAt": "2026-12-01T16:06:55.507Z"});
+    let verdicts = check_lines(
+        &checker,
+        &[
+            init,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "research", "arguments": {}, "task": {"ttl": 60000}}}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"task": task}}),
+            // Without `task`, the same answer is not a `CallToolResult`.
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                   "params": {"name": "research", "arguments": {}}}),
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"task": task}}),
+        ],
+    );
+    assert_eq!(verdicts[2].status, Status::Ok, "{:?}", verdicts[2]);
+    assert_eq!(verdicts[2].kind.to_string(), "response to tools/call");
+    assert_eq!(
+        verdicts[4].status,
+        Status::Invalid {
+            pointer: "/result".into(),
+            message: "\"content\" is a required property".into()
+        }
+    );
+    Ok(())
+}

@@ -15,6 +15,10 @@
 //! 2. else `XResult` (`CallToolRequest` → `CallToolResult`);
 //! 3. else `EmptyResult` (`ping`, `resources/subscribe`, `logging/setLevel`...).
 //!
+//! A task-augmented request (2025-11-25: its params declare a `task` member, "The request will
+//! return a CreateTaskResult immediately", and the request carries one) is answered by a
+//! `CreateTaskResult` instead.
+//!
 //! Who sends a method: the client when `ClientRequest`/`ClientNotification` lists it, the server
 //! when `ServerRequest`/`ServerNotification` does, unknown when both or neither do (`ping`,
 //! `notifications/progress`).
@@ -101,6 +105,9 @@ pub(crate) struct McpMethod {
     pub(crate) result: Option<ResultCheck>,
     /// Who sends it, when one side only does.
     pub(crate) sender: Option<Role>,
+    /// `CreateTaskResult`, when the request's params declare `task` (task augmentation): the
+    /// result of a request that carries one.
+    pub(crate) task_result: Option<String>,
 }
 
 type Built = Result<Validator, String>;
@@ -314,10 +321,15 @@ fn methods(
             (false, true) => Some(Role::Peer),
             _ => None,
         };
+        let task_result = (is_request
+            && defs.contains_key("CreateTaskResult")
+            && declares_task(defs, &prefix, definition.pointer("/properties/params")))
+        .then(|| "CreateTaskResult".to_owned());
         let entry = McpMethod {
             definition: name.clone(),
             result,
             sender,
+            task_result,
         };
         if let Some(previous) = methods.insert(method.to_owned(), entry) {
             return Err(format!(
@@ -327,6 +339,40 @@ fn methods(
         }
     }
     Ok(methods)
+}
+
+/// Whether a params schema declares a `task` member: in its `properties`, through a `$ref`, or
+/// in a branch of its `anyOf`/`oneOf`/`allOf` (`ElicitRequestParams` is a union of two params).
+fn declares_task(defs: &Map<String, Value>, prefix: &str, schema: Option<&Value>) -> bool {
+    fn walk(defs: &Map<String, Value>, prefix: &str, schema: &Value, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        if schema.pointer("/properties/task").is_some() {
+            return true;
+        }
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix(prefix))
+            .and_then(|name| defs.get(name))
+        {
+            if walk(defs, prefix, target, depth + 1) {
+                return true;
+            }
+        }
+        ["anyOf", "oneOf", "allOf"].iter().any(|keyword| {
+            schema
+                .get(keyword)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| {
+                    branches
+                        .iter()
+                        .any(|branch| walk(defs, prefix, branch, depth + 1))
+                })
+        })
+    }
+    schema.is_some_and(|schema| walk(defs, prefix, schema, 0))
 }
 
 /// Every definition name `node` refers to with `$ref` (`<prefix>NAME`), not entering
@@ -465,6 +511,26 @@ mod tests {
                 .map(|m| (m.definition.as_str(), m.sender)),
             Some(("CancelledNotification", None))
         );
+        // Task augmentation (2025-11-25 only): the requests whose params declare `task`.
+        let tasks = schemas.get("2025-11-25").expect("parses");
+        let mut augmented: Vec<&str> = tasks
+            .methods()
+            .iter()
+            .filter(|(_, known)| known.task_result.is_some())
+            .map(|(method, _)| method.as_str())
+            .collect();
+        augmented.sort_unstable();
+        assert_eq!(
+            augmented,
+            ["elicitation/create", "sampling/createMessage", "tools/call"]
+        );
+        assert!(MCP_VERSIONS.iter().all(|version| *version == "2025-11-25"
+            || schemas
+                .get(version)
+                .expect("parses")
+                .methods()
+                .values()
+                .all(|known| known.task_result.is_none())));
         assert!(schemas.knows_method("logging/setLevel"));
         assert!(!schemas.knows_method("session/prompt"));
         assert_eq!(known("2025-06-18"), Some("2025-06-18"));

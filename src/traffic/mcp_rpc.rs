@@ -48,7 +48,12 @@ impl Checker {
         envelope.extend(wrong_side(method, from, sender, Side::Server));
         if let Some(id) = id {
             let role = from.map(Side::role).or(sender);
-            transcript.request(id, method, role, Protocol::Mcp { version });
+            let task = call
+                .object
+                .get("params")
+                .and_then(|params| params.get("task"))
+                .is_some_and(Value::is_object);
+            transcript.request_with_task(id, method, role, Protocol::Mcp { version }, task);
         }
         let Some(known) = known else {
             envelope.push(SchemaError::new(
@@ -115,10 +120,13 @@ fn mcp_result(
     envelope: Vec<SchemaError>,
 ) -> Verdict {
     match answer {
-        Answer::Paired(Request { method, .. }) => {
-            let check = schema
-                .method(&method)
-                .and_then(|known| known.result.clone());
+        Answer::Paired(Request { method, task, .. }) => {
+            // A task-augmented request is answered by a `CreateTaskResult`.
+            let known = schema.method(&method);
+            let check = match known.and_then(|known| known.task_result.clone()) {
+                Some(task_result) if task => Some(ResultCheck::Result(task_result)),
+                _ => known.and_then(|known| known.result.clone()),
+            };
             let errors = match &check {
                 Some(ResultCheck::Response(definition)) => {
                     mcp_errors(schema, definition, value, "")

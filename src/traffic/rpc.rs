@@ -138,7 +138,9 @@ impl Checker {
         result: Option<&Value>,
     ) -> Protocol {
         match answer {
-            Answer::Paired(Request { method, protocol }) => {
+            Answer::Paired(Request {
+                method, protocol, ..
+            }) => {
                 if let (Protocol::Mcp { .. }, "initialize") = (protocol, method.as_str()) {
                     let negotiated = result
                         .and_then(|result| result.get("protocolVersion"))

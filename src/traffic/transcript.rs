@@ -157,11 +157,13 @@ struct Pending {
     maybe_answered: usize,
 }
 
-/// A request a response answers: its method, and the protocol (and version) it was checked as.
+/// A request a response answers: its method, the protocol (and version) it was checked as, and
+/// whether it asked for task-augmented execution (MCP `params.task`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Request {
     pub(crate) method: String,
     pub(crate) protocol: Protocol,
+    pub(crate) task: bool,
 }
 
 /// What a response answers.
@@ -212,11 +214,24 @@ impl Transcript {
         from: Option<Role>,
         protocol: Protocol,
     ) {
+        self.request_with_task(id, method, from, protocol, false);
+    }
+
+    /// [`Transcript::request`] for a request that may ask for task-augmented execution.
+    pub(crate) fn request_with_task(
+        &mut self,
+        id: &Value,
+        method: &str,
+        from: Option<Role>,
+        protocol: Protocol,
+        task: bool,
+    ) {
         self.pending.push(Pending {
             id: id.clone(),
             request: Request {
                 method: method.to_owned(),
                 protocol,
+                task,
             },
             from,
             maybe_answered: 0,
@@ -312,6 +327,7 @@ mod tests {
         Answer::Paired(Request {
             method: method.to_owned(),
             protocol: Protocol::Acp,
+            task: false,
         })
     }
 
@@ -364,6 +380,7 @@ mod tests {
         let request = |method: &str| Request {
             method: method.to_owned(),
             protocol: Protocol::Acp,
+            task: false,
         };
         let both = Answer::Ambiguous(vec![
             request("session/prompt"),
