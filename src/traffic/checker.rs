@@ -58,10 +58,23 @@ fn report_of<T: DeserializeOwned + serde::Serialize>(
     json: &[u8],
     limits: &DecodeLimits,
 ) -> Result<Decoded, DecodeError> {
-    decode_with::<T>(json, limits).map(|decoded| Decoded {
-        // A value that does not encode cannot show a kept value: nothing is dropped then.
-        encoded: serde_json::to_value(&decoded.value).unwrap_or(Value::Null),
-        report: decoded.report,
+    decode_with::<T>(json, limits).map(|decoded| {
+        // Encoded again only when an entry may be a kept value (most messages have no report);
+        // a value that does not encode cannot show a kept value: nothing is dropped then.
+        let kept_value_possible = decoded.report.iter().any(|leniency| {
+            matches!(
+                leniency.kind,
+                LeniencyKind::UnknownValue | LeniencyKind::UnknownVariant
+            )
+        });
+        Decoded {
+            encoded: if kept_value_possible {
+                serde_json::to_value(&decoded.value).unwrap_or(Value::Null)
+            } else {
+                Value::Null
+            },
+            report: decoded.report,
+        }
     })
 }
 
