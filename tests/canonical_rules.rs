@@ -27,8 +27,6 @@ const TX: &str = "0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f";
 const PRINTABLE: &str = "printable ASCII `!`..=`~`";
 const NAME_ALPHABET: &str = "`A-Z`, `a-z`, `0-9`, `_`, `-`, `.`";
 const UUID_V7: &str = "a lowercase hyphenated version 7 UUID";
-const ACTION_FORM: &str =
-    "a transaction id, `:` and a request ordinal (0 to 4294967295, no leading zero)";
 
 // ---------------------------------------------------------------------------------------------
 // Published schemas
@@ -221,9 +219,11 @@ fn opaque_ids_take_1_to_128_bytes_of_printable_ascii() -> TestResult {
         assert_eq!(ToolId::try_new(ok)?.as_str(), ok);
         assert_eq!(ChannelId::try_new(ok)?.as_str(), ok);
         assert_eq!(SessionId::try_new(ok)?.as_str(), ok);
+        assert_eq!(ToolActionId::try_new(ok)?.as_str(), ok);
         accepted::<ToolId>("ToolId", &json!(ok));
         accepted::<ChannelId>("ChannelId", &json!(ok));
         accepted::<SessionId>("SessionId", &json!(ok));
+        accepted::<ToolActionId>("ToolActionId", &json!(ok));
     }
     let long = "a".repeat(129);
     let cases = [
@@ -269,6 +269,8 @@ fn opaque_ids_take_1_to_128_bytes_of_printable_ascii() -> TestResult {
             ("tool_id", ToolId::try_new(value).map(drop)),
             ("channel_id", ChannelId::try_new(value).map(drop)),
             ("session_id", SessionId::try_new(value).map(drop)),
+            ("tool_action_id", ToolActionId::try_new(value).map(drop)),
+            ("tool_action_id", ToolActionId::new(value).validate()),
         ] {
             assert_eq!(
                 result,
@@ -293,6 +295,19 @@ fn opaque_ids_take_1_to_128_bytes_of_printable_ascii() -> TestResult {
             &json,
             &format!("`session_id` {violation}"),
             Schema::Refuses,
+        );
+        refused::<ToolActionId>(
+            "ToolActionId",
+            &json,
+            &format!("`tool_action_id` {violation}"),
+            Schema::Refuses,
+        );
+        // Built unchecked by `new`, it is refused when encoded, with the same message.
+        assert_eq!(
+            serde_json::to_value(ToolActionId::new(value))
+                .unwrap_err()
+                .to_string(),
+            format!("`tool_action_id` {violation}")
         );
     }
     Ok(())
@@ -450,54 +465,34 @@ fn generated_ids_are_valid_and_time_ordered() -> TestResult {
 }
 
 #[test]
-fn tool_action_id_is_a_transaction_id_and_a_u32_ordinal() -> TestResult {
+fn tool_action_id_is_any_opaque_id_and_for_call_derives_one() -> TestResult {
+    // The seed builds action ids from its own strings.
+    let seed = ToolActionId::new("a1");
+    assert_eq!(seed.validate(), Ok(()));
+    assert_eq!(ToolActionId::try_new("a1")?, seed);
+    assert_eq!(serde_json::to_value(&seed)?, json!("a1"));
+    accepted::<ToolActionId>("ToolActionId", &json!("a1"));
+    // The derived form: `<transaction id>:<ordinal>`, valid for every ordinal.
     let transaction = TransactionId::try_new(TX)?;
     for ordinal in [0, 1, 10, u32::MAX] {
-        let id = ToolActionId::new(&transaction, ordinal);
+        let id = ToolActionId::for_call(&transaction, ordinal);
         assert_eq!(id.as_str(), format!("{TX}:{ordinal}"));
         assert_eq!(ToolActionId::try_new(id.as_str())?, id);
         accepted::<ToolActionId>("ToolActionId", &json!(id.as_str()));
     }
-    for ordinal in ["999999999", "1000000000", "3999999999", "4294967294"] {
-        accepted::<ToolActionId>("ToolActionId", &json!(format!("{TX}:{ordinal}")));
-    }
-    let violation = TextViolation::Malformed {
-        expected: ACTION_FORM,
-    };
-    let refused_values = [
+    // What the derived form used to require is no rule of the wire: any printable id is one.
+    for value in [
         format!("{TX}:4294967296"),
-        format!("{TX}:9999999999"),
         format!("{TX}:01"),
-        format!("{TX}:00"),
-        format!("{TX}:-1"),
-        format!("{TX}:+1"),
-        format!("{TX}:"),
-        format!("{TX}:1:2"),
-        format!("{TX}:1 "),
         TX.to_owned(),
-        "0190b6a4-8e3c-4c1a-9f00-3b1e2d4c5a6f:1".to_owned(),
-        ":1".to_owned(),
-    ];
-    for value in refused_values {
-        assert_eq!(
-            ToolActionId::try_new(value.as_str()),
-            Err(ToolContractError::InvalidId {
-                field: "tool_action_id",
-                violation
-            })
-        );
-        refused::<ToolActionId>(
-            "ToolActionId",
-            &json!(value),
-            &format!("`tool_action_id` is not {ACTION_FORM}"),
-            Schema::Refuses,
-        );
+    ] {
+        accepted::<ToolActionId>("ToolActionId", &json!(value));
     }
     Ok(())
 }
 
 /// The Rust check and the schema give the same verdict on every character, alone and inside a
-/// name, and on ordinals around every power of ten and the `u32` bound.
+/// name.
 #[test]
 fn id_verdicts_agree_with_the_schema_character_by_character() {
     let mut samples: Vec<String> = (0_u32..=0x80)
@@ -508,42 +503,18 @@ fn id_verdicts_agree_with_the_schema_character_by_character() {
     samples.extend(["".to_owned(), "a".repeat(128), "a".repeat(129)]);
     for sample in &samples {
         let json = json!(sample);
-        let checks: [(&str, bool); 4] = [
+        let checks: [(&str, bool); 5] = [
             ("ToolId", ToolId::try_new(sample.as_str()).is_ok()),
             ("ToolName", ToolName::try_new(sample.as_str()).is_ok()),
             ("ChannelId", ChannelId::try_new(sample.as_str()).is_ok()),
             ("SessionId", SessionId::try_new(sample.as_str()).is_ok()),
+            (
+                "ToolActionId",
+                ToolActionId::try_new(sample.as_str()).is_ok(),
+            ),
         ];
         for (def, rust) in checks {
             assert_eq!(schema_accepts(def, &json), rust, "`{def}` on {json}");
-        }
-    }
-    let mut ordinals: Vec<u64> = (0..=20).collect();
-    let mut power = 1_u64;
-    while power <= 100_000_000_000 {
-        ordinals.extend([power - 1, power, power + 1]);
-        power *= 10;
-    }
-    ordinals.extend([
-        4_294_967_294,
-        4_294_967_295,
-        4_294_967_296,
-        4_299_999_999,
-        4_300_000_000,
-    ]);
-    let mut state = 0x2545_F491_4F6C_DD1D_u64;
-    for _ in 0..2000 {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ordinals.push(state % 10_000_000_000);
-    }
-    for ordinal in ordinals {
-        for text in [format!("{TX}:{ordinal}"), format!("{TX}:0{ordinal}")] {
-            let rust = ToolActionId::try_new(text.as_str()).is_ok();
-            assert_eq!(schema_accepts("ToolActionId", &json!(text)), rust, "{text}");
-            let expected = !text.contains(":0") || text.ends_with(":0");
-            assert_eq!(rust, expected && u32::try_from(ordinal).is_ok(), "{text}");
         }
     }
 }
@@ -592,8 +563,8 @@ fn ids_decoded_inside_a_type_name_their_member() {
     );
     refused::<ToolLifecycleEvent>(
         "ToolLifecycleEvent",
-        &json!({"type": "started", "tool_action_id": TX, "tool_id": "t"}),
-        &format!("`tool_action_id` is not {ACTION_FORM}"),
+        &json!({"type": "started", "tool_action_id": "a 1", "tool_id": "t"}),
+        &format!("`tool_action_id` has a character outside {PRINTABLE} at byte 1"),
         Schema::Refuses,
     );
     refused::<ToolLifecycleEvent>(
@@ -1582,7 +1553,13 @@ fn runtime_and_start_error_messages_are_exact() -> TestResult {
 
 #[test]
 fn contract_error_messages_are_exact() {
-    let cases: [(ToolContractError, &str); 13] = [
+    let cases: [(ToolContractError, &str); 14] = [
+        (
+            ToolContractError::MissingMember {
+                field: "exchange_id",
+            },
+            "`exchange_id` is missing",
+        ),
         (
             ToolContractError::InvalidId {
                 field: "tool_id",
@@ -1773,19 +1750,41 @@ fn rules_json_schema_cannot_express() -> TestResult {
     Ok(())
 }
 
+/// The one rule the schema could express and does not yet: a result always has its
+/// `exchange_id` (the seed's `CanonicalToolResult`), and the published schema still marks it
+/// optional. Making it required changes the generated wire type, which the codegen pipeline
+/// owns; until then the Rust type is the stricter, as `consumers/divergences.json` lists
+/// (`exchange-required`). `null`, which decodes as absent, is refused the same way.
+#[test]
+fn exchange_id_is_required_though_the_schema_says_optional() {
+    let mut absent = result_json();
+    absent
+        .as_object_mut()
+        .expect("object")
+        .remove("exchange_id");
+    for json in [absent, result_with("/exchange_id", Value::Null)] {
+        match serde_json::from_value::<CanonicalToolResult>(json.clone()) {
+            Ok(value) => panic!("decoded {json} as {value:?}"),
+            Err(error) => assert_eq!(error.to_string(), "`exchange_id` is missing"),
+        }
+    }
+    let mut absent = result_json();
+    absent
+        .as_object_mut()
+        .expect("object")
+        .remove("exchange_id");
+    assert!(schema_accepts("CanonicalToolResult", &absent));
+    assert!(!schema_accepts(
+        "CanonicalToolResult",
+        &result_with("/exchange_id", Value::Null)
+    ));
+}
+
 /// The schemas are stricter than decoding in one place, on purpose: an optional member sent as
 /// `null` decodes as absent (the pipeline's tolerance for optional members), while the schema
 /// allows no `null` there. Encoding writes absent, so what Rust emits always validates.
 #[test]
 fn null_optional_members_decode_as_absent_but_break_the_schema() -> TestResult {
-    let null_exchange = result_with("/exchange_id", Value::Null);
-    let result: CanonicalToolResult = serde_json::from_value(null_exchange.clone())?;
-    assert_eq!(result.exchange_id, None);
-    assert!(!schema_accepts("CanonicalToolResult", &null_exchange));
-    let encoded = serde_json::to_value(&result)?;
-    assert!(encoded.get("exchange_id").is_none());
-    assert!(schema_accepts("CanonicalToolResult", &encoded));
-
     let null_error_schema =
         json!({"success": {"type": "text", "media_type": "m"}, "error_data_schema": null});
     let contract: ToolOutputContract = serde_json::from_value(null_error_schema.clone())?;

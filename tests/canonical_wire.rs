@@ -143,16 +143,13 @@ fn spec() -> ToolSpec {
     .expect("valid spec")
 }
 
-fn result(
-    exchange_id: Option<ExchangeId>,
-    outcome: CanonicalToolResultOutcome,
-) -> CanonicalToolResult {
+fn result(outcome: CanonicalToolResultOutcome) -> CanonicalToolResult {
     let transaction_id = TransactionId::try_new(TX).expect("valid");
     CanonicalToolResult {
-        tool_action_id: ToolActionId::new(&transaction_id, 2),
+        tool_action_id: ToolActionId::for_call(&transaction_id, 2),
         transaction_id,
         session_key: session_key(),
-        exchange_id,
+        exchange_id: ExchangeId::try_new(EXCHANGE).expect("valid"),
         tool_id: ToolId::try_new("github/search@2").expect("valid"),
         provider_tool_call_id: "toolu_01A09q90qw90lq917835lq9".to_owned(),
         request_ordinal: 2,
@@ -164,6 +161,7 @@ fn result_identity_json() -> Value {
     json!({
         "transaction_id": TX,
         "session_key": {"channel_id": "slack:T024BE7LD", "session_id": "C0123/1712345678.000100"},
+        "exchange_id": EXCHANGE,
         "tool_action_id": format!("{TX}:2"),
         "tool_id": "github/search@2",
         "provider_tool_call_id": "toolu_01A09q90qw90lq917835lq9",
@@ -226,12 +224,9 @@ fn tool_spec_exact_json() {
 
 #[test]
 fn succeeded_result_exact_json() -> TestResult {
-    let value = result(
-        Some(ExchangeId::try_new(EXCHANGE)?),
-        CanonicalToolResultOutcome::Succeeded {
-            output: CanonicalToolOutput::Json(json!([{"number": 12, "title": "Crash on start"}])),
-        },
-    );
+    let value = result(CanonicalToolResultOutcome::Succeeded(
+        CanonicalToolOutput::Json(json!([{"number": 12, "title": "Crash on start"}])),
+    ));
     let expected = json!({
         "transaction_id": TX,
         "session_key": {"channel_id": "slack:T024BE7LD", "session_id": "C0123/1712345678.000100"},
@@ -258,10 +253,11 @@ fn domain_failed_result_exact_json() -> TestResult {
         Some(json!({"retry_after_ms": 60000})),
         MAX_ERROR_MESSAGE_BYTES,
     )?;
-    let value = result(None, CanonicalToolResultOutcome::DomainFailed { error });
+    let value = result(CanonicalToolResultOutcome::DomainFailed(error));
     let expected = json!({
         "transaction_id": TX,
         "session_key": {"channel_id": "slack:T024BE7LD", "session_id": "C0123/1712345678.000100"},
+        "exchange_id": EXCHANGE,
         "tool_action_id": format!("{TX}:2"),
         "tool_id": "github/search@2",
         "provider_tool_call_id": "toolu_01A09q90qw90lq917835lq9",
@@ -294,12 +290,9 @@ fn lifecycle_events_exact_json() -> TestResult {
     wire("ToolLifecycleEvent", &started, &expected);
 
     let completed = ToolLifecycleEvent::Completed {
-        result: result(
-            None,
-            CanonicalToolResultOutcome::Succeeded {
-                output: CanonicalToolOutput::Text("2 issues".to_owned()),
-            },
-        ),
+        result: result(CanonicalToolResultOutcome::Succeeded(
+            CanonicalToolOutput::Text("2 issues".to_owned()),
+        )),
     };
     let expected = json!({
         "type": "completed",
@@ -358,7 +351,7 @@ fn ids_round_trip_as_strings() -> TestResult {
     wire("TransactionId", &generated, &json!(generated.as_str()));
     let generated = ExchangeId::generate();
     wire("ExchangeId", &generated, &json!(generated.as_str()));
-    let action = ToolActionId::new(&TransactionId::try_new(TX)?, u32::MAX);
+    let action = ToolActionId::for_call(&TransactionId::try_new(TX)?, u32::MAX);
     wire("ToolActionId", &action, &json!(format!("{TX}:4294967295")));
     wire(
         "SessionKey",
@@ -612,14 +605,12 @@ fn outputs_errors_and_outcomes_round_trip() -> TestResult {
 
     wire(
         "CanonicalToolResultOutcome",
-        &CanonicalToolResultOutcome::Succeeded {
-            output: CanonicalToolOutput::Text("ok".to_owned()),
-        },
+        &CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("ok".to_owned())),
         &json!({"type": "succeeded", "output": {"type": "text", "text": "ok"}}),
     );
     wire(
         "CanonicalToolResultOutcome",
-        &CanonicalToolResultOutcome::DomainFailed { error: null },
+        &CanonicalToolResultOutcome::DomainFailed(null),
         &json!({"type": "domain_failed", "error": {"code": "c", "message": "m", "data": null}}),
     );
     Ok(())
@@ -710,18 +701,15 @@ fn tags_decode_wherever_they_come_in_the_text() -> TestResult {
     let event = format!(
         r#"{{"result": {{"outcome": {{"output": {{"text": "ok", "type": "text"}}, "type": "succeeded"}},
             "request_ordinal": 2, "provider_tool_call_id": "toolu_01A09q90qw90lq917835lq9",
-            "tool_id": "github/search@2", "tool_action_id": "{TX}:2",
+            "tool_id": "github/search@2", "tool_action_id": "{TX}:2", "exchange_id": "{EXCHANGE}",
             "session_key": {{"session_id": "C0123/1712345678.000100", "channel_id": "slack:T024BE7LD"}},
             "transaction_id": "{TX}"}}, "type": "completed"}}"#
     );
     let decoded: ToolLifecycleEvent = serde_json::from_str(&event)?;
     let expected = ToolLifecycleEvent::Completed {
-        result: result(
-            None,
-            CanonicalToolResultOutcome::Succeeded {
-                output: CanonicalToolOutput::Text("ok".to_owned()),
-            },
-        ),
+        result: result(CanonicalToolResultOutcome::Succeeded(
+            CanonicalToolOutput::Text("ok".to_owned()),
+        )),
     };
     assert_eq!(decoded, expected);
     // A rule broken inside a streamed union still names its member.
@@ -758,28 +746,19 @@ fn missing_required_members_are_named() {
 fn completion_becomes_an_outcome_or_a_runtime_failure() -> TestResult {
     let output = CanonicalToolOutput::Text("ok".to_owned());
     assert_eq!(
-        ToolCompletion::Succeeded {
-            output: output.clone()
-        }
-        .into_outcome(),
-        Ok(CanonicalToolResultOutcome::Succeeded { output })
+        ToolCompletion::Succeeded(output.clone()).into_outcome(),
+        Ok(CanonicalToolResultOutcome::Succeeded(output))
     );
     let error = CanonicalToolError::try_new("c", "m", None, MAX_ERROR_MESSAGE_BYTES)?;
     assert_eq!(
-        ToolCompletion::DomainFailed {
-            error: error.clone()
-        }
-        .into_outcome(),
-        Ok(CanonicalToolResultOutcome::DomainFailed { error })
+        ToolCompletion::DomainFailed(error.clone()).into_outcome(),
+        Ok(CanonicalToolResultOutcome::DomainFailed(error))
     );
     let failure = ToolRuntimeError::CompletionLost {
         tool_id: ToolId::try_new("t")?,
     };
     assert_eq!(
-        ToolCompletion::RuntimeFailed {
-            error: failure.clone()
-        }
-        .into_outcome(),
+        ToolCompletion::RuntimeFailed(failure.clone()).into_outcome(),
         Err(failure)
     );
     Ok(())
@@ -790,7 +769,7 @@ fn call_context_carries_ids_and_a_deadline() -> TestResult {
     let transaction_id = TransactionId::generate();
     let deadline = Instant::now() + Duration::from_secs(60);
     let context = ToolCallContext {
-        tool_action_id: ToolActionId::new(&transaction_id, 1),
+        tool_action_id: ToolActionId::for_call(&transaction_id, 1),
         transaction_id: transaction_id.clone(),
         session_key: session_key(),
         exchange_id: Some(ExchangeId::generate()),

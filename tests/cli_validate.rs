@@ -47,7 +47,7 @@ fn transcript_is_all_ok() -> TestResult {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines.last(),
-        Some(&"14 messages: 14 ok, 0 lenient, 0 invalid")
+        Some(&"14 messages: 14 ok, 0 lenient, 0 unchecked, 0 invalid")
     );
     assert_eq!(lines[0], "examples/transcript.ndjson:1: ok initialize");
     assert_eq!(lines[6], "examples/transcript.ndjson:7: ok session/update");
@@ -76,7 +76,7 @@ fn invalid_example_gives_exact_lines_and_exit_1() -> TestResult {
         "examples/invalid.ndjson:6: ok session/prompt",
         r#"examples/invalid.ndjson:7: invalid /result/stopReason: "bored" is not one of "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled""#,
         "examples/invalid.ndjson:8: invalid : EOF while parsing a value at line 1 column 26",
-        "8 messages: 1 ok, 0 lenient, 7 invalid",
+        "8 messages: 1 ok, 0 lenient, 0 unchecked, 7 invalid",
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
     Ok(())
@@ -96,7 +96,7 @@ fn lenient_example_prints_the_report() -> TestResult {
         r#"  unknown_variant /params/update/sessionUpdate: "future_update""#,
         "examples/lenient.ndjson:4: lenient fragment ToolCall",
         r#"  unknown_value /status: "paused""#,
-        "4 messages: 0 ok, 4 lenient, 0 invalid",
+        "4 messages: 0 ok, 4 lenient, 0 unchecked, 0 invalid",
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
     Ok(())
@@ -110,7 +110,7 @@ fn stdin_is_read_for_dash() -> TestResult {
     assert_eq!(output.status.code(), Some(0), "{text}");
     assert!(text.starts_with("-:1: ok initialize\n"), "{text}");
     assert!(
-        text.ends_with("14 messages: 14 ok, 0 lenient, 0 invalid\n"),
+        text.ends_with("14 messages: 14 ok, 0 lenient, 0 unchecked, 0 invalid\n"),
         "{text}"
     );
     Ok(())
@@ -122,7 +122,7 @@ fn a_pretty_printed_document_is_one_message() -> TestResult {
     let output = toolcall(&["validate", "-"], pretty)?;
     assert_eq!(
         stdout(&output),
-        "-:2: ok fragment ContentBlock\n1 messages: 1 ok, 0 lenient, 0 invalid\n"
+        "-:2: ok fragment ContentBlock\n1 messages: 1 ok, 0 lenient, 0 unchecked, 0 invalid\n"
     );
     assert_eq!(output.status.code(), Some(0));
     Ok(())
@@ -137,7 +137,7 @@ fn a_line_that_is_not_json_is_an_invalid_message() -> TestResult {
         stdout(&output),
         "-:1: ok fragment ContentBlock\n\
          -:3: invalid : expected ident at line 1 column 2\n\
-         2 messages: 1 ok, 0 lenient, 1 invalid\n"
+         2 messages: 1 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
 }
@@ -163,7 +163,7 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
     let (summary, messages) = records.split_last().expect("records");
     assert_eq!(
         summary,
-        &json!({"messages": 22, "ok": 15, "lenient": 0, "invalid": 7})
+        &json!({"messages": 22, "ok": 15, "lenient": 0, "unchecked": 0, "invalid": 7})
     );
     for record in messages {
         let keys: Vec<&str> = record
@@ -174,13 +174,17 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
             .collect();
         assert_eq!(
             keys.len(),
-            7,
-            "file, line, verdict, kind, pointer, message, report: {record}"
+            10,
+            "file, line, verdict, kind, protocol, version, from, pointer, message, report: {record}"
         );
         assert!(
             record["file"].is_string() && record["line"].is_u64() && record["kind"].is_string()
         );
         assert!(record["report"].is_array());
+        assert!(record["from"].is_null(), "bare lines: {record}");
+        assert!(record["version"].is_null(), "no MCP here: {record}");
+        let json_rpc = record["kind"] != "route body" && record["kind"] != "not JSON";
+        assert_eq!(record["protocol"] == "acp", json_rpc, "{record}");
         let invalid = record["verdict"] == "invalid";
         assert_eq!(record["pointer"].is_string(), invalid, "{record}");
         assert_eq!(record["message"].is_string(), invalid, "{record}");
@@ -188,13 +192,15 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
     assert_eq!(
         messages[8],
         json!({"file": "examples/transcript.ndjson", "line": 9, "verdict": "ok",
-               "kind": "response to session/request_permission", "pointer": null,
+               "kind": "response to session/request_permission", "protocol": "acp",
+               "version": null, "from": null, "pointer": null,
                "message": null, "report": []})
     );
     assert_eq!(
         messages[14 + 3],
         json!({"file": "examples/invalid.ndjson", "line": 4, "verdict": "invalid",
-               "kind": "route body", "pointer": "/call_key",
+               "kind": "route body", "protocol": null, "version": null, "from": null,
+               "pointer": "/call_key",
                "message": "`call_key` has a byte outside printable ASCII 0x21..=0x7E at index 1",
                "report": []})
     );
@@ -385,7 +391,7 @@ fn decode_limits_are_configurable() {
         "-:1: invalid : input nesting depth reaches `4` at byte `26`, over `max_depth` of `3`\n\
          -:2: invalid : input is `48` bytes, over `max_bytes` of `40` bytes\n\
          -:3: ok route body\n\
-         3 messages: 1 ok, 0 lenient, 2 invalid\n"
+         3 messages: 1 ok, 0 lenient, 0 unchecked, 2 invalid\n"
     );
 }
 
@@ -406,11 +412,11 @@ fn byte_order_mark_and_pretty_documents_are_split_as_documents() {
     };
     let body = "{\"name\":\"t\",\"arguments\":{}}";
     let bom = format!("\u{feff}{body}\n{body}\n");
-    assert!(run(bom.as_bytes()).ends_with("2 messages: 2 ok, 0 lenient, 0 invalid\n"));
+    assert!(run(bom.as_bytes()).ends_with("2 messages: 2 ok, 0 lenient, 0 unchecked, 0 invalid\n"));
     let pretty = "{\n  \"name\": \"t\",\n  \"arguments\": {}\n}\n{\n  \"name\": \"u\",\n  \"arguments\": {}\n}\n";
     assert_eq!(
         run(pretty.as_bytes()),
-        "-:1: ok route body\n-:5: ok route body\n2 messages: 2 ok, 0 lenient, 0 invalid\n"
+        "-:1: ok route body\n-:5: ok route body\n2 messages: 2 ok, 0 lenient, 0 unchecked, 0 invalid\n"
     );
     let broken = "{\n  \"name\": \"t\"\n  \"arguments\": {}\n}\n";
     let out = run(broken.as_bytes());
@@ -419,7 +425,7 @@ fn byte_order_mark_and_pretty_documents_are_split_as_documents() {
         "{out}"
     );
     assert!(
-        out.ends_with("1 messages: 0 ok, 0 lenient, 1 invalid\n"),
+        out.ends_with("1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"),
         "{out}"
     );
 }
@@ -431,7 +437,7 @@ fn empty_or_blank_input_is_not_a_pass() -> TestResult {
         assert_eq!(output.status.code(), Some(1));
         assert_eq!(
             String::from_utf8(output.stdout)?,
-            "0 messages: 0 ok, 0 lenient, 0 invalid\n"
+            "0 messages: 0 ok, 0 lenient, 0 unchecked, 0 invalid\n"
         );
         assert_eq!(
             String::from_utf8(output.stderr)?,
@@ -476,7 +482,7 @@ fn a_member_repeated_in_one_object_is_invalid() -> TestResult {
     assert_eq!(
         String::from_utf8(output.stdout)?,
         "-:1: invalid /params/sessionId: member `sessionId` appears twice in one object \
-         (readers disagree on which counts)\n1 messages: 0 ok, 0 lenient, 1 invalid\n"
+         (readers disagree on which counts)\n1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
 }
@@ -492,8 +498,155 @@ fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
     let stdout = String::from_utf8(output.stdout)?;
     assert!(stdout.starts_with("-:1: invalid : "), "{stdout}");
     assert!(
-        stdout.ends_with("15 messages: 14 ok, 0 lenient, 1 invalid\n"),
+        stdout.ends_with("15 messages: 14 ok, 0 lenient, 0 unchecked, 1 invalid\n"),
         "{stdout}"
+    );
+    Ok(())
+}
+
+const SAME_IDS: &str = "tests/fixtures/transcripts/acp_same_ids.ndjson";
+
+#[test]
+fn wrapped_lines_say_who_sent_them_and_pair_by_direction() -> TestResult {
+    let output = toolcall(&["validate", SAME_IDS], b"")?;
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 22, "{text}");
+    assert_eq!(
+        lines[0],
+        format!("{SAME_IDS}:1: ok initialize (from client)")
+    );
+    assert_eq!(
+        lines[11],
+        format!("{SAME_IDS}:12: ok response to session/request_permission (from client)")
+    );
+    assert_eq!(
+        lines[12],
+        format!("{SAME_IDS}:13: ok response to session/prompt (from agent)")
+    );
+    assert_eq!(
+        lines[21],
+        "21 messages: 21 ok, 0 lenient, 0 unchecked, 0 invalid"
+    );
+
+    let output = toolcall(&["validate", "--format", "json", SAME_IDS], b"")?;
+    let record: Value = serde_json::from_str(stdout(&output).lines().nth(11).expect("line 12"))?;
+    assert_eq!(
+        record,
+        json!({"file": SAME_IDS, "line": 12, "verdict": "ok",
+               "kind": "response to session/request_permission", "protocol": "acp",
+               "version": null, "from": "client",
+               "pointer": null, "message": null, "report": []})
+    );
+    Ok(())
+}
+
+#[test]
+fn bare_lines_with_ids_pending_both_ways_are_unchecked_and_exit_1() -> TestResult {
+    let bare: String = std::fs::read_to_string(manifest_dir().join(SAME_IDS))?
+        .lines()
+        .map(|line| {
+            let wrapped: Value = serde_json::from_str(line).expect("JSON");
+            format!("{}\n", wrapped["message"])
+        })
+        .collect();
+    let output = toolcall(&["validate", "-"], bare.as_bytes())?;
+    assert_eq!(output.status.code(), Some(1), "unchecked is not a pass");
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[11],
+        "-:12: unchecked response to session/prompt or session/request_permission (direction \
+         unknown): requests with this `id` are pending in both directions and the line does not \
+         say who sent it (as the answer to `session/prompt`, `/result`: \"stopReason\" is a \
+         required property; valid as the answer to `session/request_permission`); wrap lines as \
+         {\"from\": ..., \"message\": ...}"
+    );
+    assert_eq!(
+        lines[17],
+        "-:18: ok response to fs/write_text_file or session/set_mode (direction unknown)"
+    );
+    assert_eq!(
+        lines[21],
+        "21 messages: 17 ok, 0 lenient, 4 unchecked, 0 invalid"
+    );
+    Ok(())
+}
+
+#[test]
+fn a_wrapped_line_that_was_not_json_is_invalid_and_names_its_sender() -> TestResult {
+    let input = concat!(
+        r#"{"from": "agent", "text": "Traceback (most recent call last):"}"#,
+        "\n",
+        r#"{"from": "agent", "message": {"jsonrpc": "2.0", "id": 0, "method": "session/prompt", "params": {"sessionId": "s", "prompt": []}}}"#,
+        "\n"
+    );
+    let output = toolcall(&["validate", "-"], input.as_bytes())?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        "-:1: invalid : expected value at line 1 column 1 (from agent)\n\
+         -:2: invalid /method: `session/prompt` is sent by the client, not by the agent (from \
+         agent)\n\
+         2 messages: 0 ok, 0 lenient, 0 unchecked, 2 invalid\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> TestResult {
+    let file = "tests/fixtures/transcripts/mcp_2025-06-18.ndjson";
+    let output = toolcall(&["validate", file], b"")?;
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("{file}:1: ok MCP 2025-11-25 initialize (from client)")
+    );
+    assert_eq!(
+        lines[1],
+        format!("{file}:2: ok MCP 2025-06-18 response to initialize (from server)")
+    );
+    assert_eq!(
+        lines[10],
+        format!("{file}:11: ok MCP 2025-06-18 response to sampling/createMessage (from client)")
+    );
+
+    // Without `initialize`: `--mcp-version`, else the newest.
+    let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#;
+    let output = toolcall(
+        &[
+            "validate",
+            "--format",
+            "json",
+            "--mcp-version",
+            "2024-11-05",
+            "-",
+        ],
+        call,
+    )?;
+    assert_eq!(output.status.code(), Some(0));
+    let record: Value = serde_json::from_str(stdout(&output).lines().next().expect("a line"))?;
+    assert_eq!(
+        record,
+        json!({"file": "-", "line": 1, "verdict": "ok", "kind": "tools/call", "protocol": "mcp",
+               "version": "2024-11-05", "from": null, "pointer": null, "message": null,
+               "report": []})
+    );
+    let output = toolcall(&["validate", "-"], call)?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output).lines().next(),
+        Some(r#"-:1: invalid MCP 2026-07-28 /params: "_meta" is a required property"#)
+    );
+    // A usage error: clap exits before reading anything (no input given, so no broken pipe).
+    let output = toolcall(&["validate", "--mcp-version", "2025-01-01", file], b"")?;
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "not a version the checker holds"
     );
     Ok(())
 }

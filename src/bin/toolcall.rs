@@ -1,8 +1,8 @@
 //! `toolcall`: check real tool-call traffic against the contracts.
 //!
 //! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
-//! when at least one message was checked and none is invalid, 1 when one is invalid or the input
-//! holds no message at all, 2 on a usage or I/O error.
+//! when at least one message was checked and each is `ok` or `lenient`, 1 when one is `invalid`
+//! or `unchecked` or the input holds no message at all, 2 on a usage or I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
@@ -18,7 +18,9 @@ use std::process::ExitCode;
 use toolcall_contracts::policy::DecodeLimits;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use toolcall_contracts::traffic::{read_input, Checker, Status, Summary, Verdict};
+use toolcall_contracts::traffic::{
+    read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
+};
 use toolcall_contracts::{bundle, schema_diff};
 
 #[derive(Parser)]
@@ -34,11 +36,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate JSON or NDJSON messages (ACP JSON-RPC, route bodies, ACP fragments).
+    /// Validate JSON or NDJSON messages (ACP and MCP JSON-RPC, route bodies, ACP fragments).
     Validate {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// MCP version of a session whose transcript does not say which (no `initialize`
+        /// exchange, no `protocolVersion` in a request's `_meta`); default: the newest.
+        #[arg(long, value_name = "VERSION", value_parser = clap::builder::PossibleValuesParser::new(MCP_VERSIONS))]
+        mcp_version: Option<String>,
         /// Largest message accepted, in bytes; a larger one is `invalid`.
         #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
         max_bytes: usize,
@@ -176,6 +182,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Validate {
             format,
+            mcp_version,
             max_bytes,
             max_depth,
             files,
@@ -183,7 +190,7 @@ fn main() -> ExitCode {
             let limits = DecodeLimits::default()
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
-            validate(format, limits, &files)
+            validate(format, limits, mcp_version.as_deref(), &files)
         }
         Command::Schemas {
             command: SchemasCommand::Diff { format, old, new },
@@ -204,9 +211,18 @@ fn main() -> ExitCode {
     }
 }
 
-fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Result<ExitCode> {
-    let checker = match Checker::new() {
-        Ok(checker) => checker.with_limits(limits),
+fn validate(
+    format: Format,
+    limits: DecodeLimits,
+    mcp_version: Option<&str>,
+    files: &[PathBuf],
+) -> io::Result<ExitCode> {
+    let checker = Checker::new().and_then(|checker| match mcp_version {
+        Some(version) => checker.with_limits(limits).with_mcp_version(version),
+        None => Ok(checker.with_limits(limits)),
+    });
+    let checker = match checker {
+        Ok(checker) => checker,
         Err(error) => {
             eprintln!("toolcall: {}", chain(&error));
             return Ok(ExitCode::from(2));
@@ -261,8 +277,9 @@ fn validate(format: Format, limits: DecodeLimits, files: &[PathBuf]) -> io::Resu
     out.flush()?;
     Ok(if unreadable {
         ExitCode::from(2)
-    } else if summary.invalid > 0 || summary.messages == 0 {
-        // Nothing checked is not a pass: a wrong path or an empty capture should not look green.
+    } else if summary.invalid > 0 || summary.unchecked > 0 || summary.messages == 0 {
+        // Nothing checked is not a pass: a wrong path, an empty capture or a message that could
+        // not be checked should not look green.
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -336,10 +353,20 @@ fn schemas_list() -> io::Result<ExitCode> {
 }
 
 fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) -> io::Result<()> {
+    let from = verdict
+        .from
+        .map(|side| format!(" (from {side})"))
+        .unwrap_or_default();
+    // An MCP message says which schema it was checked against (`ok MCP 2025-11-25 tools/call`);
+    // ACP is the default.
+    let mcp = match verdict.protocol {
+        Some(protocol @ Protocol::Mcp { .. }) => format!("{protocol} "),
+        _ => String::new(),
+    };
     match &verdict.status {
-        Status::Ok => writeln!(out, "{file}:{line}: ok {}", verdict.kind),
+        Status::Ok => writeln!(out, "{file}:{line}: ok {mcp}{}{from}", verdict.kind),
         Status::Lenient => {
-            writeln!(out, "{file}:{line}: lenient {}", verdict.kind)?;
+            writeln!(out, "{file}:{line}: lenient {mcp}{}{from}", verdict.kind)?;
             for leniency in &verdict.report {
                 writeln!(
                     out,
@@ -351,8 +378,16 @@ fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) 
             }
             Ok(())
         }
+        Status::Unchecked { message, .. } => writeln!(
+            out,
+            "{file}:{line}: unchecked {mcp}{}{from}: {message}",
+            verdict.kind
+        ),
         Status::Invalid { pointer, message } => {
-            writeln!(out, "{file}:{line}: invalid {pointer}: {message}")
+            writeln!(
+                out,
+                "{file}:{line}: invalid {mcp}{pointer}: {message}{from}"
+            )
         }
     }
 }

@@ -86,7 +86,7 @@ impl From<ToolCall> for wire::ToolCall {
 ///
 /// let transaction_id = TransactionId::generate();
 /// let context = ToolCallContext {
-///     tool_action_id: ToolActionId::new(&transaction_id, 0),
+///     tool_action_id: ToolActionId::for_call(&transaction_id, 0),
 ///     transaction_id,
 ///     session_key: SessionKey::new(ChannelId::try_new("cli")?, SessionId::try_new("s1")?),
 ///     exchange_id: None,

@@ -53,6 +53,13 @@ pub enum TextViolation {
 /// contract and of this enum alike.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToolContractError {
+    /// A member the canonical model requires is absent (the published schema marks it
+    /// optional: `exchange_id` of a [`super::CanonicalToolResult`]).
+    #[error("`{field}` is missing")]
+    MissingMember {
+        /// Wire member that is absent (`exchange_id`).
+        field: &'static str,
+    },
     /// An id is empty, too long, has a character outside its alphabet or is not of its form.
     #[error("`{field}` {violation}")]
     InvalidId {

@@ -16,8 +16,6 @@ pub const MAX_TOOL_NAME_CHARS: usize = 128;
 const PRINTABLE_ASCII: &str = "printable ASCII `!`..=`~`";
 const TOOL_NAME_ALPHABET: &str = "`A-Z`, `a-z`, `0-9`, `_`, `-`, `.`";
 const UUID_V7: &str = "a lowercase hyphenated version 7 UUID";
-const TOOL_ACTION_FORM: &str =
-    "a transaction id, `:` and a request ordinal (0 to 4294967295, no leading zero)";
 
 /// 1 to 128 bytes, each printable ASCII 0x21..=0x7E.
 fn check_opaque(value: &str) -> Result<(), TextViolation> {
@@ -64,26 +62,10 @@ fn check_uuid_v7(value: &str) -> Result<(), TextViolation> {
     }
 }
 
-/// `<uuid v7>:<u32 in decimal, no leading zero>`.
-fn check_tool_action_id(value: &str) -> Result<(), TextViolation> {
-    let malformed = TextViolation::Malformed {
-        expected: TOOL_ACTION_FORM,
-    };
-    let Some((transaction, ordinal)) = value.split_once(':') else {
-        return Err(malformed);
-    };
-    let digits = !ordinal.is_empty() && ordinal.bytes().all(|b| b.is_ascii_digit());
-    let canonical = ordinal == "0" || !ordinal.starts_with('0');
-    if is_uuid_v7(transaction) && digits && canonical && ordinal.parse::<u32>().is_ok() {
-        Ok(())
-    } else {
-        Err(malformed)
-    }
-}
-
-/// A string newtype: private field, `try_new`, `as_str`, conversions, serde as a string.
+/// A string newtype: private field, `try_new`, `as_str`, conversions, serde as a string
+/// (`@type`: everything but `Serialize`).
 macro_rules! string_id {
-    ($(#[$doc:meta])* $name:ident, field: $field:literal, check: $check:path) => {
+    (@type $(#[$doc:meta])* $name:ident, field: $field:literal, check: $check:path) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
         #[serde(try_from = "String")]
@@ -156,6 +138,9 @@ macro_rules! string_id {
                 f.write_str(&self.0)
             }
         }
+    };
+    ($(#[$doc:meta])* $name:ident, field: $field:literal, check: $check:path) => {
+        string_id!(@type $(#[$doc])* $name, field: $field, check: $check);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -276,26 +261,40 @@ string_id! {
 }
 
 string_id! {
-    /// Id of one tool action (one call of a transaction, from start to completion): the
-    /// transaction id, `:`, and the call's request ordinal in decimal, as
-    /// [`ToolActionId::new`] builds it.
+    @type
+    /// Id of one tool action (one call of a transaction, from start to completion), chosen by
+    /// the runtime: 1 to 128 bytes, each printable ASCII 0x21..=0x7E (the rule of [`ToolId`]).
     ///
-    /// The id is deterministic: dispatching the same call of the same transaction again gives
-    /// the same id, so a replay can be recognized.
+    /// [`ToolActionId::new`] takes the string as it is, as the seed API does (`new("a1")`);
+    /// [`ToolActionId::try_new`], `TryFrom`, `FromStr` and decoding check the rule, and an id
+    /// built by `new` that breaks it is refused when encoded (alone or in a
+    /// [`super::CanonicalToolResult`] or [`super::ToolLifecycleEvent`]), so JSON that would not
+    /// decode is never written. [`ToolActionId::for_call`] derives a deterministic id from a
+    /// transaction and a request ordinal (`<transaction id>:<ordinal>`), so that dispatching the
+    /// same call of the same transaction again gives the same id.
     ///
     /// On the wire, a string (`$defs/ToolActionId` in `schema/canonical/ids.schema.json`):
     ///
     /// ```
     /// use toolcall_contracts::canonical::{ToolActionId, TransactionId};
     ///
+    /// let action = ToolActionId::new("a1");
+    /// assert_eq!(serde_json::to_value(&action)?, serde_json::json!("a1"));
+    ///
     /// let transaction = TransactionId::try_new("0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f")?;
-    /// let action = ToolActionId::new(&transaction, 3);
-    /// assert_eq!(action.as_str(), "0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f:3");
-    /// assert_eq!(ToolActionId::try_new(action.as_str())?, action);
-    /// assert!(ToolActionId::try_new("0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f:03").is_err());
+    /// let derived = ToolActionId::for_call(&transaction, 3);
+    /// assert_eq!(derived.as_str(), "0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f:3");
+    /// assert_eq!(ToolActionId::try_new(derived.as_str())?, derived);
+    ///
+    /// assert!(ToolActionId::try_new("has space").is_err());
+    /// let unchecked = ToolActionId::new("");
+    /// assert_eq!(
+    ///     serde_json::to_value(&unchecked).unwrap_err().to_string(),
+    ///     "`tool_action_id` is empty"
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    ToolActionId, field: "tool_action_id", check: check_tool_action_id
+    ToolActionId, field: "tool_action_id", check: check_opaque
 }
 
 impl TransactionId {
@@ -317,11 +316,45 @@ impl ExchangeId {
 }
 
 impl ToolActionId {
-    /// The id of the call at `request_ordinal` in `transaction`:
-    /// `<transaction id>:<request_ordinal>`.
+    /// The id `value`, taken as it is: [`ToolActionId::validate`] (or encoding) checks it,
+    /// [`ToolActionId::try_new`] builds a checked one.
     #[must_use]
-    pub fn new(transaction: &TransactionId, request_ordinal: u32) -> Self {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The id of the call at `request_ordinal` in `transaction`:
+    /// `<transaction id>:<request_ordinal>` (at most 47 bytes, always valid).
+    #[must_use]
+    pub fn for_call(transaction: &TransactionId, request_ordinal: u32) -> Self {
         Self(format!("{transaction}:{request_ordinal}"))
+    }
+
+    /// Checks the rule (1 to 128 bytes of printable ASCII), for an id built by
+    /// [`ToolActionId::new`].
+    ///
+    /// # Errors
+    /// [`ToolContractError::InvalidId`] naming `tool_action_id` when the id breaks it.
+    pub fn validate(&self) -> Result<(), ToolContractError> {
+        check_opaque(&self.0).map_err(|violation| ToolContractError::InvalidId {
+            field: "tool_action_id",
+            violation,
+        })
+    }
+
+    /// The wire string, when the id is valid.
+    pub(crate) fn to_wire(&self) -> Result<String, ToolContractError> {
+        self.validate().map(|()| self.0.clone())
+    }
+}
+
+impl serde::Serialize for ToolActionId {
+    /// # Errors
+    /// The serializer's error carrying [`ToolActionId::validate`]'s message when the id breaks
+    /// the rule: JSON that would not decode is never written.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.validate().map_err(serde::ser::Error::custom)?;
+        serializer.serialize_str(&self.0)
     }
 }
 

@@ -35,11 +35,11 @@ use super::{CanonicalToolResult, ToolRuntimeErrorCode};
 /// assert_eq!(serde_json::from_value::<ToolLifecycleEvent>(wire)?, event);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(
-    try_from = "wire::ToolLifecycleEvent",
-    into = "wire::ToolLifecycleEvent"
-)]
+///
+/// Encoding fails, rather than write JSON that would not decode, when a `tool_action_id` was
+/// built by [`ToolActionId::new`] and breaks its rule.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "wire::ToolLifecycleEvent")]
 #[expect(
     clippy::large_enum_variant,
     reason = "an event is built once per tool action and moved on, not stored in bulk; \
@@ -91,31 +91,42 @@ impl TryFrom<wire::ToolLifecycleEvent> for ToolLifecycleEvent {
     }
 }
 
-impl From<ToolLifecycleEvent> for wire::ToolLifecycleEvent {
-    fn from(event: ToolLifecycleEvent) -> Self {
-        match event {
-            ToolLifecycleEvent::Started {
+impl ToolLifecycleEvent {
+    /// The wire form, when every tool action id is valid.
+    fn to_wire(&self) -> Result<wire::ToolLifecycleEvent, ToolContractError> {
+        Ok(match self {
+            Self::Started {
                 tool_action_id,
                 tool_id,
-            } => Self::Started(wire::ToolLifecycleEventStarted {
-                tool_action_id: tool_action_id.into(),
-                tool_id: tool_id.into(),
+            } => wire::ToolLifecycleEvent::Started(wire::ToolLifecycleEventStarted {
+                tool_action_id: tool_action_id.to_wire()?,
+                tool_id: tool_id.to_string(),
             }),
-            ToolLifecycleEvent::Completed { result } => {
-                Self::Completed(wire::ToolLifecycleEventCompleted {
-                    result: result.into(),
+            Self::Completed { result } => {
+                wire::ToolLifecycleEvent::Completed(wire::ToolLifecycleEventCompleted {
+                    result: result.to_wire()?,
                 })
             }
-            ToolLifecycleEvent::RuntimeFailed {
+            Self::RuntimeFailed {
                 tool_action_id,
                 tool_id,
                 code,
-            } => Self::RuntimeFailed(wire::ToolLifecycleEventRuntimeFailed {
-                tool_action_id: tool_action_id.into(),
-                tool_id: tool_id.into(),
-                code,
+            } => wire::ToolLifecycleEvent::RuntimeFailed(wire::ToolLifecycleEventRuntimeFailed {
+                tool_action_id: tool_action_id.to_wire()?,
+                tool_id: tool_id.to_string(),
+                code: *code,
             }),
-        }
+        })
+    }
+}
+
+impl serde::Serialize for ToolLifecycleEvent {
+    /// # Errors
+    /// The serializer's error carrying [`ToolActionId::validate`]'s message when a
+    /// `tool_action_id` breaks its rule.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let wire = self.to_wire().map_err(serde::ser::Error::custom)?;
+        serde::Serialize::serialize(&wire, serializer)
     }
 }
 
@@ -200,23 +211,24 @@ impl ToolRuntimeError {
 
 /// How a started call ended. In-process only: a completed call becomes a
 /// [`CanonicalToolResult`], a runtime failure a [`ToolLifecycleEvent::RuntimeFailed`].
+///
+/// ```
+/// use toolcall_contracts::canonical::{CanonicalToolOutput, CanonicalToolResultOutcome, ToolCompletion};
+///
+/// let completion = ToolCompletion::Succeeded(CanonicalToolOutput::Text("done".to_owned()));
+/// assert_eq!(
+///     completion.into_outcome(),
+///     Ok(CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("done".to_owned())))
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolCompletion {
-    /// The tool succeeded.
-    Succeeded {
-        /// Its output.
-        output: CanonicalToolOutput,
-    },
+    /// The tool succeeded, with its output.
+    Succeeded(CanonicalToolOutput),
     /// The tool reported a failure of its domain.
-    DomainFailed {
-        /// The failure.
-        error: CanonicalToolError,
-    },
+    DomainFailed(CanonicalToolError),
     /// The runtime could not complete the call.
-    RuntimeFailed {
-        /// What failed.
-        error: ToolRuntimeError,
-    },
+    RuntimeFailed(ToolRuntimeError),
 }
 
 impl ToolCompletion {
@@ -226,9 +238,9 @@ impl ToolCompletion {
     /// The [`ToolRuntimeError`] of [`ToolCompletion::RuntimeFailed`].
     pub fn into_outcome(self) -> Result<CanonicalToolResultOutcome, ToolRuntimeError> {
         match self {
-            Self::Succeeded { output } => Ok(CanonicalToolResultOutcome::Succeeded { output }),
-            Self::DomainFailed { error } => Ok(CanonicalToolResultOutcome::DomainFailed { error }),
-            Self::RuntimeFailed { error } => Err(error),
+            Self::Succeeded(output) => Ok(CanonicalToolResultOutcome::Succeeded(output)),
+            Self::DomainFailed(error) => Ok(CanonicalToolResultOutcome::DomainFailed(error)),
+            Self::RuntimeFailed(error) => Err(error),
         }
     }
 }

@@ -17,8 +17,8 @@
 //! A constrained value is a type whose constructor checks it (`try_new`), and decoding runs the
 //! same checks: JSON that a constructor would refuse fails to decode, with a
 //! [`ToolContractError`] message naming the member. Encoding never writes JSON that would not
-//! decode ([`ToolLimits`] and [`ToolExecutionClass`], whose fields are public, refuse to
-//! encode invalid values).
+//! decode ([`ToolLimits`] and [`ToolExecutionClass`], whose fields are public, and a
+//! [`ToolActionId`] built unchecked by [`ToolActionId::new`] refuse to encode invalid values).
 //!
 //! # Wire conventions
 //!
@@ -85,13 +85,13 @@ pub use ids::{
 pub use lifecycle::{ToolCompletion, ToolLifecycleEvent, ToolRuntimeError, ToolStartError};
 pub use limits::{ToolExecutionClass, ToolLimits, MAX_WIRE_INTEGER};
 pub use result::{
-    CanonicalToolError, CanonicalToolOutput, CanonicalToolResult, CanonicalToolResultOutcome,
-    MAX_ERROR_CODE_BYTES, MAX_ERROR_MESSAGE_BYTES,
+    CanonicalToolError, CanonicalToolErrorFields, CanonicalToolOutput, CanonicalToolResult,
+    CanonicalToolResultOutcome, MAX_ERROR_CODE_BYTES, MAX_ERROR_MESSAGE_BYTES,
 };
 pub use schema::{JsonSchema, MAX_SCHEMA_DEPTH};
 pub use spec::{
-    MediaType, ToolOutputContract, ToolSpec, ToolSuccessContract, MAX_DESCRIPTION_BYTES,
-    MAX_MEDIA_TYPE_BYTES,
+    MediaType, ToolOutputContract, ToolSpec, ToolSpecFields, ToolSuccessContract,
+    MAX_DESCRIPTION_BYTES, MAX_MEDIA_TYPE_BYTES,
 };
 /// What failed when the runtime could not complete a tool action: the `code` of a
 /// [`ToolLifecycleEvent::RuntimeFailed`] (`$defs/ToolRuntimeErrorCode` in

@@ -86,15 +86,38 @@ impl From<CanonicalToolOutput> for wire::CanonicalToolOutput {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Its members are read as fields (`error.code`, through [`CanonicalToolErrorFields`]) or with
+/// the accessors; they cannot be assigned, so an error is always one [`Self::try_new`] checked.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(
     try_from = "wire::CanonicalToolError",
     into = "wire::CanonicalToolError"
 )]
 pub struct CanonicalToolError {
-    code: String,
-    message: String,
-    data: Option<Value>,
+    fields: CanonicalToolErrorFields,
+}
+
+/// The members of a [`CanonicalToolError`], which dereferences to them: read
+/// `error.code`, `error.message` and `error.data` as fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CanonicalToolErrorFields {
+    /// Machine-readable code of the failure: 1 to [`MAX_ERROR_CODE_BYTES`] bytes, no control
+    /// character (`code`).
+    pub code: String,
+    /// What went wrong, for the model: 1 to [`MAX_ERROR_MESSAGE_BYTES`] bytes, no control
+    /// character (`message`).
+    pub message: String,
+    /// Details of the failure; `None` when there are none (absent on the wire),
+    /// `Some(Value::Null)` for the data `null` (`data`).
+    pub data: Option<Value>,
+}
+
+impl std::ops::Deref for CanonicalToolError {
+    type Target = CanonicalToolErrorFields;
+    fn deref(&self) -> &CanonicalToolErrorFields {
+        &self.fields
+    }
 }
 
 impl CanonicalToolError {
@@ -123,29 +146,37 @@ impl CanonicalToolError {
         check_plain_text(&message, max_message_bytes.min(MAX_ERROR_MESSAGE_BYTES))
             .map_err(|violation| ToolContractError::InvalidErrorMessage { violation })?;
         Ok(Self {
-            code,
-            message,
-            data,
+            fields: CanonicalToolErrorFields {
+                code,
+                message,
+                data,
+            },
         })
     }
 
     /// Machine-readable code of the failure (`code`).
     #[must_use]
     pub fn code(&self) -> &str {
-        &self.code
+        &self.fields.code
     }
 
     /// What went wrong, for the model (`message`).
     #[must_use]
     pub fn message(&self) -> &str {
-        &self.message
+        &self.fields.message
     }
 
     /// Details of the failure; `None` when there are none, `Some(Value::Null)` for the data
     /// `null` (`data`).
     #[must_use]
     pub fn data(&self) -> Option<&Value> {
-        self.data.as_ref()
+        self.fields.data.as_ref()
+    }
+
+    /// The members, by value.
+    #[must_use]
+    pub fn into_fields(self) -> CanonicalToolErrorFields {
+        self.fields
     }
 }
 
@@ -163,12 +194,15 @@ impl TryFrom<wire::CanonicalToolError> for CanonicalToolError {
 
 impl From<CanonicalToolError> for wire::CanonicalToolError {
     fn from(error: CanonicalToolError) -> Self {
+        let CanonicalToolErrorFields {
+            code,
+            message,
+            data,
+        } = error.fields;
         Self {
-            code: error.code,
-            message: error.message,
-            data: error
-                .data
-                .map_or(MaybeUndefined::Undefined, MaybeUndefined::Value),
+            code,
+            message,
+            data: data.map_or(MaybeUndefined::Undefined, MaybeUndefined::Value),
         }
     }
 }
@@ -182,9 +216,7 @@ impl From<CanonicalToolError> for wire::CanonicalToolError {
 /// use serde_json::json;
 /// use toolcall_contracts::canonical::{CanonicalToolOutput, CanonicalToolResultOutcome};
 ///
-/// let outcome = CanonicalToolResultOutcome::Succeeded {
-///     output: CanonicalToolOutput::Text("done".to_owned()),
-/// };
+/// let outcome = CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("done".to_owned()));
 /// assert_eq!(
 ///     serde_json::to_value(&outcome)?,
 ///     json!({"type": "succeeded", "output": {"type": "text", "text": "done"}})
@@ -197,28 +229,21 @@ impl From<CanonicalToolError> for wire::CanonicalToolError {
     into = "wire::CanonicalToolResultOutcome"
 )]
 pub enum CanonicalToolResultOutcome {
-    /// The tool succeeded (`"type": "succeeded"`).
-    Succeeded {
-        /// The output (`output`).
-        output: CanonicalToolOutput,
-    },
-    /// The tool reported a failure of its domain (`"type": "domain_failed"`).
-    DomainFailed {
-        /// The failure (`error`).
-        error: CanonicalToolError,
-    },
+    /// The tool succeeded (`"type": "succeeded"`, the output in `output`).
+    Succeeded(CanonicalToolOutput),
+    /// The tool reported a failure of its domain (`"type": "domain_failed"`, the failure in
+    /// `error`).
+    DomainFailed(CanonicalToolError),
 }
 
 impl TryFrom<wire::CanonicalToolResultOutcome> for CanonicalToolResultOutcome {
     type Error = ToolContractError;
     fn try_from(wire: wire::CanonicalToolResultOutcome) -> Result<Self, ToolContractError> {
         Ok(match wire {
-            wire::CanonicalToolResultOutcome::Succeeded(w) => Self::Succeeded {
-                output: w.output.into(),
-            },
-            wire::CanonicalToolResultOutcome::DomainFailed(w) => Self::DomainFailed {
-                error: w.error.try_into()?,
-            },
+            wire::CanonicalToolResultOutcome::Succeeded(w) => Self::Succeeded(w.output.into()),
+            wire::CanonicalToolResultOutcome::DomainFailed(w) => {
+                Self::DomainFailed(w.error.try_into()?)
+            }
         })
     }
 }
@@ -226,12 +251,12 @@ impl TryFrom<wire::CanonicalToolResultOutcome> for CanonicalToolResultOutcome {
 impl From<CanonicalToolResultOutcome> for wire::CanonicalToolResultOutcome {
     fn from(outcome: CanonicalToolResultOutcome) -> Self {
         match outcome {
-            CanonicalToolResultOutcome::Succeeded { output } => {
+            CanonicalToolResultOutcome::Succeeded(output) => {
                 Self::Succeeded(wire::CanonicalToolResultOutcomeSucceeded {
                     output: output.into(),
                 })
             }
-            CanonicalToolResultOutcome::DomainFailed { error } => {
+            CanonicalToolResultOutcome::DomainFailed(error) => {
                 Self::DomainFailed(wire::CanonicalToolResultOutcomeDomainFailed {
                     error: error.into(),
                 })
@@ -244,8 +269,7 @@ impl From<CanonicalToolResultOutcome> for wire::CanonicalToolResultOutcome {
 /// outcome. A call the runtime could not complete has no result (see
 /// [`super::ToolLifecycleEvent::RuntimeFailed`]).
 ///
-/// On the wire (`$defs/CanonicalToolResult` in `schema/canonical/tool-result.schema.json`),
-/// `exchange_id` is absent when `None`:
+/// On the wire (`$defs/CanonicalToolResult` in `schema/canonical/tool-result.schema.json`):
 ///
 /// ```
 /// use serde_json::json;
@@ -254,6 +278,7 @@ impl From<CanonicalToolResultOutcome> for wire::CanonicalToolResultOutcome {
 /// let wire = json!({
 ///     "transaction_id": "0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f",
 ///     "session_key": {"channel_id": "cli", "session_id": "s1"},
+///     "exchange_id": "0190b6a4-8e3d-7000-8000-000000000001",
 ///     "tool_action_id": "0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f:0",
 ///     "tool_id": "clock/now@1",
 ///     "provider_tool_call_id": "call_01",
@@ -261,27 +286,36 @@ impl From<CanonicalToolResultOutcome> for wire::CanonicalToolResultOutcome {
 ///     "outcome": {"type": "succeeded", "output": {"type": "text", "text": "12:00"}}
 /// });
 /// let result: CanonicalToolResult = serde_json::from_value(wire.clone())?;
-/// assert_eq!(result.exchange_id, None);
+/// assert_eq!(result.exchange_id.as_str(), "0190b6a4-8e3d-7000-8000-000000000001");
 /// assert_eq!(
 ///     result.outcome,
-///     CanonicalToolResultOutcome::Succeeded { output: CanonicalToolOutput::Text("12:00".to_owned()) }
+///     CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("12:00".to_owned()))
 /// );
 /// assert_eq!(serde_json::to_value(&result)?, wire);
+///
+/// // Every result has an exchange (a call no model exchange requested has no result here).
+/// let mut no_exchange = wire.clone();
+/// no_exchange.as_object_mut().unwrap().remove("exchange_id");
+/// assert_eq!(
+///     serde_json::from_value::<CanonicalToolResult>(no_exchange).unwrap_err().to_string(),
+///     "`exchange_id` is missing"
+/// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(
-    try_from = "wire::CanonicalToolResult",
-    into = "wire::CanonicalToolResult"
-)]
+///
+/// Encoding fails, rather than write JSON that would not decode, when `tool_action_id` was
+/// built by [`ToolActionId::new`] and breaks its rule.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "wire::CanonicalToolResult")]
 pub struct CanonicalToolResult {
     /// The transaction the call ran in (`transaction_id`).
     pub transaction_id: TransactionId,
     /// The session the transaction ran in (`session_key`).
     pub session_key: SessionKey,
-    /// The model exchange that requested the call; `None` (absent on the wire) when no model
-    /// exchange did (`exchange_id`).
-    pub exchange_id: Option<ExchangeId>,
+    /// The model exchange that requested the call (`exchange_id`). Required: the published
+    /// schema still marks the member optional, and a result without it does not decode
+    /// ([`ToolContractError::MissingMember`]).
+    pub exchange_id: ExchangeId,
     /// The tool action this result ends (`tool_action_id`).
     pub tool_action_id: ToolActionId,
     /// Registry id of the tool that ran (`tool_id`).
@@ -299,10 +333,13 @@ pub struct CanonicalToolResult {
 impl TryFrom<wire::CanonicalToolResult> for CanonicalToolResult {
     type Error = ToolContractError;
     fn try_from(wire: wire::CanonicalToolResult) -> Result<Self, ToolContractError> {
+        let exchange_id = wire.exchange_id.ok_or(ToolContractError::MissingMember {
+            field: "exchange_id",
+        })?;
         Ok(Self {
             transaction_id: TransactionId::try_new(wire.transaction_id)?,
             session_key: wire.session_key.try_into()?,
-            exchange_id: wire.exchange_id.map(ExchangeId::try_new).transpose()?,
+            exchange_id: ExchangeId::try_new(exchange_id)?,
             tool_action_id: ToolActionId::try_new(wire.tool_action_id)?,
             tool_id: ToolId::try_new(wire.tool_id)?,
             provider_tool_call_id: wire.provider_tool_call_id,
@@ -312,17 +349,28 @@ impl TryFrom<wire::CanonicalToolResult> for CanonicalToolResult {
     }
 }
 
-impl From<CanonicalToolResult> for wire::CanonicalToolResult {
-    fn from(result: CanonicalToolResult) -> Self {
-        Self {
-            transaction_id: result.transaction_id.into(),
-            session_key: result.session_key.into(),
-            exchange_id: result.exchange_id.map(String::from),
-            tool_action_id: result.tool_action_id.into(),
-            tool_id: result.tool_id.into(),
-            provider_tool_call_id: result.provider_tool_call_id,
-            request_ordinal: result.request_ordinal,
-            outcome: result.outcome.into(),
-        }
+impl CanonicalToolResult {
+    /// The wire form, when the tool action id is valid.
+    pub(crate) fn to_wire(&self) -> Result<wire::CanonicalToolResult, ToolContractError> {
+        Ok(wire::CanonicalToolResult {
+            transaction_id: self.transaction_id.to_string(),
+            session_key: self.session_key.clone().into(),
+            exchange_id: Some(self.exchange_id.to_string()),
+            tool_action_id: self.tool_action_id.to_wire()?,
+            tool_id: self.tool_id.to_string(),
+            provider_tool_call_id: self.provider_tool_call_id.clone(),
+            request_ordinal: self.request_ordinal,
+            outcome: self.outcome.clone().into(),
+        })
+    }
+}
+
+impl serde::Serialize for CanonicalToolResult {
+    /// # Errors
+    /// The serializer's error carrying [`ToolActionId::validate`]'s message when
+    /// `tool_action_id` breaks its rule.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let wire = self.to_wire().map_err(serde::ser::Error::custom)?;
+        serde::Serialize::serialize(&wire, serializer)
     }
 }

@@ -82,6 +82,18 @@ impl From<MediaType> for String {
     }
 }
 
+impl PartialEq<str> for MediaType {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for MediaType {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
 impl AsRef<str> for MediaType {
     fn as_ref(&self) -> &str {
         &self.0
@@ -236,8 +248,10 @@ impl From<ToolOutputContract> for wire::ToolOutputContract {
 }
 
 /// What a tool is: what the runtime registers, advertises to a model, and enforces around each
-/// call. Built by [`ToolSpec::try_new`] or decoded, both through the same checks; the fields are
-/// private so that a `ToolSpec` is always valid.
+/// call. Built by [`ToolSpec::try_new`] or decoded, both through the same checks. Its members
+/// are read as fields (`spec.id`, `spec.limits.max_concurrent`: a `ToolSpec` dereferences to its
+/// [`ToolSpecFields`]) or with the accessors, and are never assigned, so a `ToolSpec` is always
+/// valid.
 ///
 /// On the wire (`$defs/ToolSpec` in `schema/canonical/tool-spec.schema.json`):
 ///
@@ -260,7 +274,7 @@ impl From<ToolOutputContract> for wire::ToolOutputContract {
 ///     "execution_class": {"type": "abortable_at_yield", "grace_ms": 250}
 /// });
 /// let spec: ToolSpec = serde_json::from_value(wire.clone())?;
-/// assert_eq!(spec.name().as_str(), "github.search");
+/// assert_eq!(spec.name.as_str(), "github.search");
 /// assert_eq!(spec.limits().execution_deadline.as_secs(), 10);
 /// assert_eq!(serde_json::to_value(&spec)?, wire);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -268,16 +282,60 @@ impl From<ToolOutputContract> for wire::ToolOutputContract {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(try_from = "wire::ToolSpec")]
 pub struct ToolSpec {
-    id: ToolId,
-    name: ToolName,
-    description: String,
-    input_schema: JsonSchema,
-    output_contract: ToolOutputContract,
-    limits: ToolLimits,
-    execution_class: ToolExecutionClass,
+    fields: ToolSpecFields,
+}
+
+/// The members of a [`ToolSpec`], which dereferences to them: read `spec.id`,
+/// `spec.description`... as fields. A `ToolSpecFields` becomes a `ToolSpec` only through the
+/// checks of [`ToolSpec::try_new`] (`ToolSpec::try_from(fields)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolSpecFields {
+    /// Stable id of the tool in the runtime's registry (`id`).
+    pub id: ToolId,
+    /// Name of the tool as the model sees it (`name`).
+    pub name: ToolName,
+    /// What the tool does, for the model: at most [`ToolSpec::MAX_DESCRIPTION_BYTES`] bytes, no
+    /// control character (`description`).
+    pub description: String,
+    /// JSON Schema 2020-12 of a call's `arguments` (`input_schema`).
+    pub input_schema: JsonSchema,
+    /// What the tool returns (`output_contract`).
+    pub output_contract: ToolOutputContract,
+    /// Resource and time limits of each call (`limits`).
+    pub limits: ToolLimits,
+    /// How the tool runs, and so what cancelling a call guarantees (`execution_class`).
+    pub execution_class: ToolExecutionClass,
+}
+
+impl std::ops::Deref for ToolSpec {
+    type Target = ToolSpecFields;
+    fn deref(&self) -> &ToolSpecFields {
+        &self.fields
+    }
+}
+
+impl TryFrom<ToolSpecFields> for ToolSpec {
+    type Error = ToolContractError;
+    /// # Errors
+    /// As [`ToolSpec::try_new`].
+    fn try_from(fields: ToolSpecFields) -> Result<Self, ToolContractError> {
+        Self::try_new(
+            fields.id,
+            fields.name,
+            fields.description,
+            fields.input_schema,
+            fields.output_contract,
+            fields.limits,
+            fields.execution_class,
+        )
+    }
 }
 
 impl ToolSpec {
+    /// Most bytes (UTF-8) a description may hold: 4096 (the module constant
+    /// [`MAX_DESCRIPTION_BYTES`]).
+    pub const MAX_DESCRIPTION_BYTES: usize = MAX_DESCRIPTION_BYTES;
+
     /// Checks the parts that their own types do not and builds the spec.
     ///
     /// # Errors
@@ -316,58 +374,66 @@ impl ToolSpec {
         limits.validate()?;
         execution_class.validate()?;
         Ok(Self {
-            id,
-            name,
-            description,
-            input_schema,
-            output_contract,
-            limits,
-            execution_class,
+            fields: ToolSpecFields {
+                id,
+                name,
+                description,
+                input_schema,
+                output_contract,
+                limits,
+                execution_class,
+            },
         })
+    }
+
+    /// The members, by value.
+    #[must_use]
+    pub fn into_fields(self) -> ToolSpecFields {
+        self.fields
     }
 
     /// Stable id of the tool in the runtime's registry (`id`).
     #[must_use]
     pub fn id(&self) -> &ToolId {
-        &self.id
+        &self.fields.id
     }
 
     /// Name of the tool as the model sees it (`name`).
     #[must_use]
     pub fn name(&self) -> &ToolName {
-        &self.name
+        &self.fields.name
     }
 
     /// What the tool does, for the model: at most [`MAX_DESCRIPTION_BYTES`] bytes, no control
     /// character (`description`).
     #[must_use]
     pub fn description(&self) -> &str {
-        &self.description
+        &self.fields.description
     }
 
     /// JSON Schema of a call's `arguments` (`input_schema`; draft-07, 2019-09 or 2020-12, see
     /// [`JsonSchema`]).
     #[must_use]
     pub fn input_schema(&self) -> &JsonSchema {
-        &self.input_schema
+        &self.fields.input_schema
     }
 
     /// What the tool returns (`output_contract`).
     #[must_use]
     pub fn output_contract(&self) -> &ToolOutputContract {
-        &self.output_contract
+        &self.fields.output_contract
     }
 
     /// Resource and time limits of each call (`limits`).
     #[must_use]
     pub fn limits(&self) -> &ToolLimits {
-        &self.limits
+        &self.fields.limits
     }
 
     /// How the tool runs, and so what cancelling a call guarantees (`execution_class`).
     #[must_use]
     pub fn execution_class(&self) -> &ToolExecutionClass {
-        &self.execution_class
+        &self.fields.execution_class
     }
 }
 
@@ -390,14 +456,15 @@ impl serde::Serialize for ToolSpec {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // `try_new` checked the limits and the class, so neither conversion fails.
         let error = serde::ser::Error::custom;
+        let fields = &self.fields;
         let wire = wire::ToolSpec {
-            id: self.id.to_string(),
-            name: self.name.to_string(),
-            description: self.description.clone(),
-            input_schema: self.input_schema.as_value().clone(),
-            output_contract: self.output_contract.clone().into(),
-            limits: self.limits.to_wire().map_err(error)?,
-            execution_class: self.execution_class.to_wire().map_err(error)?,
+            id: fields.id.to_string(),
+            name: fields.name.to_string(),
+            description: fields.description.clone(),
+            input_schema: fields.input_schema.as_value().clone(),
+            output_contract: fields.output_contract.clone().into(),
+            limits: fields.limits.to_wire().map_err(error)?,
+            execution_class: fields.execution_class.to_wire().map_err(error)?,
         };
         serde::Serialize::serialize(&wire, serializer)
     }

@@ -164,6 +164,14 @@ impl ToolCallRequest {
     }
 }
 
+impl Default for ToolCallRequest {
+    /// An empty `name`, `arguments` `null` and every optional member `None`, as the seed's
+    /// derived `Default`; fill `name` and `arguments` before sending it.
+    fn default() -> Self {
+        Self::new(String::new(), serde_json::Value::Null)
+    }
+}
+
 /// A progress token is a string or an integer that `serde_json` holds as `i64` or `u64`.
 fn check_progress_token(token: &serde_json::Value) -> Result<(), RouteError> {
     use serde_json::Value;

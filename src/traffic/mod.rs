@@ -1,17 +1,25 @@
 //! Checking real traffic against the contracts (used by `toolcall validate`).
 //!
 //! [`Checker::check`] takes one message (a line of NDJSON, or a whole JSON document) and returns
-//! a [`Verdict`]: `ok`, `lenient` or `invalid` with a JSON pointer and a message.
+//! a [`Verdict`]: `ok`, `lenient`, `unchecked` or `invalid` with a JSON pointer and a message. A
+//! line may be a transcript wrapper naming its sender (`{"from": "client", "message": ...}`, see
+//! [`Transcript`]); [`Checker::check_from`] takes the sender from a caller that knows it.
 //!
 //! # What is checked
 //! - A JSON-RPC message (an object with `jsonrpc` or `method`): the envelope (`jsonrpc` is
 //!   `"2.0"`, `id` is a `RequestId`, `error` is an `Error`), then the `params` of a request or
 //!   notification against the definition whose `x-method` names the method
 //!   (`#/$defs/SessionNotification` for `session/update`), and the `result` of a response
-//!   against `XResponse` for the `XRequest` of the same `id` seen earlier in the same input
-//!   ([`Transcript`]). A response to a request not seen is checked against the whole ACP schema.
-//!   Methods starting with `_` are extension methods and take any params and result (ACP
-//!   extensibility); any other method the schema does not name is `invalid`.
+//!   against `XResponse` for the `XRequest` it answers: the pending request with the same `id`
+//!   sent by the other side ([`Transcript`]). A response to a request not seen is checked against
+//!   the whole ACP schema; a result to a request whose method the schema does not define is
+//!   `unchecked`. Methods starting with `_` are extension methods and take any params and result
+//!   (ACP extensibility, `null` included); any other method the schema does not name is
+//!   `invalid`.
+//! - An MCP JSON-RPC message (in a session the transcript shows to be MCP): the official MCP
+//!   schema of the session's version ([`MCP_VERSIONS`]), schema-based; see the `rpc` and `mcp`
+//!   modules for how sessions, protocols and versions are told and how each method maps to its
+//!   definitions. The verdict says which ([`Verdict::protocol`]).
 //! - A route body (an object with `name` and `arguments` and no `jsonrpc`): the route schema,
 //!   tolerant decoding into [`crate::route::ToolCallRequest`], then its `validate()`.
 //! - Anything else: the ACP definitions of [`FRAGMENT_DEFINITIONS`], in order; the first that
@@ -27,21 +35,28 @@
 //! (`/params/update/content/0/type: "txt" is not one of "content", "diff", ...`), inside the
 //! branch the tag selects otherwise, and at the value for a string enum.
 //!
-//! Schemas: `schema/acp/acp.schema.json` ([`crate::acp::SCHEMA_JSON`]) and
-//! `schema/route/tool-call-request.schema.json` ([`crate::route::SCHEMA_JSON`]).
+//! Schemas: `schema/acp/acp.schema.json` ([`crate::acp::SCHEMA_JSON`]),
+//! `schema/mcp/<version>/schema.json` and `schema/route/tool-call-request.schema.json`
+//! ([`crate::route::SCHEMA_JSON`]).
 
 mod checker;
 mod input;
 mod leaves;
+mod mcp;
+mod mcp_rpc;
+mod rpc;
 mod schema;
+mod transcript;
 mod unique;
 mod verdict;
 
 use std::path::PathBuf;
 
-pub use checker::{Checked, Checker, Transcript, FRAGMENT_DEFINITIONS};
+pub use checker::{Checked, Checker, FRAGMENT_DEFINITIONS};
 pub use input::{read_input, split_messages, Message};
-pub use verdict::{Kind, Status, Summary, Verdict};
+pub use mcp::MCP_VERSIONS;
+pub use transcript::{Side, Transcript};
+pub use verdict::{Kind, Protocol, Status, Summary, Verdict};
 
 /// Why the traffic checker could not run.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +82,12 @@ pub enum TrafficError {
         /// The missing member, e.g. `$defs`.
         missing: String,
     },
+    /// An MCP version asked for ([`Checker::with_mcp_version`]) is not one the checker holds.
+    #[error("no MCP schema for version `{version}` (known: {})", MCP_VERSIONS.join(", "))]
+    UnknownMcpVersion {
+        /// The version asked for.
+        version: String,
+    },
 }
 
 #[cfg(test)]
@@ -84,5 +105,13 @@ mod tests {
             missing: "$defs".to_owned(),
         };
         assert_eq!(shape.to_string(), "the built-in ACP schema has no `$defs`");
+        let version = TrafficError::UnknownMcpVersion {
+            version: "2025-01-01".to_owned(),
+        };
+        assert_eq!(
+            version.to_string(),
+            "no MCP schema for version `2025-01-01` (known: 2024-11-05, 2025-03-26, 2025-06-18, \
+             2025-11-25, 2026-07-28)"
+        );
     }
 }

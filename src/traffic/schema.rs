@@ -19,12 +19,19 @@ pub(crate) enum Role {
     Notification,
 }
 
-/// One ACP method: its params definition and its role.
+/// One ACP method: its params definition, its role, and who sends it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Method {
     pub(crate) params: String,
     pub(crate) role: Role,
+    /// The side that sends it: the client when `ClientRequest`/`ClientNotification` lists its
+    /// params, the agent when `AgentRequest`/`AgentNotification` does; `None` when neither or
+    /// both do (`$/cancel_request`, sent by either side).
+    pub(crate) sender: Option<Sender>,
 }
+
+/// Who sends a method, in pairing terms.
+pub(crate) type Sender = super::transcript::Role;
 
 type Built = Result<Validator, String>;
 
@@ -184,9 +191,54 @@ fn build(schema: &Value) -> Built {
         .map_err(|error| error.to_string())
 }
 
+/// Every `#/$defs/NAME` reachable from `node` by `$ref` without entering `$defs`.
+fn refs_in<'v>(node: &'v Value, out: &mut HashSet<&'v str>) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if key == "$ref" {
+                    if let Some(name) = value.as_str().and_then(|r| r.strip_prefix("#/$defs/")) {
+                        out.insert(name);
+                    }
+                } else if key != "$defs" {
+                    refs_in(value, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| refs_in(item, out)),
+        _ => {}
+    }
+}
+
+/// The definitions the message roots of each side list: `(client's, agent's)`.
+fn listed_by_side(defs: &Map<String, Value>) -> (HashSet<&str>, HashSet<&str>) {
+    let listed = |roots: [&str; 2]| {
+        let mut names = HashSet::new();
+        for root in roots {
+            if let Some(node) = defs.get(root) {
+                refs_in(node, &mut names);
+            }
+        }
+        names
+    };
+    (
+        listed(["ClientRequest", "ClientNotification"]),
+        listed(["AgentRequest", "AgentNotification"]),
+    )
+}
+
 /// The method table: every definition with `x-method` names a method's params (`XRequest`,
 /// `XNotification`) or its result (`XResponse`, looked up from the request by name).
 fn methods(defs: &Map<String, Value>) -> HashMap<String, Method> {
+    let (by_client, by_agent) = listed_by_side(defs);
+    let sender_of = |definition: &str| match (
+        by_client.contains(definition),
+        by_agent.contains(definition),
+    ) {
+        (true, false) => Some(Sender::Client),
+        (false, true) => Some(Sender::Peer),
+        _ => None,
+    };
     let mut methods = HashMap::new();
     for (name, definition) in defs {
         let Some(method) = definition.get("x-method").and_then(Value::as_str) else {
@@ -204,9 +256,10 @@ fn methods(defs: &Map<String, Value>) -> HashMap<String, Method> {
                 .filter(|response| defs.contains_key(response));
             Role::Request { response }
         };
-        methods.entry(method.to_owned()).or_insert(Method {
+        methods.entry(method.to_owned()).or_insert_with(|| Method {
             params: name.clone(),
             role,
+            sender: sender_of(name),
         });
     }
     methods
@@ -227,7 +280,8 @@ mod tests {
             schema.method("session/update"),
             Some(&Method {
                 params: "SessionNotification".to_owned(),
-                role: Role::Notification
+                role: Role::Notification,
+                sender: Some(Sender::Peer),
             })
         );
         assert_eq!(
@@ -236,9 +290,16 @@ mod tests {
                 params: "RequestPermissionRequest".to_owned(),
                 role: Role::Request {
                     response: Some("RequestPermissionResponse".to_owned())
-                }
+                },
+                sender: Some(Sender::Peer),
             })
         );
+        let sender = |method: &str| schema.method(method).and_then(|m| m.sender);
+        assert_eq!(sender("session/prompt"), Some(Sender::Client));
+        assert_eq!(sender("initialize"), Some(Sender::Client));
+        assert_eq!(sender("session/cancel"), Some(Sender::Client));
+        assert_eq!(sender("fs/read_text_file"), Some(Sender::Peer));
+        assert_eq!(sender("$/cancel_request"), None);
         assert_eq!(
             schema.method("$/cancel_request").map(|m| m.params.as_str()),
             Some("CancelRequestNotification")

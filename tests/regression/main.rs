@@ -1,5 +1,18 @@
-//! One module per reported bug (found by the differential and round-trip tests).
+//! One module per reported bug (found by the differential and round-trip tests, and by live
+//! traffic between the official SDKs, issue 15).
+
+// Shared with the ACP corpus tests: the tests' own pairing and leniency rule.
+#[path = "../support/mod.rs"]
+mod support;
 
 mod auth_method_non_string_type;
+#[cfg(feature = "tools")]
+mod catch_all_value_is_ok;
 mod duplicate_members;
 mod envelope_params_best_fit;
+#[cfg(feature = "tools")]
+mod extension_result_null;
+#[cfg(feature = "tools")]
+mod response_to_unknown_method_is_unchecked;
+#[cfg(feature = "tools")]
+mod responses_pair_by_id_and_direction;

@@ -9,9 +9,15 @@
 //!   protocol-level root, lists the definition); an `_`-prefixed method without a definition is
 //!   an extension (`ExtRequest`/`ExtNotification`);
 //! - a successful response: its `result` against the response definition of the method of the
-//!   latest earlier request with the same `id` (`ExtResponse` for an extension method); when
-//!   there is no such request, the first response definition in schema order that accepts it
-//!   and declares every member it has;
+//!   request it answers (`ExtResponse` for an extension method), paired by `id` *and* direction
+//!   ([`Pending`]): both sides send requests and number them independently, so a response
+//!   answers the latest pending request with its `id` that the *other* side sent. A line may say
+//!   who sent it (`{"from": "client"|"agent", "message": ...}`, see [`unwrap_line`]); a bare
+//!   request's sender is the side whose root (`ClientRequest`, `AgentRequest`) lists its method;
+//!   a bare response whose `id` is pending in both directions is ambiguous and not checked
+//!   (`valid` is an `Err` starting with `ambiguous pairing`). When there is no such request, the
+//!   first response definition in schema order that accepts it and declares every member it
+//!   has;
 //! - an error response: its `error` against `Error`;
 //! - a bare fragment (no `jsonrpc`): the first of [`FRAGMENT_CANDIDATES`] that accepts it and
 //!   declares every top-level member it has (most definitions allow unknown members, so
@@ -34,7 +40,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use toolcall_contracts::{acp, decode, DecodeError, Leniency};
+use toolcall_contracts::{acp, decode, DecodeError, Leniency, LeniencyKind};
 
 /// The official ACP documentation examples (one JSON value per line).
 pub const DOCS: &str = "acp-examples/docs-v1.ndjson";
@@ -619,10 +625,28 @@ impl Schema {
         object.keys().all(|key| declared.contains(key))
     }
 
-    /// Chooses the definition for `message` and decides whether it is schema-valid.
-    ///
-    /// `pending` maps request ids (as JSON text) to methods; requests are recorded in it.
-    pub fn classify(&self, message: &Value, pending: &mut HashMap<String, String>) -> Classified {
+    /// Chooses the definition for a bare `message` and decides whether it is schema-valid;
+    /// requests are recorded in `pending`.
+    pub fn classify(&self, message: &Value, pending: &mut Pending) -> Classified {
+        self.classify_from(message, None, pending)
+    }
+
+    /// The side that sends `method`: the one handling it is the other (`x-side`).
+    pub fn sender_of(&self, method: &str) -> Option<Sender> {
+        match self.side(method)? {
+            Side::Agent => Some(Sender::Client),
+            Side::Client => Some(Sender::Agent),
+            Side::Protocol => None,
+        }
+    }
+
+    /// As [`Schema::classify`], for a message `from` one side when the transcript says so.
+    pub fn classify_from(
+        &self,
+        message: &Value,
+        from: Option<Sender>,
+        pending: &mut Pending,
+    ) -> Classified {
         let Some(object) = message.as_object() else {
             return Classified {
                 target: None,
@@ -638,7 +662,7 @@ impl Schema {
             if let Some(method) = object.get("method").and_then(Value::as_str) {
                 let (envelope, table, ext) = match &id {
                     Some(id) => {
-                        pending.insert(id.clone(), method.to_owned());
+                        pending.add(id, method, from.or_else(|| self.sender_of(method)));
                         (Envelope::Request, &self.requests, "ExtRequest")
                     }
                     None => (
@@ -680,7 +704,10 @@ impl Schema {
                     def: "Error".to_owned(),
                     part: Part::Error,
                     envelope: Envelope::Response,
-                    method: id.as_ref().and_then(|id| pending.get(id)).cloned(),
+                    method: match id.as_ref().map(|id| pending.answer(id, from)) {
+                        Some(Pairing::Paired(method)) => Some(method),
+                        _ => None,
+                    },
                     how: "error response",
                 };
                 let error = Part::Error.of(message);
@@ -695,7 +722,20 @@ impl Schema {
                 (target, valid)
             } else if object.contains_key("result") {
                 let result = Part::Result.of(message);
-                let method = id.as_ref().and_then(|id| pending.get(id)).cloned();
+                let method = match id.as_ref().map(|id| pending.answer(id, from)) {
+                    Some(Pairing::Paired(method)) => Some(method),
+                    Some(Pairing::Ambiguous(methods)) => {
+                        return Classified {
+                            target: None,
+                            valid: Err(format!(
+                                "ambiguous pairing: `id` {} is pending in both directions ({})",
+                                id.unwrap_or_default(),
+                                methods.join(", ")
+                            )),
+                        }
+                    }
+                    Some(Pairing::NotSeen) | None => None,
+                };
                 let paired =
                     method
                         .as_deref()
@@ -784,12 +824,122 @@ impl Schema {
     }
 }
 
+/// Who sent a message (a transcript line's `from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sender {
+    /// The client.
+    Client,
+    /// The agent.
+    Agent,
+}
+
+/// A transcript line: `{"from": "client"|"agent", "message": M}` is `(Some(side), M)`, any other
+/// value is a bare message `(None, value)`.
+pub fn unwrap_line(value: &Value) -> (Option<Sender>, Value) {
+    if let Some(object) = value.as_object().filter(|object| object.len() == 2) {
+        let from = match object.get("from").and_then(Value::as_str) {
+            Some("client") => Some(Sender::Client),
+            Some("agent") => Some(Sender::Agent),
+            _ => None,
+        };
+        if let (Some(from), Some(message)) = (from, object.get("message")) {
+            return (Some(from), message.clone());
+        }
+    }
+    (None, value.clone())
+}
+
+/// What a response answers ([`Pending::answer`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pairing {
+    /// The request of this method.
+    Paired(String),
+    /// No pending request with the id could be answered by the response.
+    NotSeen,
+    /// Requests with the id are pending in more than one direction: their methods.
+    Ambiguous(Vec<String>),
+}
+
+/// The requests of one input still waiting for their response, with who sent them.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// `(id as JSON text, method, sender, ambiguous responses received)`, oldest first.
+    requests: Vec<(String, String, Option<Sender>, usize)>,
+}
+
+impl Pending {
+    /// Records a request.
+    pub fn add(&mut self, id: &str, method: &str, from: Option<Sender>) {
+        self.requests
+            .push((id.to_owned(), method.to_owned(), from, 0));
+    }
+
+    /// The request a response with `id` (sent by `from`, when known) answers: the latest pending
+    /// request with the id of each direction the response can answer; one is paired (and
+    /// removed), several are ambiguous (removed once as many ambiguous responses came).
+    pub fn answer(&mut self, id: &str, from: Option<Sender>) -> Pairing {
+        let mut chosen: Vec<usize> = Vec::new();
+        for index in (0..self.requests.len()).rev() {
+            let (pending_id, _, sent, _) = &self.requests[index];
+            let answerable = match (from, sent) {
+                (Some(from), Some(sent)) => from != *sent,
+                _ => true,
+            };
+            if pending_id == id
+                && answerable
+                && !chosen.iter().any(|&other| self.requests[other].2 == *sent)
+            {
+                chosen.push(index);
+            }
+        }
+        chosen.sort_unstable();
+        match chosen.as_slice() {
+            [] => Pairing::NotSeen,
+            [only] => Pairing::Paired(self.requests.remove(*only).1),
+            several => {
+                let methods = several
+                    .iter()
+                    .map(|&i| self.requests[i].1.clone())
+                    .collect();
+                for &index in several {
+                    self.requests[index].3 += 1;
+                }
+                if several.iter().all(|&i| self.requests[i].3 >= several.len()) {
+                    for &index in several.iter().rev() {
+                        self.requests.remove(index);
+                    }
+                }
+                Pairing::Ambiguous(methods)
+            }
+        }
+    }
+}
+
 /// Our decode of one part: its re-encoding and the leniency report.
 pub struct Ours {
     /// `serde_json::to_value` of the decoded value.
     pub encoded: Value,
     /// The leniency report (pointers relative to the decoded part).
     pub report: Vec<Leniency>,
+}
+
+impl Ours {
+    /// The leniency applied to a part the schema accepts as it is: the report without the
+    /// unknown enum values and union tags that decoding kept at their place (a value a catch-all
+    /// branch accepts, such as `NoticeSeverity`'s `_vendor_debug`, is valid and kept: no
+    /// leniency). The rule `toolcall validate` applies (README, `toolcall validate`).
+    pub fn leniency_on_valid(&self) -> Vec<&Leniency> {
+        self.report
+            .iter()
+            .filter(|leniency| {
+                let kept = matches!(
+                    leniency.kind,
+                    LeniencyKind::UnknownValue | LeniencyKind::UnknownVariant
+                ) && self.encoded.pointer(&leniency.pointer) == Some(&leniency.raw);
+                !kept
+            })
+            .collect()
+    }
 }
 
 /// Decodes with [`decode`] (the optimistic one-pass path, with a careful second pass only

@@ -1,0 +1,435 @@
+//! What one input has said so far: who sent each message, and the requests still waiting for
+//! their response, paired by `id` *and* direction.
+//!
+//! In ACP (and MCP) both sides send requests, and each side numbers its own: the client's
+//! `session/prompt` `3` and the agent's `session/request_permission` `3` can be pending at the
+//! same time, and a response with `"id": 3` answers the one the *other* side sent.
+//!
+//! # Transcript lines
+//!
+//! A line of NDJSON is either a bare message or a wrapper that says who sent it:
+//!
+//! ```json
+//! {"from": "client", "message": {"jsonrpc": "2.0", "id": 3, "method": "session/prompt", ...}}
+//! {"from": "agent", "text": "a line that was not JSON"}
+//! ```
+//!
+//! `from` is `client`, `agent` (ACP) or `server` (MCP); `message` is the JSON-RPC message, or
+//! `text` the raw line when it was not JSON. With wrappers the direction is exact. With bare
+//! lines the checker infers a request's direction from its method where the schema says which
+//! side sends it, and pairs a bare response with the pending request of the other side; when
+//! requests with the response's `id` are pending in both directions, the pairing is ambiguous
+//! and the verdict says so.
+
+use serde_json::Value;
+
+use super::verdict::Protocol;
+
+/// Who sent a message: the client, or the other side (an ACP agent, an MCP server).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Side {
+    /// The client (`"from": "client"`).
+    Client,
+    /// An ACP agent (`"from": "agent"`).
+    Agent,
+    /// An MCP server (`"from": "server"`).
+    Server,
+}
+
+impl Side {
+    /// The wire name: `client`, `agent` or `server`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Client => "client",
+            Self::Agent => "agent",
+            Self::Server => "server",
+        }
+    }
+
+    /// The side named `name` on the wire.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "client" => Some(Self::Client),
+            "agent" => Some(Self::Agent),
+            "server" => Some(Self::Server),
+            _ => None,
+        }
+    }
+
+    /// The role in pairing: agent and server are the same (the side that is not the client).
+    pub(crate) fn role(self) -> Role {
+        match self {
+            Self::Client => Role::Client,
+            Self::Agent | Self::Server => Role::Peer,
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Side {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// A side as pairing sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Role {
+    /// The client.
+    Client,
+    /// The agent or server.
+    Peer,
+}
+
+impl Role {
+    /// The side that answers this side's requests.
+    pub(crate) fn other(self) -> Self {
+        match self {
+            Self::Client => Self::Peer,
+            Self::Peer => Self::Client,
+        }
+    }
+}
+
+/// A transcript line as read: who sent it (when the line says), and the message.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Line {
+    /// A bare message, or a wrapper's `message` (parsed).
+    Message { from: Option<Side>, value: Value },
+    /// A wrapper's `text`: a line that was not JSON.
+    Text { from: Side, text: String },
+}
+
+/// Unwraps `{"from": ..., "message": ...}` and `{"from": ..., "text": ...}`; any other value is a
+/// bare message. A wrapper has exactly those two members and a known `from`.
+pub(crate) fn unwrap(value: Value) -> Line {
+    let side = match &value {
+        Value::Object(object) if object.len() == 2 => object
+            .get("from")
+            .and_then(Value::as_str)
+            .and_then(Side::from_name),
+        _ => None,
+    };
+    let Some(from) = side else {
+        return Line::Message { from: None, value };
+    };
+    let Value::Object(mut object) = value else {
+        unreachable!("matched an object above")
+    };
+    if let Some(message) = object.remove("message") {
+        return Line::Message {
+            from: Some(from),
+            value: message,
+        };
+    }
+    match object.remove("text") {
+        Some(Value::String(text)) => Line::Text { from, text },
+        other => {
+            // `from` and something else: not a wrapper after all.
+            if let Some(other) = other {
+                object.insert("text".to_owned(), other);
+            }
+            object.insert("from".to_owned(), Value::from(from.name()));
+            Line::Message {
+                from: None,
+                value: Value::Object(object),
+            }
+        }
+    }
+}
+
+/// One request waiting for its response.
+#[derive(Debug, Clone, PartialEq)]
+struct Pending {
+    id: Value,
+    request: Request,
+    /// Who sent it, when known (a wrapper, or the method's schema).
+    from: Option<Role>,
+    /// Responses that may have answered it, received while the pairing was ambiguous.
+    maybe_answered: usize,
+}
+
+/// A request a response answers: its method, the protocol (and version) it was checked as, and
+/// whether it asked for task-augmented execution (MCP `params.task`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Request {
+    pub(crate) method: String,
+    pub(crate) protocol: Protocol,
+    pub(crate) task: bool,
+}
+
+/// What a response answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// This request.
+    Paired(Request),
+    /// No pending request has the response's id (in the direction it could answer).
+    NotSeen,
+    /// Requests with the id are pending in more than one direction and the response does not
+    /// say which side sent it, in the order they were sent.
+    Ambiguous(Vec<Request>),
+}
+
+/// The protocol family a session speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// Agent Client Protocol.
+    Acp,
+    /// Model Context Protocol.
+    Mcp,
+}
+
+/// What one input has said so far: the session it is in (which protocol, which MCP version),
+/// and the requests still waiting for their response, with who sent them, so that a response is
+/// checked against the result definition of the request it answers.
+///
+/// A transcript may hold several sessions one after another: an `initialize` request (ACP or
+/// MCP) or an MCP `server/discover` starts a new one, forgetting the requests still pending.
+///
+/// Use one per input (file); ids of different inputs never match.
+#[derive(Debug, Clone, Default)]
+pub struct Transcript {
+    /// Every request not yet answered, oldest first.
+    pending: Vec<Pending>,
+    /// The protocol of the session, once the transcript showed it.
+    family: Option<Family>,
+    /// The MCP version of the session, once negotiated (or carried by a request's `_meta`).
+    mcp_version: Option<&'static str>,
+}
+
+impl Transcript {
+    /// Records a request sent by `from` (`None` when unknown), checked as `protocol`.
+    pub(crate) fn request(
+        &mut self,
+        id: &Value,
+        method: &str,
+        from: Option<Role>,
+        protocol: Protocol,
+    ) {
+        self.request_with_task(id, method, from, protocol, false);
+    }
+
+    /// [`Transcript::request`] for a request that may ask for task-augmented execution.
+    pub(crate) fn request_with_task(
+        &mut self,
+        id: &Value,
+        method: &str,
+        from: Option<Role>,
+        protocol: Protocol,
+        task: bool,
+    ) {
+        self.pending.push(Pending {
+            id: id.clone(),
+            request: Request {
+                method: method.to_owned(),
+                protocol,
+                task,
+            },
+            from,
+            maybe_answered: 0,
+        });
+    }
+
+    /// Starts a new session of `family`: no request pending, no MCP version yet.
+    pub(crate) fn start_session(&mut self, family: Family) {
+        self.pending.clear();
+        self.family = Some(family);
+        self.mcp_version = None;
+    }
+
+    /// The session's protocol, once shown.
+    pub(crate) fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    /// Records the session's protocol (shown by a method only one protocol has).
+    pub(crate) fn set_family(&mut self, family: Family) {
+        self.family = Some(family);
+    }
+
+    /// The session's MCP version, once known.
+    pub(crate) fn mcp_version(&self) -> Option<&'static str> {
+        self.mcp_version
+    }
+
+    /// Records the session's MCP version.
+    pub(crate) fn set_mcp_version(&mut self, version: &'static str) {
+        self.mcp_version = Some(version);
+    }
+
+    /// Finds (and removes, once answered) the request a response with `id` answers; `from` is who
+    /// sent the response, when known.
+    ///
+    /// The candidates are the latest pending request with `id` of each direction the response
+    /// can answer: the other side's when `from` is known (and requests of unknown direction),
+    /// every direction otherwise. One candidate is paired. Several are ambiguous; none is
+    /// removed then, until as many ambiguous responses as candidates have come, which answered
+    /// them all.
+    pub(crate) fn answer(&mut self, id: &Value, from: Option<Role>) -> Answer {
+        let mut candidates: Vec<usize> = Vec::new();
+        for (index, pending) in self.pending.iter().enumerate().rev() {
+            if pending.id != *id {
+                continue;
+            }
+            let possible = match (from, pending.from) {
+                (Some(from), Some(sent)) => sent == from.other(),
+                _ => true,
+            };
+            let duplicate = candidates
+                .iter()
+                .any(|&seen| self.pending[seen].from == pending.from);
+            if possible && !duplicate {
+                candidates.push(index);
+            }
+        }
+        candidates.sort_unstable();
+        match candidates.as_slice() {
+            [] => Answer::NotSeen,
+            [only] => Answer::Paired(self.pending.remove(*only).request),
+            several => {
+                let requests = several
+                    .iter()
+                    .map(|&index| self.pending[index].request.clone())
+                    .collect();
+                let count = several.len();
+                for &index in several {
+                    self.pending[index].maybe_answered += 1;
+                }
+                if several
+                    .iter()
+                    .all(|&index| self.pending[index].maybe_answered >= count)
+                {
+                    for &index in several.iter().rev() {
+                        self.pending.remove(index);
+                    }
+                }
+                Answer::Ambiguous(requests)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn paired(method: &str) -> Answer {
+        Answer::Paired(Request {
+            method: method.to_owned(),
+            protocol: Protocol::Acp,
+            task: false,
+        })
+    }
+
+    trait Acp {
+        fn acp(&mut self, id: Value, method: &str, from: Option<Role>);
+    }
+
+    impl Acp for Transcript {
+        fn acp(&mut self, id: Value, method: &str, from: Option<Role>) {
+            self.request(&id, method, from, Protocol::Acp);
+        }
+    }
+
+    #[test]
+    fn responses_find_their_request_by_id_and_direction() {
+        let mut transcript = Transcript::default();
+        transcript.acp(json!(1), "initialize", Some(Role::Client));
+        transcript.acp(json!("1"), "session/new", Some(Role::Client));
+        transcript.acp(json!(3), "session/prompt", Some(Role::Client));
+        transcript.acp(json!(3), "session/request_permission", Some(Role::Peer));
+        // The agent answers the client's request 3, the client the agent's.
+        assert_eq!(
+            transcript.answer(&json!(3), Some(Role::Client)),
+            paired("session/request_permission")
+        );
+        assert_eq!(
+            transcript.answer(&json!(3), Some(Role::Peer)),
+            paired("session/prompt")
+        );
+        assert_eq!(
+            transcript.answer(&json!(3), Some(Role::Peer)),
+            Answer::NotSeen
+        );
+        // `1` and `"1"` are different ids.
+        assert_eq!(transcript.answer(&json!("1"), None), paired("session/new"));
+        assert_eq!(transcript.answer(&json!(1), None), paired("initialize"));
+        // A new session forgets what was pending.
+        transcript.acp(json!(4), "session/prompt", Some(Role::Client));
+        transcript.start_session(Family::Mcp);
+        assert_eq!(transcript.answer(&json!(4), None), Answer::NotSeen);
+        assert_eq!(transcript.family(), Some(Family::Mcp));
+        assert_eq!(transcript.mcp_version(), None);
+    }
+
+    #[test]
+    fn a_bare_response_with_an_id_pending_both_ways_is_ambiguous_until_both_are_answered() {
+        let mut transcript = Transcript::default();
+        transcript.acp(json!(2), "session/prompt", Some(Role::Client));
+        transcript.acp(json!(2), "fs/read_text_file", Some(Role::Peer));
+        let request = |method: &str| Request {
+            method: method.to_owned(),
+            protocol: Protocol::Acp,
+            task: false,
+        };
+        let both = Answer::Ambiguous(vec![
+            request("session/prompt"),
+            request("fs/read_text_file"),
+        ]);
+        assert_eq!(transcript.answer(&json!(2), None), both);
+        assert_eq!(transcript.answer(&json!(2), None), both);
+        // Two responses answered the two requests.
+        assert_eq!(transcript.answer(&json!(2), None), Answer::NotSeen);
+        // A direction given later still pairs exactly.
+        transcript.acp(json!(2), "session/prompt", Some(Role::Client));
+        transcript.acp(json!(2), "fs/read_text_file", Some(Role::Peer));
+        assert!(matches!(
+            transcript.answer(&json!(2), None),
+            Answer::Ambiguous(_)
+        ));
+        assert_eq!(
+            transcript.answer(&json!(2), Some(Role::Client)),
+            paired("fs/read_text_file")
+        );
+        assert_eq!(transcript.answer(&json!(2), None), paired("session/prompt"));
+    }
+
+    #[test]
+    fn wrappers_carry_the_direction() {
+        let line = unwrap(json!({"from": "agent", "message": {"jsonrpc": "2.0", "id": 1}}));
+        assert_eq!(
+            line,
+            Line::Message {
+                from: Some(Side::Agent),
+                value: json!({"jsonrpc": "2.0", "id": 1})
+            }
+        );
+        assert_eq!(
+            unwrap(json!({"from": "server", "text": "oops"})),
+            Line::Text {
+                from: Side::Server,
+                text: "oops".into()
+            }
+        );
+        // Not wrappers: an unknown side, a third member, a `text` that is not a string.
+        for value in [
+            json!({"from": "proxy", "message": {}}),
+            json!({"from": "client", "message": {}, "x": 1}),
+            json!({"from": "client", "text": 1}),
+        ] {
+            assert_eq!(unwrap(value.clone()), Line::Message { from: None, value });
+        }
+        assert_eq!(Side::Server.role(), Role::Peer);
+        assert_eq!(Side::Client.role().other(), Role::Peer);
+    }
+}
