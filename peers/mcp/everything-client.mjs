@@ -129,7 +129,10 @@ client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
 
 // What the SDK reports without failing a request (it drops a progress notification whose token
 // it no longer knows), counted by its first words.
+let cancelledAt = null;
+let errorsSinceCancel = 0;
 client.onerror = (error) => {
+  if (cancelledAt !== null) errorsSinceCancel += 1;
   const what = error.message.split(":")[0];
   summary.sdkErrors[what] = (summary.sdkErrors[what] ?? 0) + 1;
 };
@@ -246,6 +249,7 @@ async function main() {
       signal: controller.signal,
       onprogress: () => {
         summary.progress += 1;
+        cancelledAt = Date.now();
         controller.abort("the user cancelled");
       },
     });
@@ -254,9 +258,14 @@ async function main() {
   }
   if (!cancelled) throw new Error("the cancelled call returned a result");
   summary.cancelledAfterProgress = true;
-  // The server goes on with the operation it was asked to stop (four more progress
-  // notifications, 0.1 s apart): wait for them so that every run sees the same messages.
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  // The server goes on with the operation it was asked to stop: four more progress
+  // notifications, 0.1 s apart, which the SDK reports through `onerror`. Wait for them (10 s at
+  // most) so that every run sees the same messages.
+  const deadline = Date.now() + 10000;
+  while (errorsSinceCancel < 4 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (errorsSinceCancel < 4) throw new Error(`only ${errorsSinceCancel} progress notifications after the cancellation`);
 
   await client.unsubscribeResource({ uri: textResource });
   summary.finished = true;
