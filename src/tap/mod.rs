@@ -22,6 +22,7 @@
 //! until the response, increasing progress; cancellation), tasks (a task-augmented request's
 //! token lives as long as its task).
 
+mod backlog;
 mod frame;
 mod lifecycle;
 mod monitor;
@@ -36,7 +37,7 @@ pub use frame::{Frame, LineFramer};
 pub use lifecycle::{LifecycleProblem, MAX_TRACKED};
 pub use monitor::{Event, Monitor, Peer, TapSummary};
 pub use protocol::{Protocol, MCP_VERSION_META};
-pub use relay::{ChildExit, Tap, TapOutcome, BACKLOG_CHUNKS, CHUNK_BYTES};
+pub use relay::{ChildExit, Tap, TapOutcome, BACKLOG_BYTES, CHUNK_BYTES};
 pub use report::{ReportFormat, Reporter};
 
 /// One end of the tap: the client on its stdin and stdout, or the child it started.

@@ -70,8 +70,8 @@ pub enum Event {
         problem: LifecycleProblem,
     },
     /// Bytes that were relayed but not checked: checking fell more than
-    /// [`super::BACKLOG_CHUNKS`] chunks behind the relay (the relay never waits for it). The
-    /// message they were part of is not checked either.
+    /// [`super::BACKLOG_BYTES`] behind the relay (the relay never waits for it). The message
+    /// they were part of is not checked either.
     NotChecked {
         /// Who sent them.
         from: Peer,

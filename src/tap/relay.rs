@@ -5,18 +5,19 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::Arc;
 use std::thread;
 
+use super::backlog::Backlog;
 use super::monitor::{Event, Monitor, TapSummary};
 use super::report::Reporter;
 use super::{Side, TapError};
 
 /// Largest chunk read at once, in bytes.
 pub const CHUNK_BYTES: usize = 64 * 1024;
-/// Chunks the checking thread may fall behind the relay before chunks are left unchecked
-/// (at most `BACKLOG_CHUNKS * CHUNK_BYTES` = 4 MiB waiting).
-pub const BACKLOG_CHUNKS: usize = 64;
+/// How far, in bytes, the checking thread may fall behind the relay (both directions together)
+/// before relayed chunks are left unchecked: 16 MiB.
+pub const BACKLOG_BYTES: usize = 16 << 20;
 
 /// How the child ended.
 ///
@@ -104,8 +105,8 @@ enum Relayed {
 /// Runs a command with its stdin and stdout in the tap's, checking the traffic on the side.
 ///
 /// - Bytes are relayed unchanged both ways, each chunk written and flushed as soon as it is
-///   read; the checking thread gets a copy through a queue of [`BACKLOG_CHUNKS`] chunks and the
-///   relay never waits for it: when the queue is full the copy is dropped and reported as
+///   read; the checking thread gets a copy through a queue of at most [`BACKLOG_BYTES`] and the
+///   relay never waits for it: a copy that does not fit is dropped and reported as
 ///   [`Event::NotChecked`].
 /// - The child's stderr is the tap's.
 /// - End of file on the tap's stdin closes the child's stdin; when the child exits, its stdout
@@ -177,20 +178,21 @@ impl Tap {
             (Some(stdin), Some(stdout)) => (stdin, stdout),
             _ => unreachable!("both were piped"),
         };
-        let (sender, receiver) = mpsc::sync_channel(BACKLOG_CHUNKS);
+        let backlog = Arc::new(Backlog::new(BACKLOG_BYTES));
+        let queue = Arc::clone(&backlog);
         let checking = spawn("toolcall-tap-check", move || {
-            check(monitor, reporter, &receiver)
+            check(monitor, reporter, &queue)
         })?;
         #[cfg(unix)]
         let signals = signals::forward(&child)?;
         // Not joined: it may stay blocked reading the tap's stdin after the child is gone.
-        let client_sender = sender.clone();
+        let queue = Arc::clone(&backlog);
         spawn("toolcall-tap-client", move || {
-            relay(io::stdin().lock(), to_child, Side::Client, &client_sender);
+            relay(io::stdin().lock(), to_child, Side::Client, &queue);
         })?;
-        let child_sender = sender.clone();
+        let queue = Arc::clone(&backlog);
         let output = spawn("toolcall-tap-child", move || {
-            relay(from_child, io::stdout().lock(), Side::Child, &child_sender);
+            relay(from_child, io::stdout().lock(), Side::Child, &queue);
         })?;
         let status = wait(&mut child);
         #[cfg(unix)]
@@ -200,7 +202,7 @@ impl Tap {
             name: "toolcall-tap-child",
         })?;
         // The checking thread still drains what is queued before this.
-        let _ = sender.send(Relayed::Finish);
+        let _ = backlog.offer(Relayed::Finish, 0);
         let (summary, mut reporter, reported) = checking.join().map_err(|_| TapError::Thread {
             name: "toolcall-tap-check",
         })?;
@@ -233,7 +235,7 @@ fn wait(child: &mut Child) -> Result<ExitStatus, TapError> {
 /// Copies `from` to `to` chunk by chunk, flushing each, and queues a copy of each relayed chunk
 /// for checking without ever waiting for the checker. When `to` fails, keeps reading `from`
 /// (dropping it) until its end.
-fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &SyncSender<Relayed>) {
+fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &Backlog<Relayed>) {
     let mut buffer = vec![0_u8; CHUNK_BYTES];
     let mut writing = true;
     let mut skipped = 0_usize;
@@ -258,13 +260,13 @@ fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &SyncSend
             bytes: chunk.to_vec(),
             skipped,
         };
-        skipped = match checker.try_send(relayed) {
-            Ok(()) | Err(TrySendError::Disconnected(_)) => 0,
-            Err(TrySendError::Full(_)) => skipped + read,
+        skipped = match checker.offer(relayed, read) {
+            Ok(()) => 0,
+            Err(_) => skipped + read,
         };
     }
     drop(to);
-    let _ = checker.send(Relayed::End { side, skipped });
+    let _ = checker.offer(Relayed::End { side, skipped }, 0);
 }
 
 /// The checking thread: feeds the monitor, reports as it goes. A report that cannot be written
@@ -272,7 +274,7 @@ fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &SyncSend
 fn check(
     mut monitor: Monitor,
     mut reporter: Reporter,
-    receiver: &Receiver<Relayed>,
+    queue: &Backlog<Relayed>,
 ) -> (TapSummary, Reporter, io::Result<()>) {
     let mut reported = Ok(());
     let mut report = |events: Vec<Event>, reporter: &mut Reporter| {
@@ -283,8 +285,8 @@ fn check(
         }
     };
     let mut ended = [false, false];
-    while let Ok(relayed) = receiver.recv() {
-        match relayed {
+    loop {
+        match queue.take() {
             Relayed::Chunk {
                 side,
                 bytes,
