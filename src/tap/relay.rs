@@ -250,11 +250,8 @@ fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &Backlog<
             continue;
         }
         let chunk = &buffer[..read];
-        if to.write_all(chunk).and_then(|()| to.flush()).is_err() {
-            // The reader is gone: nothing more is relayed, so nothing more is checked.
-            writing = false;
-            continue;
-        }
+        // Queued before it is written: whatever the other side answers to it is queued after
+        // it, so the checker sees the two directions in an order that respects cause and effect.
         let relayed = Relayed::Chunk {
             side,
             bytes: chunk.to_vec(),
@@ -264,6 +261,10 @@ fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &Backlog<
             Ok(()) => 0,
             Err(_) => skipped + read,
         };
+        if to.write_all(chunk).and_then(|()| to.flush()).is_err() {
+            // The reader is gone: nothing more is relayed, so nothing more is checked.
+            writing = false;
+        }
     }
     drop(to);
     let _ = checker.offer(Relayed::End { side, skipped }, 0);
