@@ -251,6 +251,56 @@ fn acp_typescript_sdk_client_and_agent() -> TestResult {
 }
 
 #[test]
+fn acp_typescript_sdk_client_and_python_sdk_agent() -> TestResult {
+    let Some(peers) = peers("acp_typescript_sdk_client_and_python_sdk_agent") else {
+        return Ok(());
+    };
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = scratch("acp-python-agent")?;
+    let client = ["node", "peers/acp/client.mjs"];
+    let python = peers.join(".venv/bin/python");
+    let agent = peers.join("acp/py_agent.py");
+    let agent = [
+        python.to_str().ok_or("path")?,
+        agent.to_str().ok_or("path")?,
+    ];
+    let reference = run(&dir, &client, "agent", &agent, false)?;
+    let tapped = run(&dir, &client, "agent", &agent, true)?;
+
+    assert_eq!(tapped.client, reference.client);
+    assert_eq!(tapped.client["agent"], "toolcall-contracts-peer-py-agent");
+    assert_eq!(
+        tapped.client["stopReasons"],
+        json!(["end_turn", "cancelled"])
+    );
+    assert_eq!(tapped.transcript.len(), 73);
+    assert_eq!(
+        sorted(tapped.transcript.clone()),
+        sorted(reference.transcript)
+    );
+    assert_eq!(
+        message_lines(&tapped.report),
+        (1..=73).collect::<Vec<u64>>()
+    );
+    // The Python SDK writes union tags (`sessionUpdate`, `type`) after the other members; the
+    // checker and the generated types read them wherever they are.
+    assert!(tapped
+        .transcript
+        .iter()
+        .any(|line| line.contains(r#""sessionUpdate":"plan"}"#)));
+    assert_eq!(
+        summary(&tapped.report),
+        json!({"messages": 73, "from_client": 15, "from_child": 58, "ok": 73, "lenient": 0,
+               "invalid": 0, "lifecycle": 0, "not_checked_bytes": 0,
+               "protocol": {"protocol": "acp", "version": 1},
+               "exit": {"code": 0, "signal": null}})
+    );
+    Ok(())
+}
+
+#[test]
 fn mcp_typescript_sdk_client_and_server_everything() -> TestResult {
     let Some(peers) = peers("mcp_typescript_sdk_client_and_server_everything") else {
         return Ok(());
