@@ -11,6 +11,7 @@
 // code on the path; `toolcall tap` does the same job with checking.
 import { spawn } from "node:child_process";
 import { openSync, writeSync, closeSync } from "node:fs";
+import { constants } from "node:os";
 
 const separator = process.argv.indexOf("--");
 const [transcriptPath, peerLabel] = process.argv.slice(2, separator);
@@ -80,6 +81,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 child.on("close", (code, signal) => {
   fromPeer.end();
   closeSync(transcript);
-  process.exitCode = code ?? 128 + (signal === "SIGTERM" ? 15 : signal === "SIGINT" ? 2 : 1);
+  process.exitCode = code ?? 128 + (constants.signals[signal] ?? 0);
   process.stdin.destroy();
 });
