@@ -14,22 +14,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 WORK="$ROOT/target/consumers"
-CACHE="$ROOT/target/consumers-cache"
 START=$(date +%s)
 
-for tool in cargo node npm python3; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "consumers/run.sh: \`$tool\` not found" >&2
-    exit 2
-  fi
-done
+. scripts/lib/pinned-install.sh
+pinned_require cargo node npm python3
 
 rm -rf "$WORK"
-mkdir -p "$WORK" "$CACHE/npm" "$CACHE/pip"
-# Download caches stay inside target/.
-export npm_config_cache="$CACHE/npm"
-export PIP_CACHE_DIR="$CACHE/pip"
-export PIP_DISABLE_PIP_VERSION_CHECK=1
+mkdir -p "$WORK"
+# Download caches stay inside target/ (target/consumers-cache/).
+pinned_caches consumers
 
 echo "== bundle"
 cargo run --locked -q --features cli --bin toolcall -- schemas export "$WORK/bundle" >"$WORK/bundle.sha256"
@@ -38,15 +31,12 @@ echo "  $(wc -l <"$WORK/bundle.sha256") files in target/consumers/bundle"
 status=0
 
 echo "== TypeScript: npm ci"
-(cd consumers/ts && npm ci --no-audit --no-fund --loglevel=error)
+pinned_npm_ci consumers/ts
 echo "== TypeScript: ajv, json-schema-to-typescript, tsc"
 node consumers/ts/check.mjs "$WORK/bundle" tests/vectors consumers/divergences.json "$WORK" || status=$?
 
 echo "== Python: virtual environment"
-if [ ! -x consumers/py/.venv/bin/python ]; then
-  python3 -m venv consumers/py/.venv
-fi
-consumers/py/.venv/bin/python -m pip install -q --require-virtualenv -r consumers/py/requirements.txt
+pinned_venv consumers/py/.venv consumers/py/requirements.txt
 echo "== Python: jsonschema, jsonschema-rs, datamodel-code-generator + pydantic"
 consumers/py/.venv/bin/python consumers/py/check.py "$WORK/bundle" tests/vectors consumers/divergences.json "$WORK" || {
   code=$?

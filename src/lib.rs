@@ -12,7 +12,7 @@
 //! absent, `null` or a value, [`policy`] (decode limits; with feature `policy`, safe compilation
 //! of untrusted JSON Schemas), and with feature `tools`: `traffic` (what `toolcall validate`
 //! runs), `bundle` (the published schema bundle) and `schema_diff` (what changed between two
-//! schema versions).
+//! schema versions); with feature `tap`: `tap` (what `toolcall tap` runs).
 //!
 //! # Features
 //!
@@ -29,7 +29,8 @@
 //! | `policy` | `SchemaPolicy`, `CompiledSchema`, `SchemaCache`, their errors, in [`policy`] | `jsonschema`, `jsonschema-regex`, `regex-automata`, `sha2` |
 //! | `canonical` | `canonical` (its constructors check each schema against its dialect's meta-schema) | `policy`, `uuid` |
 //! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
-//! | `cli` | the `toolcall` binary | `tools`, `clap` |
+//! | `tap` | `tap`: checking a live agent or MCP server in its stdio pipe (`toolcall tap`) | `tools`, `signal-hook`, `rustix` (Unix) |
+//! | `cli` | the `toolcall` binary | `tools`, `tap`, `clap` |
 //! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |
 //! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
 //!
@@ -59,6 +60,9 @@ pub mod route;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod schema_diff;
+#[cfg(feature = "tap")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tap")))]
+pub mod tap;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod traffic;

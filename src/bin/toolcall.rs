@@ -8,16 +8,24 @@
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
 //! is (in either direction), 2 on a usage or I/O error.
 //!
+//! `toolcall tap [--transcript FILE] [--format text|json] [--report FILE] -- COMMAND [ARGS...]`
+//! runs an ACP agent or MCP server in its stdio pipe and checks the traffic live
+//! ([`toolcall_contracts::tap`]). Exit status: the child's (128 + the signal when a signal ended
+//! it), 127 when COMMAND cannot be started, 2 on a usage or I/O error before it starts.
+//!
 //! `toolcall schemas export DIR` writes the publishable schema bundle
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
 //! 0, or 2 on an I/O error.
 
+use std::ffi::OsString;
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use toolcall_contracts::policy::DecodeLimits;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use toolcall_contracts::tap::{Monitor, ReportFormat, Reporter, Tap, TapError};
 use toolcall_contracts::traffic::{
     read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
 };
@@ -61,6 +69,33 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    /// Run an ACP agent or MCP server in its stdio pipe and check its traffic live.
+    #[command(long_about = TAP_LONG_ABOUT)]
+    Tap {
+        /// Write every message of both directions to FILE (NDJSON, `{"from": ..., "message": ...}`).
+        #[arg(long, value_name = "FILE")]
+        transcript: Option<PathBuf>,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t = TapFormat::Text)]
+        format: TapFormat,
+        /// Write the report to FILE instead of standard error.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// Largest message checked, in bytes; a larger one is `invalid`, still relayed.
+        #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
+        max_bytes: usize,
+        /// Deepest nesting of arrays and objects accepted in a message (1 to 127).
+        #[arg(
+            long,
+            value_name = "LEVELS",
+            default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH,
+            value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
+        )]
+        max_depth: usize,
+        /// The agent or server to run, and its arguments (after `--`).
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<OsString>,
+    },
     /// Work with JSON Schema files and bundles.
     Schemas {
         #[command(subcommand)]
@@ -95,6 +130,35 @@ enum SchemasCommand {
     #[command(long_about = LIST_LONG_ABOUT)]
     List,
 }
+
+/// `toolcall tap --help`.
+const TAP_LONG_ABOUT: &str = "\
+Start COMMAND (an ACP agent or an MCP server speaking over stdio) with its stdin and stdout \
+piped, and relay bytes unchanged and unbuffered between them and this process's stdin and \
+stdout, where the client is: put `toolcall tap --` in front of the agent's or server's command \
+in the client's configuration. COMMAND's stderr is this process's.
+
+On the side, never delaying the relay, every newline-delimited message of both directions is \
+checked: the verdict `toolcall validate` gives it (requests paired with responses by id and \
+direction), the protocol recognized from `initialize` (ACP: an integer protocolVersion; MCP: a \
+date) or MCP's `server/discover`, and the tool calls followed through their life: an ACP \
+`tool_call_update` for a call never announced, a second `tool_call` with the same id, an update \
+after `completed` or `failed`; an MCP progress notification for an unknown token, after the \
+response or the cancellation of its request, or whose progress does not increase. Each finding \
+names the message's line in the transcript.
+
+The report goes to standard error (or --report FILE) as it happens: --format text lists \
+sessions, messages that are not ok and tool-call problems, then a summary line; --format json \
+writes one object per message and finding, then the summary object. --transcript FILE writes \
+every message as {\"from\": \"client\"|\"agent\"|\"server\", \"message\": <as sent>} \
+(a line that is not JSON: {\"from\": ..., \"text\": ...}), the form `toolcall validate` reads.
+
+A message over --max-bytes is reported invalid and relayed whole, without being held in memory. \
+End of file on stdin closes COMMAND's stdin; when COMMAND exits, the tap exits with its status \
+(128 + the signal when a signal ended it); SIGINT, SIGTERM and SIGHUP are forwarded to it.
+
+Exit status: COMMAND's; 127 when COMMAND cannot be started; 2 on a usage or I/O error before it \
+starts.";
 
 /// `toolcall schemas export --help`.
 const EXPORT_LONG_ABOUT: &str = "\
@@ -162,6 +226,14 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TapFormat {
+    /// `toolcall tap: line N (FROM): ...` lines for what is not ok, then the summary line.
+    Text,
+    /// One JSON object per message and finding, then the summary object.
+    Json,
+}
+
 /// A file `--format json` could not read (also reported on standard error).
 #[derive(serde::Serialize)]
 struct Unreadable<'a> {
@@ -191,6 +263,29 @@ fn main() -> ExitCode {
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
             validate(format, limits, mcp_version.as_deref(), &files)
+        }
+        Command::Tap {
+            transcript,
+            format,
+            report,
+            max_bytes,
+            max_depth,
+            command,
+        } => {
+            let limits = DecodeLimits::default()
+                .with_max_bytes(max_bytes)
+                .with_max_depth(max_depth);
+            let format = match format {
+                TapFormat::Text => ReportFormat::Text,
+                TapFormat::Json => ReportFormat::Json,
+            };
+            Ok(tap(
+                transcript.as_deref(),
+                format,
+                report.as_deref(),
+                limits,
+                command,
+            ))
         }
         Command::Schemas {
             command: SchemasCommand::Diff { format, old, new },
@@ -284,6 +379,58 @@ fn validate(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn tap(
+    transcript: Option<&Path>,
+    format: ReportFormat,
+    report: Option<&Path>,
+    limits: DecodeLimits,
+    mut command: Vec<OsString>,
+) -> ExitCode {
+    let create = |path: &Path| {
+        File::create(path).map_err(|error| {
+            eprintln!("toolcall: cannot create `{}`: {error}", path.display());
+        })
+    };
+    let checker = match Checker::new() {
+        Ok(checker) => checker,
+        Err(error) => {
+            eprintln!("toolcall: {}", chain(&error));
+            return ExitCode::from(2);
+        }
+    };
+    let mut monitor = Monitor::new(checker, limits);
+    if let Some(path) = transcript {
+        let Ok(file) = create(path) else {
+            return ExitCode::from(2);
+        };
+        monitor = monitor.with_transcript(Box::new(io::BufWriter::new(file)));
+    }
+    let out: Box<dyn Write + Send> = match report {
+        Some(path) => match create(path) {
+            Ok(file) => Box::new(io::BufWriter::new(file)),
+            Err(()) => return ExitCode::from(2),
+        },
+        None => Box::new(io::stderr()),
+    };
+    let program = command.remove(0);
+    match Tap::new(program, command, monitor, Reporter::new(format, out)).run() {
+        Ok(outcome) => {
+            if let Some(error) = &outcome.report_failed {
+                eprintln!("toolcall: cannot write the report: {error}");
+            }
+            ExitCode::from(u8::try_from(outcome.exit.code()).unwrap_or(1))
+        }
+        Err(error @ TapError::Spawn { .. }) => {
+            eprintln!("toolcall: {}", chain(&error));
+            ExitCode::from(127)
+        }
+        Err(error) => {
+            eprintln!("toolcall: {}", chain(&error));
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn schemas_diff(format: DiffFormat, old: &Path, new: &Path) -> io::Result<ExitCode> {
