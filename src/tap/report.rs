@@ -200,6 +200,11 @@ fn text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
                 }
                 Ok(())
             }
+            Status::Unchecked { pointer, message } => writeln!(
+                out,
+                "toolcall tap: line {line} ({from}): unchecked {} at {pointer}: {message}",
+                verdict.kind
+            ),
             Status::Invalid { pointer, message } if pointer.is_empty() => writeln!(
                 out,
                 "toolcall tap: line {line} ({from}): invalid {}: {message}",
