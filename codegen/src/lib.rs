@@ -2,7 +2,7 @@
 //!
 //! Stages, one module each, in the order they run:
 //! [`load`] → [`check`] (keyword allow-list) → [`normalize`] (one 2020-12 document per family)
-//! → [`model`] (what is generated; [`typify_stage`] maps scalars) → [`emit`] (Rust source) →
+//! → [`model`](mod@model) (what is generated; [`typify_stage`] maps scalars) → [`emit`] (Rust source) →
 //! [`output`] (write, or compare with what is committed).
 //! [`families`] says which schema files feed which `generated/<family>.rs`; [`Builder`] runs the
 //! same pipeline on a user's own schema (from a `build.rs` or `toolcall-codegen generate

@@ -4015,7 +4015,7 @@ impl rt::Members for InitializedNotificationParams {
 impl rt::Sealed for InitializedNotificationParams {}
 impl Contract for InitializedNotificationParams {}
 
-/// A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
+/// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
 pub type JSONRPCBatchRequest = Vec<JSONRPCBatchRequestItem>;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -4054,7 +4054,7 @@ impl<'de> Deserialize<'de> for JSONRPCBatchRequestItem {
 impl rt::Sealed for JSONRPCBatchRequestItem {}
 impl Contract for JSONRPCBatchRequestItem {}
 
-/// A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
+/// A JSON-RPC batch response, as described in <https://www.jsonrpc.org/specification#batch>.
 pub type JSONRPCBatchResponse = Vec<JSONRPCBatchResponseItem>;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -4313,11 +4313,11 @@ impl Contract for JSONRPCErrorError {}
 pub enum JSONRPCMessage {
     JSONRPCRequest(JSONRPCRequest),
     JSONRPCNotification(JSONRPCNotification),
-    /// A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
+    /// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
     Array(Vec<JSONRPCMessageVariant2Item>),
     JSONRPCResponse(JSONRPCResponse),
     JSONRPCError(JSONRPCError),
-    /// A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
+    /// A JSON-RPC batch response, as described in <https://www.jsonrpc.org/specification#batch>.
     Array2(Vec<JSONRPCMessageVariant5Item>),
 }
 impl Serialize for JSONRPCMessage {
@@ -6554,7 +6554,7 @@ impl Contract for ListToolsResult {}
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
-/// https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
+/// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum LoggingLevel {

@@ -10758,7 +10758,7 @@ impl Contract for ListToolsResultResponse {}
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
-/// https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
+/// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum LoggingLevel {

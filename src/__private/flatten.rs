@@ -113,7 +113,7 @@ struct FlatInto<'a, M> {
     skip: Option<&'static str>,
 }
 
-/// The object being forwarded by [`FlatInto`].
+/// The object being forwarded by `FlatInto`.
 pub struct FlatIntoMap<'a, M> {
     map: &'a mut M,
     skip: Option<&'static str>,

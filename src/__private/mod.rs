@@ -3,15 +3,15 @@
 //! Hidden from the docs and free to change in any release, as serde's own `__private` module is.
 //! Generated modules (this crate's `generated/*.rs` and modules a user generates with
 //! `toolcall-codegen generate --schema`) import it as `rt`. One file per job:
-//! - [`session`]: the decode session of [`crate::decode()`] (member path, leniency report,
+//! - `session`: the decode session of [`crate::decode()`] (member path, leniency report,
 //!   optimistic and careful passes);
-//! - [`seeds`]: how one member's value is decoded (leniency, arrays, maps, nullability);
-//! - [`members`]: the members of a struct (duplicates, required members, kept unknown ones);
-//! - [`tagged`]: unions told apart by a tag member;
-//! - [`untagged`]: unions told apart by the shape of the value;
-//! - [`flatten`]: writing members of a nested value into the object being written;
-//! - [`bounds`]: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares;
-//! - [`contract`]: the sealed marker of [`crate::Contract`] types.
+//! - `seeds`: how one member's value is decoded (leniency, arrays, maps, nullability);
+//! - `members`: the members of a struct (duplicates, required members, kept unknown ones);
+//! - `tagged`: unions told apart by a tag member;
+//! - `untagged`: unions told apart by the shape of the value;
+//! - `flatten`: writing members of a nested value into the object being written;
+//! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares;
+//! - `contract`: the sealed marker of [`crate::Contract`] types.
 
 #![allow(missing_docs, reason = "hidden support module for generated code")]
 

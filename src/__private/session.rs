@@ -103,7 +103,7 @@ fn pointer_of(path: &[Step], last: Option<Segment<'_>>) -> String {
     out
 }
 
-/// A decode with a report; ends with [`Session::finish`].
+/// A decode with a report; ends with `Session::finish`.
 pub struct Session(());
 
 impl Session {

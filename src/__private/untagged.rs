@@ -15,7 +15,7 @@ pub type Branch<U> = fn(&Value) -> Result<(usize, U), serde_json::Error>;
 /// Decodes an untagged union from its buffered value.
 ///
 /// # Errors
-/// `<kind> that matches no variant of `<name>``, at the union's pointer, when no branch
+/// ``<kind> that matches no variant of `<name>` ``, at the union's pointer, when no branch
 /// decodes the value.
 pub fn untagged<U>(
     raw: &Value,

@@ -69,6 +69,10 @@ mod spec;
     missing_docs,
     clippy::all,
     clippy::pedantic,
+    // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc links
+    // or HTML.
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags,
     reason = "generated code; reviewed in generated/canonical.rs"
 )]
 mod wire {

@@ -32,11 +32,15 @@ macro_rules! version {
         #[cfg(feature = $feature)]
         #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
         #[allow(
-            missing_docs,
-            clippy::all,
-            clippy::pedantic,
-            reason = "generated code; reviewed in generated/mcp/"
-        )]
+                    missing_docs,
+                    clippy::all,
+                    clippy::pedantic,
+            // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc links
+            // or HTML.
+            rustdoc::broken_intra_doc_links,
+            rustdoc::invalid_html_tags,
+                    reason = "generated code; reviewed in generated/mcp/"
+                )]
         pub mod $module {
             include!(concat!("../../", $generated));
 

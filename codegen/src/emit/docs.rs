@@ -5,11 +5,47 @@ use quote::quote;
 
 use crate::model::{Field, Leniency, Presence, Ty};
 
+/// A bare `http(s)://` URL becomes an autolink (`<https://...>`), as rustdoc wants it; URLs
+/// already in a Markdown link or autolink, or in code, are left alone.
+fn autolink(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    let mut rest = line;
+    while let Some(start) = rest.find(|c| c == '`' || c == 'h') {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        if from.starts_with('`') {
+            in_code = !in_code;
+            out.push('`');
+            rest = &from[1..];
+            continue;
+        }
+        let is_url = from.starts_with("https://") || from.starts_with("http://");
+        let previous = out.chars().last();
+        if is_url && !in_code && !matches!(previous, Some('(' | '<' | '[')) {
+            let end = from
+                .find(|c: char| c.is_whitespace() || c == ')' || c == '>')
+                .unwrap_or(from.len());
+            let url = from[..end].trim_end_matches(['.', ',', ';', ':']);
+            out.push('<');
+            out.push_str(url);
+            out.push('>');
+            rest = &from[url.len()..];
+        } else {
+            out.push_str(&from[..1]);
+            rest = &from[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `#[doc = ...]` attributes for `text`, one per line (an empty text gives none).
 pub fn doc(text: &str) -> TokenStream {
     let lines = text.lines().map(|line| {
+        let line = autolink(line);
         let line = if line.is_empty() {
-            String::new()
+            line
         } else {
             format!(" {line}")
         };
@@ -65,4 +101,24 @@ pub fn member_note(wire: &str, field: &Field) -> String {
     }
     note.push('.');
     note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::autolink;
+
+    #[test]
+    fn bare_urls_become_autolinks_and_others_stay() {
+        assert_eq!(
+            autolink("as in https://www.jsonrpc.org/specification#batch."),
+            "as in <https://www.jsonrpc.org/specification#batch>."
+        );
+        assert_eq!(
+            autolink("[Docs](https://x.dev/a)"),
+            "[Docs](https://x.dev/a)"
+        );
+        assert_eq!(autolink("see <https://x.dev>"), "see <https://x.dev>");
+        assert_eq!(autolink("`curl https://x.dev`"), "`curl https://x.dev`");
+        assert_eq!(autolink("hello there"), "hello there");
+    }
 }
