@@ -11,13 +11,13 @@ fn autolink(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut in_code = false;
     let mut rest = line;
-    while let Some(start) = rest.find(|c| c == '`' || c == 'h') {
+    while let Some(start) = rest.find(['`', 'h']) {
         let (before, from) = rest.split_at(start);
         out.push_str(before);
-        if from.starts_with('`') {
+        if let Some(after) = from.strip_prefix('`') {
             in_code = !in_code;
             out.push('`');
-            rest = &from[1..];
+            rest = after;
             continue;
         }
         let is_url = from.starts_with("https://") || from.starts_with("http://");
