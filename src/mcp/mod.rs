@@ -31,16 +31,16 @@ macro_rules! version {
         #[doc = concat!("MCP ", $feature, ": the types of `", $schema, "`.")]
         #[cfg(feature = $feature)]
         #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
+        // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc
+        // links or HTML.
         #[allow(
-                    missing_docs,
-                    clippy::all,
-                    clippy::pedantic,
-            // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc links
-            // or HTML.
+            missing_docs,
+            clippy::all,
+            clippy::pedantic,
             rustdoc::broken_intra_doc_links,
             rustdoc::invalid_html_tags,
-                    reason = "generated code; reviewed in generated/mcp/"
-                )]
+            reason = "generated code; reviewed in generated/mcp/"
+        )]
         pub mod $module {
             include!(concat!("../../", $generated));
 

@@ -15,27 +15,8 @@ use crate::policy::{DecodeLimits, LimitError};
 use crate::traffic::{Checker, Kind, Summary, Transcript, Verdict};
 
 /// Who sent a message, as transcripts and reports name it: the client, or the child as an ACP
-/// `agent` or an MCP `server`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Peer {
-    /// The process on the tap's stdin and stdout (an ACP client, an MCP client).
-    Client,
-    /// The child in an ACP session (and before any protocol is recognized).
-    Agent,
-    /// The child in an MCP session.
-    Server,
-}
-
-impl fmt::Display for Peer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Client => "client",
-            Self::Agent => "agent",
-            Self::Server => "server",
-        })
-    }
-}
+/// `agent` or an MCP `server` (the same names as `toolcall validate`'s transcripts).
+pub type Peer = crate::traffic::Side;
 
 /// Something the monitor found, in the order it found it.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,9 +68,9 @@ pub enum Event {
 
 /// The tally of a tap run.
 ///
-/// Displays as `42 messages (20 from the client, 22 from the agent): 40 ok, 1 lenient, 1
-/// invalid; 1 tool-call problem`; serializes as `{"messages": 42, "from_client": 20,
-/// "from_child": 22, "ok": 40, "lenient": 1, "invalid": 1, "lifecycle": 1,
+/// Displays as `42 messages (20 from the client, 22 from the agent): 40 ok, 1 lenient, 0
+/// unchecked, 1 invalid; 1 tool-call problem`; serializes as `{"messages": 42, "from_client": 20,
+/// "from_child": 22, "ok": 40, "lenient": 1, "unchecked": 0, "invalid": 1, "lifecycle": 1,
 /// "not_checked_bytes": 0, "protocol": {"protocol": "acp", "version": 1}}` (`protocol` is
 /// `null` when none was recognized).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -104,6 +85,8 @@ pub struct TapSummary {
     pub ok: usize,
     /// Verdicts `lenient`.
     pub lenient: usize,
+    /// Verdicts `unchecked` (a response to a request whose method the schema does not define).
+    pub unchecked: usize,
     /// Verdicts `invalid`.
     pub invalid: usize,
     /// Tool-call lifecycle problems.
@@ -119,13 +102,14 @@ impl fmt::Display for TapSummary {
         let child = self.protocol.as_ref().map_or("child", Protocol::child_role);
         write!(
             f,
-            "{} messages ({} from the client, {} from the {child}): {} ok, {} lenient, {} invalid; \
-             {} tool-call problem{}",
+            "{} messages ({} from the client, {} from the {child}): {} ok, {} lenient, {} unchecked, \
+             {} invalid; {} tool-call problem{}",
             self.messages,
             self.from_client,
             self.from_child,
             self.ok,
             self.lenient,
+            self.unchecked,
             self.invalid,
             self.lifecycle,
             if self.lifecycle == 1 { "" } else { "s" },
@@ -169,8 +153,9 @@ pub struct Monitor {
     checker: Checker,
     limits: DecodeLimits,
     framers: [LineFramer; 2],
-    /// Requests sent by the client, then by the child, waiting for their responses.
-    pairing: [Transcript; 2],
+    /// The session as the checker follows it: requests waiting for their responses (paired by
+    /// id and direction), the protocol and version negotiated.
+    pairing: Transcript,
     session: Session,
     transcript: Option<Box<dyn Write + Send>>,
     summary: TapSummary,
@@ -197,7 +182,7 @@ impl Monitor {
                 LineFramer::new(limits.max_bytes),
                 LineFramer::new(limits.max_bytes),
             ],
-            pairing: [Transcript::default(), Transcript::default()],
+            pairing: Transcript::default(),
             session: Session::default(),
             transcript: None,
             summary: TapSummary::default(),
@@ -323,14 +308,7 @@ impl Monitor {
             }
         };
         self.record(&record, events);
-        // A request or notification is paired with the requests of its sender; a response
-        // with those of the other side.
-        let is_call = value
-            .as_ref()
-            .and_then(Value::as_object)
-            .is_some_and(|object| object.contains_key("method"));
-        let pairing = if is_call { side } else { side.other() };
-        let verdict = self.checker.check(&mut self.pairing[pairing.index()], text);
+        let verdict = self.checker.check_from(&mut self.pairing, from, text);
         self.tally(line, from, verdict, events);
         for problem in problems {
             self.summary.lifecycle += 1;
@@ -347,6 +325,7 @@ impl Monitor {
         counts.add(&verdict);
         self.summary.ok += counts.ok;
         self.summary.lenient += counts.lenient;
+        self.summary.unchecked += counts.unchecked;
         self.summary.invalid += counts.invalid;
         events.push(Event::Message {
             line,

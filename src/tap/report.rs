@@ -31,7 +31,7 @@ pub enum ReportFormat {
 /// toolcall tap: line 1 (client): ACP protocol version 1
 /// toolcall tap: line 9 (agent): invalid session/update at /params/update/status: "paused" is not one of ...
 /// toolcall tap: line 12 (agent): tool call: `tool_call_update` for `c1` after it ended `completed` (line 10)
-/// toolcall tap: 12 messages (5 from the client, 7 from the agent): 11 ok, 0 lenient, 1 invalid; 1 tool-call problem
+/// toolcall tap: 12 messages (5 from the client, 7 from the agent): 11 ok, 0 lenient, 0 unchecked, 1 invalid; 1 tool-call problem
 /// toolcall tap: the agent exited with status 0
 /// ```
 ///
@@ -39,11 +39,11 @@ pub enum ReportFormat {
 ///
 /// ```text
 /// {"event":"session","line":1,"from":"client","protocol":"acp","version":1}
-/// {"event":"message","line":2,"from":"agent","verdict":"ok","kind":"response to initialize","pointer":null,"message":null,"report":[]}
+/// {"event":"message","line":2,"verdict":"ok","kind":"response to initialize","protocol":"acp","version":null,"from":"agent","pointer":null,"message":null,"report":[]}
 /// {"event":"lifecycle","line":12,"from":"agent","problem":"update-after-end","message":"`tool_call_update` for ..."}
 /// {"event":"not-checked","from":"client","bytes":65536}
 /// {"event":"transcript-failed","error":"..."}
-/// {"event":"summary","messages":12,"from_client":5,"from_child":7,"ok":11,"lenient":0,"invalid":1,"lifecycle":1,"not_checked_bytes":0,"protocol":{"protocol":"acp","version":1},"exit":{"code":0,"signal":null}}
+/// {"event":"summary","messages":12,"from_client":5,"from_child":7,"ok":11,"lenient":0,"unchecked":0,"invalid":1,"lifecycle":1,"not_checked_bytes":0,"protocol":{"protocol":"acp","version":1},"exit":{"code":0,"signal":null}}
 /// ```
 pub struct Reporter {
     format: ReportFormat,
@@ -67,11 +67,11 @@ enum Record<'a> {
         #[serde(flatten)]
         protocol: &'a Protocol,
     },
+    /// The verdict says who sent the message (`from`), with the protocol it was checked as.
     Message {
         line: usize,
-        from: Peer,
         #[serde(flatten)]
-        verdict: &'a Verdict,
+        verdict: Verdict,
     },
     Lifecycle {
         line: usize,
@@ -123,8 +123,7 @@ impl Reporter {
                         verdict,
                     } => Record::Message {
                         line: *line,
-                        from: *from,
-                        verdict,
+                        verdict: verdict.clone().sent_by(Some(*from)),
                     },
                     Event::Lifecycle {
                         line,
@@ -324,7 +323,7 @@ mod tests {
              toolcall tap: line 3 (agent): invalid session/update at /params/update: bad\n\
              toolcall tap: line 3 (agent): tool call: `tool_call_update` for `c9`, which no `tool_call` announced\n\
              toolcall tap: 10 bytes from the client relayed but not checked (checking fell behind)\n\
-             toolcall tap: 3 messages (1 from the client, 2 from the agent): 2 ok, 0 lenient, 1 invalid; 1 tool-call problem; 10 bytes not checked\n\
+             toolcall tap: 3 messages (1 from the client, 2 from the agent): 2 ok, 0 lenient, 0 unchecked, 1 invalid; 1 tool-call problem; 10 bytes not checked\n\
              toolcall tap: the agent exited with status 3\n"
         );
     }
@@ -347,14 +346,16 @@ mod tests {
             [
                 json!({"event": "session", "line": 1, "from": "client", "protocol": "acp", "version": 1}),
                 json!({"event": "message", "line": 2, "from": "agent", "verdict": "ok",
-                       "kind": "response to initialize", "pointer": null, "message": null, "report": []}),
+                       "kind": "response to initialize", "protocol": null, "version": null,
+                       "pointer": null, "message": null, "report": []}),
                 json!({"event": "message", "line": 3, "from": "agent", "verdict": "invalid",
-                       "kind": "session/update", "pointer": "/params/update", "message": "bad", "report": []}),
+                       "kind": "session/update", "protocol": null, "version": null,
+                       "pointer": "/params/update", "message": "bad", "report": []}),
                 json!({"event": "lifecycle", "line": 3, "from": "agent", "problem": "unannounced-update",
                        "message": "`tool_call_update` for `c9`, which no `tool_call` announced"}),
                 json!({"event": "not-checked", "from": "client", "bytes": 10}),
                 json!({"event": "summary", "messages": 3, "from_client": 1, "from_child": 2, "ok": 2,
-                       "lenient": 0, "invalid": 1, "lifecycle": 1, "not_checked_bytes": 10,
+                       "lenient": 0, "unchecked": 0, "invalid": 1, "lifecycle": 1, "not_checked_bytes": 10,
                        "protocol": {"protocol": "acp", "version": 1},
                        "exit": {"code": 143, "signal": 15}}),
             ]
