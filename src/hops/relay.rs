@@ -189,8 +189,11 @@ impl Relay {
                 line,
                 Change::dropped(
                     "",
-                    Value::String(id.0),
-                    "the call never ended in the transcript: its ACP tool call stays in progress",
+                    Value::String(id.0.clone()),
+                    format!(
+                        "`{}` never ended in the transcript: its ACP tool call stays in progress",
+                        id.0
+                    ),
                 ),
             );
         }
@@ -317,15 +320,15 @@ impl Relay {
     fn open_call(&mut self, line: usize, id: &str, what: &str) -> Option<ToolCallId> {
         let call = self.calls.get(id)?;
         if call.ended {
-            let tool_call_id = call.id.clone();
-            self.note(
-                line,
-                Change::dropped(
-                    "",
-                    Value::String(tool_call_id.0),
-                    format!("{what} after the call ended: not relayed (ACP updates end with `completed` or `failed`)"),
+            let change = Change::dropped(
+                "",
+                Value::String(call.id.0.clone()),
+                    format!(
+                        "{what} for `{}` after the call ended: not relayed (ACP updates end with `completed` or `failed`)",
+                    call.id.0
                 ),
             );
+            self.note(line, change);
             return None;
         }
         Some(call.id.clone())

@@ -135,14 +135,17 @@ impl Change {
 }
 
 impl fmt::Display for Change {
-    /// `dropped /annotations: <reason>`, `derived /id -> /tool_call_id: <reason>`,
-    /// `defaulted /arguments: <reason>`.
+    /// ``dropped `/annotations`: <reason>``, ``derived `/id` -> `/tool_call_id`: <reason>``,
+    /// ``defaulted `/arguments`: <reason>``; a change of the whole message (pointer `""`):
+    /// `dropped: <reason>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.kind)?;
         match (&self.from, &self.to) {
             (Some(from), Some(to)) => write!(f, " `{from}` -> `{to}`")?,
-            (Some(pointer), None) | (None, Some(pointer)) => write!(f, " `{pointer}`")?,
-            (None, None) => {}
+            (Some(pointer), None) | (None, Some(pointer)) if !pointer.is_empty() => {
+                write!(f, " `{pointer}`")?;
+            }
+            _ => {}
         }
         write!(f, ": {}", self.reason)
     }
