@@ -45,11 +45,11 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use super::mcp_result::runtime_failure_message;
-use super::report::{Change, Converted};
+use super::report::{by_name, Change, Converted};
 use super::versions::{to_object, McpCallToolResult, McpProgressParams};
 use crate::acp::{
-    ContentBlock, SessionId, SessionNotification, SessionUpdate, TextContent, ToolCall as AcpToolCall,
-    ToolCallContent, ToolCallId, ToolCallStatus, ToolCallUpdate, ToolKind, Content,
+    Content, ContentBlock, SessionId, SessionNotification, SessionUpdate, TextContent,
+    ToolCall as AcpToolCall, ToolCallContent, ToolCallId, ToolCallStatus, ToolCallUpdate, ToolKind,
 };
 use crate::canonical::{
     CanonicalToolOutput, CanonicalToolResultOutcome, ToolCall, ToolLifecycleEvent,
@@ -234,17 +234,17 @@ pub fn mcp_tool_call(
     call.kind = Some(kinds.kind(name));
     call.status = Some(ToolCallStatus::InProgress);
     let mut report = Vec::new();
-    for (member, value) in params {
+    for (member, value) in by_name(params.clone()) {
         match member.as_str() {
             "name" | "task" => {}
-            "arguments" => call.raw_input = MaybeUndefined::Value(value.clone()),
+            "arguments" => call.raw_input = MaybeUndefined::Value(value),
             "_meta" => match value {
                 Value::Object(meta) => {
-                    for (key, value) in meta {
+                    for (key, value) in by_name(meta) {
                         if key != "progressToken" {
                             report.push(Change::dropped(
-                                pointer::join("/_meta", key),
-                                value.clone(),
+                                pointer::join("/_meta", &key),
+                                value,
                                 "ACP's tool call has no member for MCP request metadata",
                             ));
                         }
@@ -252,13 +252,13 @@ pub fn mcp_tool_call(
                 }
                 other => report.push(Change::dropped(
                     "/_meta",
-                    other.clone(),
+                    other,
                     "ACP's tool call has no member for MCP request metadata",
                 )),
             },
             _ => report.push(Change::dropped(
-                pointer::join("", member),
-                value.clone(),
+                pointer::join("", &member),
+                value,
                 "ACP's tool call has no member for it",
             )),
         }
@@ -293,15 +293,15 @@ pub fn progress_to_update(
     let mut progress = None;
     let mut total = None;
     let mut message = None;
-    for (member, value) in params {
+    for (member, value) in by_name(params.clone()) {
         match (member.as_str(), value) {
             ("progress", Value::Number(number)) => progress = Some(number),
             ("total", Value::Number(number)) => total = Some(number),
             ("message", Value::String(text)) => message = Some(text),
             ("progressToken", _) => {}
-            _ => report.push(Change::dropped(
-                pointer::join("", member),
-                value.clone(),
+            (_, value) => report.push(Change::dropped(
+                pointer::join("", &member),
+                value,
                 "ACP's tool call update has no member for it",
             )),
         }
@@ -316,7 +316,7 @@ pub fn progress_to_update(
     }
     if let Some(message) = message {
         text.push_str(": ");
-        text.push_str(message);
+        text.push_str(&message);
     }
     let mut update = ToolCallUpdate::new(tool_call_id.clone());
     update.status = MaybeUndefined::Value(ToolCallStatus::InProgress);
@@ -354,9 +354,15 @@ pub fn result_to_update(
                 Ok(decoded) => {
                     for leniency in decoded.report {
                         report.push(Change::dropped(
-                            format!("/content/{index}{}", leniency.pointer.trim_start_matches("/content")),
+                            format!(
+                                "/content/{index}{}",
+                                leniency.pointer.trim_start_matches("/content")
+                            ),
                             leniency.raw,
-                            format!("ACP decoded it leniently ({}); it stays in `rawOutput`", leniency.kind),
+                            format!(
+                                "ACP decoded it leniently ({}); it stays in `rawOutput`",
+                                leniency.kind
+                            ),
                         ));
                     }
                     content.push(decoded.value);
@@ -405,7 +411,10 @@ pub fn error_update(tool_call_id: &ToolCallId, error: &Value) -> Converted<ToolC
 /// The `tool_call_update` ending a call the MCP client cancelled (`notifications/cancelled`):
 /// `failed`, content `cancelled: REASON` (or `cancelled`).
 #[must_use]
-pub fn cancelled_update(tool_call_id: &ToolCallId, reason: Option<&str>) -> Converted<ToolCallUpdate> {
+pub fn cancelled_update(
+    tool_call_id: &ToolCallId,
+    reason: Option<&str>,
+) -> Converted<ToolCallUpdate> {
     let text = match reason {
         Some(reason) => format!("cancelled: {reason}"),
         None => "cancelled".to_owned(),

@@ -44,7 +44,7 @@
 use serde_json::{json, Map, Value};
 
 use super::names::NameMap;
-use super::report::{Change, Converted};
+use super::report::{by_name, Change, Converted};
 use super::versions::{from_object, to_object, McpCallToolParams};
 use crate::pointer;
 use crate::route::{check_progress_token, json_type, RouteError, ToolCallRequest};
@@ -192,7 +192,7 @@ pub fn call_to_route(
             }
             request.progress_token = Some(token);
         }
-        for (member, value) in meta {
+        for (member, value) in by_name(meta) {
             report.push(Change::dropped(
                 pointer::join("/_meta", &member),
                 value,
@@ -214,7 +214,7 @@ pub fn call_to_route(
         ));
         request.tool_call_id = Some(id);
     }
-    for (member, value) in params {
+    for (member, value) in by_name(params) {
         let reason = match member.as_str() {
             "task" => "the route body cannot ask for a task-augmented call",
             "_meta" => "`_meta` is not an object",
@@ -278,13 +278,29 @@ pub fn from_route_request<P: McpCallToolParams>(
         params.insert("_meta".to_owned(), json!({"progressToken": token}));
     }
     let dropped = [
-        ("tool_call_id", request.tool_call_id.as_ref(), "MCP has no member for the caller's call id; the JSON-RPC id is the client's"),
-        ("call_key", request.call_key.as_ref(), "MCP has no idempotency key"),
-        ("schema_pin", request.schema_pin.as_ref(), "MCP has no schema pin"),
+        (
+            "tool_call_id",
+            request.tool_call_id.as_ref(),
+            "MCP has no member for the caller's call id; the JSON-RPC id is the client's",
+        ),
+        (
+            "call_key",
+            request.call_key.as_ref(),
+            "MCP has no idempotency key",
+        ),
+        (
+            "schema_pin",
+            request.schema_pin.as_ref(),
+            "MCP has no schema pin",
+        ),
     ];
     for (member, value, reason) in dropped {
         if let Some(value) = value {
-            report.push(Change::dropped(pointer::join("", member), json!(value), reason));
+            report.push(Change::dropped(
+                pointer::join("", member),
+                json!(value),
+                reason,
+            ));
         }
     }
     let params = from_object(params).map_err(|message| GatewayError::Mcp {
@@ -296,4 +312,3 @@ pub fn from_route_request<P: McpCallToolParams>(
         report,
     })
 }
-

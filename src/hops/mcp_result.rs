@@ -47,7 +47,7 @@
 use serde_json::{json, Map, Value};
 
 use super::mcp_tool::replace_controls;
-use super::report::{Change, Converted};
+use super::report::{by_name, Change, Converted};
 use super::versions::{from_object, to_object, McpCallToolResult};
 use crate::canonical::{
     CanonicalToolError, CanonicalToolOutput, CanonicalToolResult, CanonicalToolResultOutcome,
@@ -117,7 +117,10 @@ pub fn from_result<R: McpCallToolResult>(
     }
     let correlation = [
         ("transaction_id", json!(result.transaction_id.as_str())),
-        ("session_key", serde_json::to_value(&result.session_key).unwrap_or(Value::Null)),
+        (
+            "session_key",
+            serde_json::to_value(&result.session_key).unwrap_or(Value::Null),
+        ),
         ("exchange_id", json!(result.exchange_id.as_str())),
         ("tool_action_id", json!(result.tool_action_id.as_str())),
         ("tool_id", json!(result.tool_id.as_str())),
@@ -188,7 +191,10 @@ pub fn from_event<R: McpCallToolResult>(
 /// The text of a runtime failure's result: ``the runtime could not complete the call: `code` ``.
 #[must_use]
 pub fn runtime_failure_message(code: ToolRuntimeErrorCode) -> String {
-    format!("the runtime could not complete the call: `{}`", code.as_str())
+    format!(
+        "the runtime could not complete the call: `{}`",
+        code.as_str()
+    )
 }
 
 /// Converts an MCP `CallToolResult` (any served version) into a canonical outcome; see the
@@ -222,7 +228,7 @@ pub fn result_to_outcome(
     if result.get("resultType") == Some(&json!("complete")) {
         result.remove("resultType");
     }
-    for (member, value) in result {
+    for (member, value) in by_name(result) {
         report.push(Change::dropped(
             pointer::join("", &member),
             value,
@@ -299,11 +305,11 @@ fn block_text<'a>(index: usize, block: &'a Value, report: &mut Vec<Change>) -> O
         return None;
     }
     let text = object.get("text")?.as_str()?;
-    for (member, value) in object {
+    for (member, value) in by_name(object.clone()) {
         if member != "type" && member != "text" {
             report.push(Change::dropped(
-                format!("/content/{index}/{}", pointer::escape(member)),
-                value.clone(),
+                format!("/content/{index}/{}", pointer::escape(&member)),
+                value,
                 "the canonical output is the text alone",
             ));
         }

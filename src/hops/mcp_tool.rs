@@ -48,7 +48,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::report::{Change, Converted};
+use super::report::{by_name, Change, Converted};
 use super::versions::{from_object, to_object, McpTool};
 use crate::canonical::{
     JsonSchema, MediaType, ToolContractError, ToolExecutionClass, ToolId, ToolLimits, ToolName,
@@ -215,17 +215,20 @@ pub fn to_tool_spec<T: McpTool>(
     let input_schema = tool.remove("inputSchema").ok_or(McpToolError::Missing {
         pointer: "/inputSchema",
     })?;
-    let input_schema = JsonSchema::try_new(input_schema).map_err(|source| McpToolError::Canonical {
-        pointer: "/inputSchema",
-        source,
-    })?;
+    let input_schema =
+        JsonSchema::try_new(input_schema).map_err(|source| McpToolError::Canonical {
+            pointer: "/inputSchema",
+            source,
+        })?;
     let success = match tool.remove("outputSchema") {
-        Some(schema) => ToolSuccessContract::json(JsonSchema::try_new(schema).map_err(|source| {
-            McpToolError::Canonical {
-                pointer: "/outputSchema",
-                source,
-            }
-        })?),
+        Some(schema) => {
+            ToolSuccessContract::json(JsonSchema::try_new(schema).map_err(|source| {
+                McpToolError::Canonical {
+                    pointer: "/outputSchema",
+                    source,
+                }
+            })?)
+        }
         None => {
             report.push(Change::defaulted(
                 "/output_contract/success",
@@ -237,7 +240,7 @@ pub fn to_tool_spec<T: McpTool>(
             }
         }
     };
-    for (member, value) in tool {
+    for (member, value) in by_name(tool) {
         let reason = match member.as_str() {
             "title" => "the canonical tool has no title",
             "annotations" => "the canonical tool has no annotations",

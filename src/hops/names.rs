@@ -165,7 +165,10 @@ impl NameProjection {
         // Collisions: every changed name among those that coincide gets its hash suffix.
         let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (index, entry) in entries.iter().enumerate() {
-            groups.entry(entry.exposed.as_str()).or_default().push(index);
+            groups
+                .entry(entry.exposed.as_str())
+                .or_default()
+                .push(index);
         }
         let mut rehash = Vec::new();
         for indices in groups.values().filter(|indices| indices.len() > 1) {

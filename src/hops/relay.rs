@@ -124,7 +124,10 @@ impl Relay {
         let value: Value = match serde_json::from_slice(text) {
             Ok(value) => value,
             Err(error) => {
-                self.note(line, Change::dropped("", Value::Null, format!("not JSON: {error}")));
+                self.note(
+                    line,
+                    Change::dropped("", Value::Null, format!("not JSON: {error}")),
+                );
                 return Vec::new();
             }
         };
@@ -139,7 +142,14 @@ impl Relay {
                     Some(Value::Object(message)) => (from, message),
                     _ => {
                         let text = wrapper.remove("text").unwrap_or(Value::Null);
-                        self.note(line, Change::dropped("", text, "a transcript line that is not a JSON-RPC message"));
+                        self.note(
+                            line,
+                            Change::dropped(
+                                "",
+                                text,
+                                "a transcript line that is not a JSON-RPC message",
+                            ),
+                        );
                         return Vec::new();
                     }
                 }
@@ -206,7 +216,12 @@ impl Relay {
         self.titles.clear();
     }
 
-    fn message(&mut self, line: usize, from: From, message: &Map<String, Value>) -> Vec<SessionUpdate> {
+    fn message(
+        &mut self,
+        line: usize,
+        from: From,
+        message: &Map<String, Value>,
+    ) -> Vec<SessionUpdate> {
         let method = message.get("method").and_then(Value::as_str);
         let id = message.get("id").map(Value::to_string);
         let params = message.get("params").and_then(Value::as_object);
@@ -276,11 +291,8 @@ impl Relay {
     ) -> Vec<SessionUpdate> {
         let empty = Map::new();
         let params = params.unwrap_or(&empty);
-        let tool_call_id = ToolCallId::from(format!(
-            "mcp-{}-{}",
-            self.session,
-            id.trim_matches('"')
-        ));
+        let tool_call_id =
+            ToolCallId::from(format!("mcp-{}-{}", self.session, id.trim_matches('"')));
         let title = params
             .get("name")
             .and_then(Value::as_str)
@@ -289,7 +301,10 @@ impl Relay {
         let converted = match mcp_tool_call(&tool_call_id, params, title.as_deref(), &self.kinds) {
             Ok(converted) => converted,
             Err(error) => {
-                self.note(line, Change::dropped("/params", Value::Object(params.clone()), error.to_string()));
+                self.note(
+                    line,
+                    Change::dropped("/params", Value::Object(params.clone()), error.to_string()),
+                );
                 return Vec::new();
             }
         };
@@ -367,7 +382,14 @@ impl Relay {
                         vec![SessionUpdate::ToolCallUpdate(update)]
                     }
                     Err(error) => {
-                        self.note(line, Change::dropped("/params", Value::Object(params.clone()), error.to_string()));
+                        self.note(
+                            line,
+                            Change::dropped(
+                                "/params",
+                                Value::Object(params.clone()),
+                                error.to_string(),
+                            ),
+                        );
                         Vec::new()
                     }
                 }
@@ -400,19 +422,26 @@ impl Relay {
                 let text = task_text(params);
                 match status {
                     "working" | "input_required" => {
-                        let Some(tool_call_id) = self.open_call(line, &request, "task status") else {
+                        let Some(tool_call_id) = self.open_call(line, &request, "task status")
+                        else {
                             return Vec::new();
                         };
-                        vec![SessionUpdate::ToolCallUpdate(status_update(&tool_call_id, text))]
+                        vec![SessionUpdate::ToolCallUpdate(status_update(
+                            &tool_call_id,
+                            text,
+                        ))]
                     }
                     "failed" | "cancelled" => {
-                        let Some(tool_call_id) = self.open_call(line, &request, "task status") else {
+                        let Some(tool_call_id) = self.open_call(line, &request, "task status")
+                        else {
                             return Vec::new();
                         };
                         self.end(&request);
                         let mut update = status_update(&tool_call_id, text);
-                        update.status = crate::MaybeUndefined::Value(crate::acp::ToolCallStatus::Failed);
-                        update.raw_output = crate::MaybeUndefined::Value(Value::Object(params.clone()));
+                        update.status =
+                            crate::MaybeUndefined::Value(crate::acp::ToolCallStatus::Failed);
+                        update.raw_output =
+                            crate::MaybeUndefined::Value(Value::Object(params.clone()));
                         vec![SessionUpdate::ToolCallUpdate(update)]
                     }
                     _ => Vec::new(),
@@ -471,13 +500,21 @@ impl Relay {
             if let Some(task_id) = task.get("taskId").and_then(Value::as_str) {
                 self.tasks.insert(task_id.to_owned(), id.to_owned());
             }
-            return vec![SessionUpdate::ToolCallUpdate(status_update(&tool_call_id, task_text(task)))];
+            return vec![SessionUpdate::ToolCallUpdate(status_update(
+                &tool_call_id,
+                task_text(task),
+            ))];
         }
         self.ending(line, id, message)
     }
 
     /// The update ending the call of request `request` with the response `message`.
-    fn ending(&mut self, line: usize, request: &str, message: &Map<String, Value>) -> Vec<SessionUpdate> {
+    fn ending(
+        &mut self,
+        line: usize,
+        request: &str,
+        message: &Map<String, Value>,
+    ) -> Vec<SessionUpdate> {
         let Some(tool_call_id) = self.open_call(line, request, "a response") else {
             return Vec::new();
         };
@@ -488,7 +525,14 @@ impl Relay {
             let converted = result_to_update(&tool_call_id, result);
             self.take(line, "/result", converted)
         } else {
-            self.note(line, Change::dropped("", Value::Object(message.clone()), "a response with neither `result` nor `error`"));
+            self.note(
+                line,
+                Change::dropped(
+                    "",
+                    Value::Object(message.clone()),
+                    "a response with neither `result` nor `error`",
+                ),
+            );
             return Vec::new();
         };
         self.end(request);

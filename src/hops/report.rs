@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// What a conversion did to one member (wire names in snake_case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -177,4 +177,12 @@ impl<T> Converted<T> {
         report.extend(self.report);
         self.value
     }
+}
+
+/// The members of `map` ordered by name, so that a report lists them in the same order whatever
+/// order the map keeps (serde_json's `preserve_order`).
+pub(crate) fn by_name(map: Map<String, Value>) -> Vec<(String, Value)> {
+    let mut members: Vec<(String, Value)> = map.into_iter().collect();
+    members.sort_by(|a, b| a.0.cmp(&b.0));
+    members
 }

@@ -168,9 +168,15 @@ pub fn parse_kind(text: &str) -> Result<(String, ToolKind), String> {
     let (tool, kind) = text
         .split_once('=')
         .ok_or_else(|| format!("`{text}` is not TOOL=KIND"))?;
-    let kind: ToolKind = serde_json::from_value(json!(kind))
-        .map_err(|_| format!("`{kind}` is not an ACP tool kind"))?;
-    Ok((tool.to_owned(), kind))
+    // Decoding maps an unknown kind to `other` (ACP's leniency): only a name that encodes back
+    // to itself is a kind.
+    let parsed: Option<ToolKind> = serde_json::from_value(json!(kind)).ok();
+    match parsed {
+        Some(parsed) if serde_json::to_value(parsed).ok() == Some(json!(kind)) => {
+            Ok((tool.to_owned(), parsed))
+        }
+        _ => Err(format!("`{kind}` is not an ACP tool kind")),
+    }
 }
 
 /// `toolcall convert --to acp`. Exit status: 0, 2 on an I/O error.
@@ -187,9 +193,9 @@ pub fn convert(
             return Ok(ExitCode::from(2));
         }
     };
-    let kinds = kinds
-        .iter()
-        .fold(ToolKinds::new(), |kinds, (tool, kind)| kinds.with(tool, *kind));
+    let kinds = kinds.iter().fold(ToolKinds::new(), |kinds, (tool, kind)| {
+        kinds.with(tool, *kind)
+    });
     let mut relay = Relay::new(SessionId::from(session_id), kinds);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let messages = split_messages(&content);
