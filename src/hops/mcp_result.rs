@@ -8,7 +8,7 @@
 //! | JSON success `v` | `structuredContent: v` and `content: [{"type": "text", "text": <v as compact JSON>}]`, the text fallback MCP recommends for clients that predate structured content (2025-06-18 and 2025-11-25 allow only an object there: another value is carried by the text block alone, and reported `dropped`) |
 //! | text success `t` | `content: [{"type": "text", "text": t}]` |
 //! | domain failure | `isError: true`, `content: [{"type": "text", "text": message}]`, `structuredContent: {"code", "message", "data"}` (`data` only when the error has one) |
-//! | runtime failure `code` | what MCP says a server answers when a tool fails: a tool execution error in the result, not a JSON-RPC error: `isError: true`, `content: [{"type": "text", "text": "the runtime could not complete the call: `<code>`"}]`, `structuredContent: {"code", "message"}` |
+//! | runtime failure `code` | what MCP says a server answers when a tool fails: a tool execution error in the result, not a JSON-RPC error: `isError: true`, ``content: [{"type": "text", "text": "the runtime could not complete the call: `CODE`"}]``, `structuredContent: {"code", "message"}` |
 //!
 //! MCP 2026-07-28 results also get `"resultType": "complete"`. [`from_result`] reports the
 //! members that correlate the result (`transaction_id`, `session_key`, `exchange_id`,

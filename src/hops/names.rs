@@ -389,9 +389,12 @@ pub enum NameChange {
 }
 
 impl fmt::Display for NameChange {
-    /// `prefixed with namespace `github``, `replaced `.` with `_``, `truncated from 70 to 64
-    /// characters`, `hash suffix `_3c9423c9`: collides with `search_issues` in namespace
-    /// `github``, `hash suffix `_3c9423c9`: truncated`.
+    /// One of:
+    /// - ``prefixed with namespace `github` ``
+    /// - ``replaced `.`, `/` with `_` ``
+    /// - `truncated from 70 to 64 characters`
+    /// - ``hash suffix `_3c9423c9`: collides with `search_issues` in namespace `github` ``
+    /// - ``hash suffix `_3c9423c9`: truncated``
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Prefixed { namespace } => write!(f, "prefixed with namespace `{namespace}`"),

@@ -557,7 +557,7 @@ impl Relay {
     }
 }
 
-/// `task `ID` STATUS: MESSAGE` for a task's status.
+/// ``task `ID` STATUS: MESSAGE`` for a task's status.
 fn task_text(task: &Map<String, Value>) -> String {
     let id = task.get("taskId").and_then(Value::as_str).unwrap_or("");
     let status = task.get("status").and_then(Value::as_str).unwrap_or("");
