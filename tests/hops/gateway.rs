@@ -194,3 +194,30 @@ fn route_members_mcp_cannot_carry_are_reported_and_bad_ones_refused() {
         GatewayError::ProgressToken { found: "number" }
     );
 }
+
+#[cfg(feature = "mcp-2025-06-18")]
+#[test]
+fn mcp_2025_06_18_calls_convert_the_same_way() {
+    use toolcall_contracts::mcp::v2025_06_18::{CallToolRequestParams as Params0618, RequestId as Id0618};
+    let wire = json!({"name": "echo", "arguments": {"message": "hi"}, "_meta": {"progressToken": "p"}});
+    let params: Params0618 = serde_json::from_value(wire.clone()).unwrap();
+    let body = to_route_request(&params, Some(&Id0618::String("r1".into())), None, &DERIVE).unwrap();
+    assert_eq!(
+        serde_json::to_value(&body.value).unwrap(),
+        json!({"name": "echo", "arguments": {"message": "hi"}, "tool_call_id": "r1", "progress_token": "p"})
+    );
+    let back = from_route_request::<Params0618>(&body.value, None, None).unwrap();
+    assert_eq!(serde_json::to_value(&back.value).unwrap(), wire);
+}
+
+#[cfg(feature = "mcp-2026-07-28")]
+#[test]
+fn mcp_2026_07_28_needs_request_metadata_a_route_body_does_not_carry() {
+    use toolcall_contracts::mcp::v2026_07_28::CallToolRequestParams as Params0728;
+    let body = ToolCallRequest::new("echo", json!({}));
+    let error = from_route_request::<Params0728>(&body, None, None).unwrap_err();
+    assert!(
+        matches!(&error, GatewayError::Mcp { version: "2026-07-28", message } if message.contains("_meta")),
+        "{error}"
+    );
+}

@@ -270,3 +270,16 @@ fn several_text_blocks_join_and_a_multi_line_error_message_becomes_one_line() {
     };
     assert_eq!(error.message(), "the tool reported an error");
 }
+
+#[cfg(feature = "mcp-2025-06-18")]
+#[test]
+fn mcp_2025_06_18_results_convert_the_same_way() {
+    use toolcall_contracts::mcp::v2025_06_18::CallToolResult as Result0618;
+    let outcome = json_success(json!({"n": 1}));
+    let converted = from_outcome::<Result0618>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({"content": [{"type": "text", "text": "{\"n\":1}"}], "structuredContent": {"n": 1}})
+    );
+    assert_eq!(to_outcome(&converted.value).unwrap().value, outcome);
+}
