@@ -185,20 +185,10 @@ pub fn call_to_route(
         }
     };
     let mut request = ToolCallRequest::new(name, arguments);
-    if let Some(Value::Object(mut meta)) = params.remove("_meta") {
-        if let Some(token) = meta.remove("progressToken") {
-            if let Err(RouteError::ProgressToken { found }) = check_progress_token(&token) {
-                return Err(GatewayError::McpProgressToken { found });
-            }
-            request.progress_token = Some(token);
-        }
-        for (member, value) in by_name(meta) {
-            report.push(Change::dropped(
-                pointer::join("/_meta", &member),
-                value,
-                "the route body has no `_meta`",
-            ));
-        }
+    match params.remove("_meta") {
+        Some(Value::Object(meta)) => progress_from_meta(meta, &mut request, &mut report)?,
+        Some(other) => report.push(Change::dropped("/_meta", other, "`_meta` is not an object")),
+        None => {}
     }
     if options.tool_call_id == ToolCallIdSource::RequestId {
         let id = match request_id {
@@ -217,7 +207,6 @@ pub fn call_to_route(
     for (member, value) in by_name(params) {
         let reason = match member.as_str() {
             "task" => "the route body cannot ask for a task-augmented call",
-            "_meta" => "`_meta` is not an object",
             _ => "not a member of the route body",
         };
         report.push(Change::dropped(pointer::join("", &member), value, reason));
@@ -226,6 +215,28 @@ pub fn call_to_route(
         value: request,
         report,
     })
+}
+
+/// Takes `progressToken` out of the params' `_meta` into the body, reporting the other members.
+fn progress_from_meta(
+    mut meta: Map<String, Value>,
+    request: &mut ToolCallRequest,
+    report: &mut Vec<Change>,
+) -> Result<(), GatewayError> {
+    if let Some(token) = meta.remove("progressToken") {
+        if let Err(RouteError::ProgressToken { found }) = check_progress_token(&token) {
+            return Err(GatewayError::McpProgressToken { found });
+        }
+        request.progress_token = Some(token);
+    }
+    for (member, value) in by_name(meta) {
+        report.push(Change::dropped(
+            pointer::join("/_meta", &member),
+            value,
+            "the route body has no `_meta`",
+        ));
+    }
+    Ok(())
 }
 
 /// Converts a route body back into the `params` of an MCP `tools/call` of the version `P`:

@@ -92,7 +92,7 @@ pub struct Relay {
 
 /// Which side sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum From {
+enum Sender {
     Client,
     Server,
     Unknown,
@@ -134,9 +134,9 @@ impl Relay {
         let (from, message) = match value {
             Value::Object(mut wrapper) if wrapper.contains_key("from") => {
                 let from = match wrapper.get("from").and_then(Value::as_str) {
-                    Some("client") => From::Client,
-                    Some("server") => From::Server,
-                    _ => From::Unknown,
+                    Some("client") => Sender::Client,
+                    Some("server") => Sender::Server,
+                    _ => Sender::Unknown,
                 };
                 match wrapper.remove("message") {
                     Some(Value::Object(message)) => (from, message),
@@ -154,7 +154,7 @@ impl Relay {
                     }
                 }
             }
-            Value::Object(message) => (From::Unknown, message),
+            Value::Object(message) => (Sender::Unknown, message),
             other => {
                 self.note(line, Change::dropped("", other, "not a JSON-RPC message"));
                 return Vec::new();
@@ -219,7 +219,7 @@ impl Relay {
     fn message(
         &mut self,
         line: usize,
-        from: From,
+        from: Sender,
         message: &Map<String, Value>,
     ) -> Vec<SessionUpdate> {
         let method = message.get("method").and_then(Value::as_str);
@@ -236,25 +236,25 @@ impl Relay {
     fn request(
         &mut self,
         line: usize,
-        from: From,
+        from: Sender,
         method: &str,
         id: String,
         params: Option<&Map<String, Value>>,
     ) -> Vec<SessionUpdate> {
         match method {
-            "initialize" | "server/discover" if from != From::Server => {
+            "initialize" | "server/discover" if from != Sender::Server => {
                 if self.session_started() {
                     self.end_session();
                     self.session += 1;
                 }
                 Vec::new()
             }
-            "tools/list" if from != From::Server => {
+            "tools/list" if from != Sender::Server => {
                 self.tools_lists.insert(id, ());
                 Vec::new()
             }
-            "tools/call" if from != From::Server => self.tools_call(line, id, params),
-            "tasks/result" if from != From::Server => {
+            "tools/call" if from != Sender::Server => self.tools_call(line, id, params),
+            "tasks/result" if from != Sender::Server => {
                 let task = params
                     .and_then(|params| params.get("taskId"))
                     .and_then(Value::as_str)
@@ -263,7 +263,7 @@ impl Relay {
                     Some(call) => {
                         self.task_results.insert(id, call);
                     }
-                    None if from == From::Unknown => {
+                    None if from == Sender::Unknown => {
                         self.server_requests.insert(id, ());
                     }
                     None => {}
@@ -271,7 +271,8 @@ impl Relay {
                 Vec::new()
             }
             _ => {
-                if from == From::Server || (from == From::Unknown && is_server_request(method)) {
+                if from == Sender::Server || (from == Sender::Unknown && is_server_request(method))
+                {
                     self.server_requests.insert(id, ());
                 }
                 Vec::new()
@@ -454,18 +455,18 @@ impl Relay {
     fn response(
         &mut self,
         line: usize,
-        from: From,
+        from: Sender,
         id: &str,
         message: &Map<String, Value>,
     ) -> Vec<SessionUpdate> {
-        if from == From::Client {
+        if from == Sender::Client {
             self.server_requests.remove(id);
             return Vec::new();
         }
         let ours = self.calls.contains_key(id)
             || self.task_results.contains_key(id)
             || self.tools_lists.contains_key(id);
-        if from == From::Unknown && self.server_requests.contains_key(id) {
+        if from == Sender::Unknown && self.server_requests.contains_key(id) {
             if ours {
                 self.note(
                     line,

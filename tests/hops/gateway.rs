@@ -198,10 +198,14 @@ fn route_members_mcp_cannot_carry_are_reported_and_bad_ones_refused() {
 #[cfg(feature = "mcp-2025-06-18")]
 #[test]
 fn mcp_2025_06_18_calls_convert_the_same_way() {
-    use toolcall_contracts::mcp::v2025_06_18::{CallToolRequestParams as Params0618, RequestId as Id0618};
-    let wire = json!({"name": "echo", "arguments": {"message": "hi"}, "_meta": {"progressToken": "p"}});
+    use toolcall_contracts::mcp::v2025_06_18::{
+        CallToolRequestParams as Params0618, RequestId as Id0618,
+    };
+    let wire =
+        json!({"name": "echo", "arguments": {"message": "hi"}, "_meta": {"progressToken": "p"}});
     let params: Params0618 = serde_json::from_value(wire.clone()).unwrap();
-    let body = to_route_request(&params, Some(&Id0618::String("r1".into())), None, &DERIVE).unwrap();
+    let body =
+        to_route_request(&params, Some(&Id0618::String("r1".into())), None, &DERIVE).unwrap();
     assert_eq!(
         serde_json::to_value(&body.value).unwrap(),
         json!({"name": "echo", "arguments": {"message": "hi"}, "tool_call_id": "r1", "progress_token": "p"})
@@ -219,5 +223,43 @@ fn mcp_2026_07_28_needs_request_metadata_a_route_body_does_not_carry() {
     assert!(
         matches!(&error, GatewayError::Mcp { version: "2026-07-28", message } if message.contains("_meta")),
         "{error}"
+    );
+}
+
+#[test]
+fn json_params_of_any_shape_report_what_the_body_cannot_carry() {
+    use toolcall_contracts::hops::gateway::call_to_route;
+    let params = json!({"name": "echo", "arguments": null, "_meta": "odd", "extra": 1});
+    let body = call_to_route(
+        params.as_object().unwrap().clone(),
+        Some(&json!("r-1")),
+        None,
+        &DERIVE,
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(&body.value).unwrap(),
+        json!({"name": "echo", "arguments": null, "tool_call_id": "r-1"})
+    );
+    assert_eq!(
+        report(&body.report),
+        json!([
+            {"kind": "dropped", "from": "/_meta", "value": "odd", "reason": "`_meta` is not an object"},
+            {"kind": "derived", "from": "/id", "to": "/tool_call_id", "value": "r-1",
+             "reason": "synthesized from the JSON-RPC request id: not an id the MCP client gave the call"},
+            {"kind": "dropped", "from": "/extra", "value": 1, "reason": "not a member of the route body"}
+        ])
+    );
+    let bad = json!({"name": "echo", "_meta": {"progressToken": true}});
+    assert_eq!(
+        call_to_route(
+            bad.as_object().unwrap().clone(),
+            None,
+            None,
+            &GatewayOptions::default()
+        )
+        .unwrap_err()
+        .to_string(),
+        "`/_meta/progressToken` must be a string or an integer, found boolean"
     );
 }
