@@ -210,9 +210,15 @@ impl NameProjection {
             .into_iter()
             .map(|(name, index)| (name.to_owned(), index))
             .collect();
+        let by_tool = entries
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| (entry.tool.clone(), index))
+            .collect();
         Ok(NameMap {
             entries,
             by_exposed,
+            by_tool,
         })
     }
 
@@ -461,6 +467,7 @@ impl ProjectedName {
 pub struct NameMap {
     entries: Vec<ProjectedName>,
     by_exposed: BTreeMap<String, usize>,
+    by_tool: BTreeMap<ToolRef, usize>,
 }
 
 impl NameMap {
@@ -473,10 +480,13 @@ impl NameMap {
     /// The projected name of the tool `name` in `namespace`.
     #[must_use]
     pub fn exposed(&self, namespace: Option<&str>, name: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|entry| entry.tool.namespace.as_deref() == namespace && entry.tool.name == name)
-            .map(|entry| entry.exposed.as_str())
+        let tool = ToolRef {
+            namespace: namespace.map(str::to_owned),
+            name: name.to_owned(),
+        };
+        self.by_tool
+            .get(&tool)
+            .map(|&index| self.entries[index].exposed.as_str())
     }
 
     /// The tool whose projected name is `exposed` (the reverse of [`NameMap::exposed`]).
