@@ -251,7 +251,7 @@ pub(super) fn narrowed(
             }
             return Err(builder.unsupported(
                 &format!("{pointer}/{keyword}/{i}"),
-                format!("a `{keyword}` branch that constrains the value without giving it a shape"),
+                format!("a branch of `{keyword}` that constrains the value without giving it a shape"),
             ));
         }
         let branch_types = types(branch);
