@@ -43,6 +43,14 @@ macro_rules! cases {
                     stringify!($case),
                     "/expected.rs"
                 ));
+
+                /// Decodes `text` as the type named `ty`.
+                pub(super) fn __round_trip(ty: &str, text: &str) -> Option<(super::Outcome, bool)> {
+                    match ty {
+                        $(stringify!($ty) => Some(super::round_trip::<$ty>(text)),)*
+                        _ => None,
+                    }
+                }
             }
         )*
 
@@ -53,13 +61,13 @@ macro_rules! cases {
 
         /// Decodes `text` as the type `ty` of `case`; `None` for a type the case does not have.
         fn decode(case: &str, ty: &str, text: &str) -> Option<(Outcome, bool)> {
-            match (case, ty) {
-                $($(
-                    $(#[$attr])*
-                    (stringify!($case), stringify!($ty)) => Some(round_trip::<$case::$ty>(text)),
-                )*)*
-                _ => None,
-            }
+            $(
+                $(#[$attr])*
+                if case == stringify!($case) {
+                    return $case::__round_trip(ty, text);
+                }
+            )*
+            None
         }
     };
 }
@@ -173,11 +181,9 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
             };
             match outcome {
                 Ok((encoded, report)) => {
+                    // `Value` equality tells `2` from `2.0` (and ignores member order).
                     if encoded != *value {
                         failures.push(format!("{what}: {text} encodes back as {encoded}"));
-                    }
-                    if serde_json::to_string(&encoded).unwrap() != text {
-                        failures.push(format!("{what}: {text} is written back as {encoded}"));
                     }
                     if report != 0 {
                         failures.push(format!("{what}: {report} leniencies reported"));

@@ -33,8 +33,8 @@ pub use members::{
     take_constant, Const, Key, Members,
 };
 pub use seeds::{
-    any, boxed, default_on_error, default_on_null, map_of, nullable, opt, plain, seq, skip_invalid,
-    AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf, Nullable, Opt, Plain, Seed, Seq,
+    any, boxed, default_on_error, default_on_null, element, map_of, nullable, opt, plain, seq,
+    skip_invalid, too_long, too_short, AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf, Nullable, Opt, Plain, Seed, Seq,
     SkipInvalid,
 };
 pub use session::{mark, rollback, unknown_value};
