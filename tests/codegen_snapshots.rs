@@ -78,6 +78,7 @@ cases! {
     branches_narrow_type: [Value, Setting],
     enum_with_const: [Version, Header, HeaderMode],
     hoisted_inline_objects: [Server, ServerCapabilities, ServerCapabilitiesTools, ServerLimitsItem],
+    nullable_items: [Sheet, SheetPair],
     number_form: [Reading],
     numeric_bounds: [Limits],
     prefix_items: [Point, Range, Row, Segment],

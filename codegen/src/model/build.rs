@@ -424,7 +424,8 @@ impl Builder<'_> {
             }
             Some("array") => {
                 if schema.get("prefixItems").is_some() {
-                    self.hoist(hint, schema, pointer)?
+                    // The tuple checks `minItems` and `maxItems` itself.
+                    return Ok((self.hoist(hint, schema, pointer)?, nullable));
                 } else {
                     let item = match schema.get("items") {
                         None | Some(Value::Bool(true)) => Ty::Value,
@@ -439,13 +440,7 @@ impl Builder<'_> {
                             let here = pointer::join(pointer, "items");
                             let (ty, item_nullable) =
                                 self.value(items, &format!("{hint}Item"), &here)?;
-                            if item_nullable {
-                                return Err(self.unsupported(
-                                    &here,
-                                    "array items that admit `null` beside other values",
-                                ));
-                            }
-                            ty
+                            Ty::nullable_if(ty, item_nullable)
                         }
                     };
                     Ty::Vec(Box::new(item))
@@ -492,13 +487,10 @@ impl Builder<'_> {
             Some(values) => {
                 let here = pointer::join(pointer, "additionalProperties");
                 let (ty, nullable) = self.value(values, &format!("{hint}Value"), &here)?;
-                if nullable {
-                    return Err(self.unsupported(&here, "map values that admit `null` beside other values"));
-                }
                 if ty == Ty::Value {
                     return Ok(Ty::Object);
                 }
-                Ok(Ty::Map(Box::new(ty)))
+                Ok(Ty::Map(Box::new(Ty::nullable_if(ty, nullable))))
             }
         }
     }

@@ -355,16 +355,10 @@ pub(super) fn structure(
         Some(values) => {
             let here = pointer::join(pointer, "additionalProperties");
             let (ty, nullable) = builder.value(values, &format!("{name}Value"), &here)?;
-            if nullable {
-                return Err(builder.unsupported(
-                    &here,
-                    "additional members that admit `null` beside other values",
-                ));
-            }
             if ty == Ty::Value {
                 Rest::Keep
             } else {
-                Rest::Additional(ty)
+                Rest::Additional(Ty::nullable_if(ty, nullable))
             }
         }
         None if builder.options.keep_unknown_members => Rest::Keep,
@@ -436,13 +430,7 @@ pub(super) fn tuple(
     for (i, item) in prefix.iter().enumerate() {
         let here = format!("{pointer}/prefixItems/{i}");
         let (ty, nullable) = builder.value(item, &format!("{name}Item{i}"), &here)?;
-        if nullable {
-            return Err(builder.unsupported(
-                &here,
-                "a `prefixItems` item that admits `null` beside other values",
-            ));
-        }
-        items.push(ty);
+        items.push(Ty::nullable_if(ty, nullable));
     }
     let min = schema
         .get("minItems")
@@ -456,12 +444,7 @@ pub(super) fn tuple(
         Some(other) => {
             let here = pointer::join(pointer, "items");
             let (ty, nullable) = builder.value(other, &format!("{name}Rest"), &here)?;
-            if nullable {
-                return Err(
-                    builder.unsupported(&here, "rest items that admit `null` beside other values")
-                );
-            }
-            Some(ty)
+            Some(Ty::nullable_if(ty, nullable))
         }
     };
     let max = schema.get("maxItems").and_then(Value::as_u64);

@@ -9,7 +9,7 @@ use super::{Kind, MemberValue, Model, Payload, Ty};
 fn by_value<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
     match ty {
         Ty::Named(name) => out.push(name),
-        Ty::Bounded(inner, _) => by_value(inner, out),
+        Ty::Bounded(inner, _) | Ty::Nullable(inner) => by_value(inner, out),
         _ => {}
     }
 }
@@ -155,7 +155,7 @@ fn box_in(ty: &mut Ty, cyclic: &dyn Fn(&str) -> bool) {
             let inner = std::mem::replace(ty, Ty::Value);
             *ty = Ty::Boxed(Box::new(inner));
         }
-        Ty::Bounded(inner, _) => box_in(inner, cyclic),
+        Ty::Bounded(inner, _) | Ty::Nullable(inner) => box_in(inner, cyclic),
         _ => {}
     }
 }
