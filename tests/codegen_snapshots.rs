@@ -82,7 +82,7 @@ cases! {
     number_form: [Reading],
     numeric_bounds: [Limits],
     prefix_items: [Point, Range, Row, Segment],
-    recursive: [Node, Expr, ExprVariant1],
+    recursive: [Node, Expr, ExprNeg],
     ref_by_id: [Money, Order],
     #[cfg(feature = "patterns")]
     string_bounds: [Name, Tag, Labels],

@@ -825,6 +825,15 @@ fn without_key(schema: &Value, key: &str) -> Value {
     copy
 }
 
+/// The value of the first string `const` member an inline object branch declares.
+fn const_label(branch: &Value) -> Option<&str> {
+    branch
+        .get("properties")?
+        .as_object()?
+        .values()
+        .find_map(|member| member.get("const").and_then(Value::as_str))
+}
+
 /// The variant(s) of an untagged branch (a branch that admits `null` beside a value gives two).
 fn untagged_variant(
     builder: &mut Builder<'_>,
@@ -835,9 +844,12 @@ fn untagged_variant(
     parent_members: &[String],
 ) -> Result<Vec<Variant>, BuildError> {
     let docs = description(branch);
+    // A branch is named by its `title`, else by the value of a string `const` member it
+    // declares (`{"op": {"const": "neg"}}` is `Neg`), else by its type.
     let title = branch
         .get("title")
         .and_then(Value::as_str)
+        .or_else(|| const_label(branch))
         .map(names::pascal);
     if is_null_schema(branch) {
         return Ok(vec![Variant {

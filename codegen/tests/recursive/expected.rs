@@ -93,13 +93,13 @@ impl Contract for Node {}
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Integer(i64),
-    ExprVariant1(Box<ExprVariant1>),
+    Neg(Box<ExprNeg>),
 }
 impl Serialize for Expr {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Integer(payload) => payload.serialize(serializer),
-            Self::ExprVariant1(payload) => payload.serialize(serializer),
+            Self::Neg(payload) => payload.serialize(serializer),
         }
     }
 }
@@ -111,11 +111,7 @@ impl<'de> Deserialize<'de> for Expr {
                 "Expr",
                 &[
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
-                    |raw| rt::branch(
-                        raw,
-                        rt::boxed(rt::plain::<ExprVariant1>()),
-                        Self::ExprVariant1,
-                    ),
+                    |raw| rt::branch(raw, rt::boxed(rt::plain::<ExprNeg>()), Self::Neg),
                 ],
             )
             .map_err(rt::lift)
@@ -126,13 +122,13 @@ impl Contract for Expr {}
 
 /// On the wire also `"op": "neg"`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExprVariant1 {
+pub struct ExprNeg {
     /// `arg`: required.
     pub arg: Box<Expr>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
 }
-impl Serialize for ExprVariant1 {
+impl Serialize for ExprNeg {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_map(None)?;
         out.serialize_entry("op", &rt::Const::Str("neg"))?;
@@ -141,18 +137,18 @@ impl Serialize for ExprVariant1 {
         out.end()
     }
 }
-impl<'de> Deserialize<'de> for ExprVariant1 {
+impl<'de> Deserialize<'de> for ExprNeg {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl<'de> de::Visitor<'de> for Visitor {
-            type Value = ExprVariant1;
+            type Value = ExprNeg;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object (`ExprVariant1`)")
+                f.write_str("an object (`ExprNeg`)")
             }
             fn visit_map<A: de::MapAccess<'de>>(
                 self,
                 mut access: A,
-            ) -> Result<ExprVariant1, A::Error> {
+            ) -> Result<ExprNeg, A::Error> {
                 let mut op = false;
                 let mut arg = None;
                 let mut unknown_members = Map::new();
@@ -178,7 +174,7 @@ impl<'de> Deserialize<'de> for ExprVariant1 {
                     }
                 }
                 rt::required_constant(op, "op")?;
-                Ok(ExprVariant1 {
+                Ok(ExprNeg {
                     arg: rt::required(arg, "arg")?,
                     unknown_members,
                 })
@@ -187,8 +183,8 @@ impl<'de> Deserialize<'de> for ExprVariant1 {
         deserializer.deserialize_map(Visitor)
     }
 }
-impl rt::Members for ExprVariant1 {
+impl rt::Members for ExprNeg {
     const MEMBERS: &'static [&'static str] = &["op", "arg"];
 }
-impl rt::Sealed for ExprVariant1 {}
-impl Contract for ExprVariant1 {}
+impl rt::Sealed for ExprNeg {}
+impl Contract for ExprNeg {}
