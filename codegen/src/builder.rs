@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::emit::paths::Runtime;
 use crate::families::Family;
+use crate::model::Model;
 use crate::{load, PipelineError};
 
 /// Generates Rust types for every definition of one schema file.
@@ -76,11 +77,11 @@ impl Builder {
         self
     }
 
-    /// The generated module's source.
+    /// The model of what [`Builder::generate`] writes: one item per generated type.
     ///
     /// # Errors
     /// [`BuilderError::Pipeline`] when the schema cannot be read or a construct is refused.
-    pub fn generate(&self) -> Result<String, BuilderError> {
+    pub fn model(&self) -> Result<Model, BuilderError> {
         let file = load::load(&self.schema).map_err(PipelineError::from)?;
         let schemas: &'static [&'static str] = &[];
         let family = Family {
@@ -96,7 +97,15 @@ impl Builder {
             unknown_enum_as_other: false,
             runtime: Runtime::External,
         };
-        let model = crate::model(std::slice::from_ref(&file), &family)?;
+        Ok(crate::model(std::slice::from_ref(&file), &family)?)
+    }
+
+    /// The generated module's source.
+    ///
+    /// # Errors
+    /// [`BuilderError::Pipeline`] when the schema cannot be read or a construct is refused.
+    pub fn generate(&self) -> Result<String, BuilderError> {
+        let model = self.model()?;
         Ok(crate::emit::render(
             &model,
             &crate::emit::Options {
