@@ -200,7 +200,9 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
             invalid += 1;
             let ty = instance["type"].as_str().expect("`type` names the type");
             let value = &instance["value"];
-            let pointer = instance["pointer"].as_str().expect("`pointer` of the error");
+            let pointer = instance["pointer"]
+                .as_str()
+                .expect("`pointer` of the error");
             let what = format!("{case} invalid/{index} ({ty})");
             let text = serde_json::to_string(value).unwrap();
             if validator(&schema, ty).is_valid(value) {

@@ -23,7 +23,10 @@ fn losses(model: &Model) -> Vec<String> {
                 (Rest::Keep | Rest::Deny | Rest::Additional(_), _) => {}
                 (Rest::Ignore, Some(flatten)) => {
                     if model.item(&flatten.ty).is_none() {
-                        out.push(format!("{}: flattens `{}`, not generated", item.name, flatten.ty));
+                        out.push(format!(
+                            "{}: flattens `{}`, not generated",
+                            item.name, flatten.ty
+                        ));
                     }
                 }
                 (Rest::Ignore, None) => out.push(format!("{}: drops unknown members", item.name)),
@@ -99,7 +102,9 @@ fn a_family_that_does_not_keep_them_says_so_per_struct() {
     let model = toolcall_codegen::model(std::slice::from_ref(&file), family).unwrap();
     let losses = losses(&model);
     assert!(
-        losses.iter().any(|l| l.starts_with("ToolCallRequest: drops")),
+        losses
+            .iter()
+            .any(|l| l.starts_with("ToolCallRequest: drops")),
         "{losses:?}"
     );
 }

@@ -10,7 +10,8 @@
 use std::path::{Path, PathBuf};
 
 /// The command that rewrites every snapshot from what the pipeline generates now.
-const REFRESH: &str = "TOOLCALL_CODEGEN_SNAPSHOTS=write cargo test -p toolcall-codegen --test snapshots";
+const REFRESH: &str =
+    "TOOLCALL_CODEGEN_SNAPSHOTS=write cargo test -p toolcall-codegen --test snapshots";
 
 /// Every case directory (one holding a `schema.json`), sorted by name.
 fn cases() -> Vec<String> {

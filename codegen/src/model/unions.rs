@@ -251,7 +251,9 @@ pub(super) fn narrowed(
             }
             return Err(builder.unsupported(
                 &format!("{pointer}/{keyword}/{i}"),
-                format!("a branch of `{keyword}` that constrains the value without giving it a shape"),
+                format!(
+                    "a branch of `{keyword}` that constrains the value without giving it a shape"
+                ),
             ));
         }
         let branch_types = types(branch);
