@@ -37,7 +37,7 @@ fn copy_scratch() -> PathBuf {
     let root = workspace();
     for file in [
         "orders.schema.json",
-        "main.rs",
+        "program.rs",
         "command/src/lib.rs",
         "build_script/build.rs",
         "build_script/src/lib.rs",
