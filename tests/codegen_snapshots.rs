@@ -36,10 +36,6 @@ macro_rules! cases {
     ($($(#[$attr:meta])* $case:ident: [$($ty:ident),* $(,)?]),* $(,)?) => {
         $(
             $(#[$attr])*
-            #[allow(
-                clippy::all,
-                reason = "generated code, as the crate's own generated modules; rustc's warnings stay denied"
-            )]
             mod $case {
                 include!(concat!(
                     env!("CARGO_MANIFEST_DIR"),

@@ -10,7 +10,6 @@
 //! - otherwise the branches whose tag matched (or that have no tag) are candidates, and the one
 //!   with the fewest errors at the union itself, then the fewest errors, wins (first on a tie).
 
-
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError};
 use serde_json::Value;

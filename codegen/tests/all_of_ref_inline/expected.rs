@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Base {
                 }
                 Ok(Base {
                     id: rt::required(id, "id")?,
-                    created_at: created_at,
+                    created_at,
                     unknown_members,
                 })
             }
@@ -157,9 +157,9 @@ impl<'de> Deserialize<'de> for Task {
                 }
                 Ok(Task {
                     id: rt::required(id, "id")?,
-                    created_at: created_at,
+                    created_at,
                     title: rt::required(title, "title")?,
-                    done: done,
+                    done,
                     unknown_members,
                 })
             }

@@ -65,11 +65,11 @@ impl<'de> Deserialize<'de> for Contact {
                     "Contact",
                     false,
                     &[&["email"], &["phone"]],
-                    &[true && email.is_some(), true && phone.is_some()],
+                    &[email.is_some(), phone.is_some()],
                 )?;
                 Ok(Contact {
-                    email: email,
-                    phone: phone,
+                    email,
+                    phone,
                     unknown_members,
                 })
             }
@@ -142,11 +142,11 @@ impl<'de> Deserialize<'de> for Target {
                     "Target",
                     true,
                     &[&["path"], &["url"]],
-                    &[true && path.is_some(), true && url.is_some()],
+                    &[path.is_some(), url.is_some()],
                 )?;
                 Ok(Target {
-                    path: path,
-                    url: url,
+                    path,
+                    url,
                     unknown_members,
                 })
             }

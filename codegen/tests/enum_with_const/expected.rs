@@ -99,7 +99,7 @@ impl<'de> Deserialize<'de> for Header {
                 }
                 Ok(Header {
                     version: rt::required(version, "version")?,
-                    mode: mode,
+                    mode,
                     unknown_members,
                 })
             }

@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Server {
                 }
                 Ok(Server {
                     capabilities: rt::required(capabilities, "capabilities")?,
-                    limits: limits,
+                    limits,
                     unknown_members,
                 })
             }
@@ -131,8 +131,8 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                     }
                 }
                 Ok(ServerCapabilities {
-                    tools: tools,
-                    logging: logging,
+                    tools,
+                    logging,
                     unknown_members,
                 })
             }
@@ -189,7 +189,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                     }
                 }
                 Ok(ServerCapabilitiesTools {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -254,7 +254,7 @@ impl<'de> Deserialize<'de> for ServerLimitsItem {
                 }
                 Ok(ServerLimitsItem {
                     name: rt::required(name, "name")?,
-                    max: max,
+                    max,
                     unknown_members,
                 })
             }

@@ -85,8 +85,8 @@ impl<'de> Deserialize<'de> for Sheet {
                 }
                 Ok(Sheet {
                     cells: rt::required(cells, "cells")?,
-                    totals: totals,
-                    pair: pair,
+                    totals,
+                    pair,
                     additional_properties,
                 })
             }

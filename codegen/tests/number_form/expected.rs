@@ -86,9 +86,9 @@ impl<'de> Deserialize<'de> for Reading {
                 }
                 Ok(Reading {
                     value: rt::required(value_slot, "value")?,
-                    values: values,
+                    values,
                     scale: scale.unwrap_or_default(),
-                    count: count,
+                    count,
                     unknown_members,
                 })
             }

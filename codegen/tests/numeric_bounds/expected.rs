@@ -85,10 +85,10 @@ impl<'de> Deserialize<'de> for Limits {
                     }
                 }
                 Ok(Limits {
-                    percent: percent,
-                    ratio: ratio,
-                    step: step,
-                    even: even,
+                    percent,
+                    ratio,
+                    step,
+                    even,
                     unknown_members,
                 })
             }

@@ -75,8 +75,8 @@ impl<'de> Deserialize<'de> for Node {
                 }
                 Ok(Node {
                     name: rt::required(name, "name")?,
-                    children: children,
-                    parent: parent,
+                    children,
+                    parent,
                     unknown_members,
                 })
             }

@@ -132,7 +132,7 @@ impl<'de> Deserialize<'de> for Order {
                 }
                 Ok(Order {
                     total: rt::required(total, "total")?,
-                    tip: tip,
+                    tip,
                     unknown_members,
                 })
             }

@@ -176,8 +176,8 @@ impl<'de> Deserialize<'de> for Labels {
                 }
                 Ok(Labels {
                     name: rt::required(name, "name")?,
-                    tag: tag,
-                    code: code,
+                    tag,
+                    code,
                     unknown_members,
                 })
             }

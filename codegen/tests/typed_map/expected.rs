@@ -102,8 +102,8 @@ impl<'de> Deserialize<'de> for Package {
                 }
                 Ok(Package {
                     name: rt::required(name, "name")?,
-                    dependencies: dependencies,
-                    env: env,
+                    dependencies,
+                    env,
                     additional_properties,
                 })
             }

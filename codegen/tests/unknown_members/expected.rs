@@ -73,9 +73,9 @@ impl<'de> Deserialize<'de> for Event {
                     }
                 }
                 Ok(Event {
-                    state: state,
-                    source: source,
-                    update: update,
+                    state,
+                    source,
+                    update,
                     unknown_members,
                 })
             }
@@ -132,7 +132,7 @@ impl<'de> Deserialize<'de> for EventState {
                     }
                 }
                 Ok(EventState {
-                    idle: idle,
+                    idle,
                     unknown_members,
                 })
             }
@@ -269,9 +269,7 @@ impl<'de> Deserialize<'de> for UpdateStarted {
             ) -> Result<UpdateStarted, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(UpdateStarted { unknown_members })
             }
@@ -328,7 +326,7 @@ impl<'de> Deserialize<'de> for UpdateStopped {
                     }
                 }
                 Ok(UpdateStopped {
-                    code: code,
+                    code,
                     unknown_members,
                 })
             }
@@ -375,7 +373,7 @@ impl<'de> Deserialize<'de> for Strict {
                         _ => return Err(rt::deny_unknown(&key, &["a"])),
                     }
                 }
-                Ok(Strict { a: a })
+                Ok(Strict { a })
             }
         }
         deserializer.deserialize_map(Visitor)
