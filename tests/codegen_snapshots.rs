@@ -74,6 +74,7 @@ macro_rules! cases {
 
 cases! {
     all_of_ref_inline: [Base, Task],
+    array_bounds: [Matrix, Batch],
     branches_add_required: [Contact, Target],
     branches_narrow_type: [Value, Setting],
     enum_with_const: [Version, Header, HeaderMode],

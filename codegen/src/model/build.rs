@@ -322,6 +322,7 @@ impl Builder<'_> {
         if let Some(e) = super::unions::enumeration(self, schema, pointer)? {
             return Ok(Kind::Enum(e));
         }
+        self.refuse_unknown_enum(schema, pointer)?;
         let types = types(schema);
         if has_union(schema) {
             if is_object(schema) && has_properties(schema) {
@@ -345,9 +346,11 @@ impl Builder<'_> {
             if schema.get("prefixItems").is_some() {
                 return super::objects::tuple(self, name, schema, pointer).map(Kind::Tuple);
             }
-            return self
-                .value(schema, name, pointer)
-                .map(|(ty, _)| Kind::Alias(ty));
+            // An array with bounds is a newtype that checks them; a plain one an alias.
+            return self.value(schema, name, pointer).map(|(ty, _)| match ty {
+                Ty::Bounded(..) => Kind::Newtype(ty),
+                ty => Kind::Alias(ty),
+            });
         }
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
             return self.ref_type(reference, pointer).map(Kind::Alias);
@@ -357,6 +360,12 @@ impl Builder<'_> {
                 return Err(
                     self.unsupported(pointer, "a `const` that is not a string or an integer")
                 );
+            }
+            if types.nullable {
+                return Err(self.unsupported(
+                    pointer,
+                    "`type: null` alone (a value that can only be `null`)",
+                ));
             }
             return Ok(Kind::Newtype(Ty::Value));
         }
@@ -399,6 +408,13 @@ impl Builder<'_> {
                 return Ok((self.hoist(hint, &without, pointer)?, true));
             }
             return Ok((self.hoist(hint, schema, pointer)?, nullable));
+        }
+        self.refuse_unknown_enum(schema, pointer)?;
+        if types.non_null.is_empty() && nullable && !has_union(schema) {
+            return Err(self.unsupported(
+                pointer,
+                "`type: null` alone (a value that can only be `null`)",
+            ));
         }
         if has_union(schema) {
             if is_object(schema) && has_properties(schema) {
@@ -470,6 +486,18 @@ impl Builder<'_> {
             Ty::Bounded(Box::new(ty), Box::new(bounds))
         };
         Ok((ty, nullable))
+    }
+
+    /// Refuses an `enum` that is not an enumeration of strings or of integers (mixed values, or
+    /// a `const` beside it that is none of them): no Rust type would check it.
+    fn refuse_unknown_enum(&self, schema: &Value, pointer: &str) -> Result<(), BuildError> {
+        if schema.get("enum").is_some() && !super::unions::is_enumeration(schema) {
+            return Err(self.unsupported(
+                &pointer::join(pointer, "enum"),
+                "an `enum` whose values are not all strings or all integers (or whose `const` is none of them)",
+            ));
+        }
+        Ok(())
     }
 
     /// The type of an object schema without declared members: a map of typed values, or any
