@@ -4,8 +4,11 @@
 //! `toolcall-contracts`, `serde` and `serde_json` only (and the build script on
 //! `toolcall-codegen`); each is copied under `target/tmp/`, built offline with warnings denied
 //! into one shared target directory, and its program run: it decodes an order, encodes it back
-//! to the same JSON value and prints where a wrong order is refused.
+//! to the same JSON value and prints where a wrong order is refused. The official MCP schema
+//! (`../shared/mcp-schemas/2026-07-28/schema.json`) goes through the command as published and
+//! builds in a crate of its own there too (skipped, with a notice, without `../shared`).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -67,41 +70,69 @@ fn copy_scratch() -> PathBuf {
     to
 }
 
-/// Writes `edit(text of from)` to `to` unless it already holds it, so that cargo does not
-/// rebuild.
-fn copy_if_changed(from: &Path, to: &Path, edit: impl Fn(&str) -> String) {
-    let text =
-        edit(&std::fs::read_to_string(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())));
-    if std::fs::read_to_string(to).ok().as_deref() != Some(text.as_str()) {
+/// Writes `text` to `to` unless it already holds it, so that cargo does not rebuild.
+fn write_if_changed(to: &Path, text: &str) {
+    if std::fs::read_to_string(to).ok().as_deref() != Some(text) {
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::write(to, text).unwrap();
     }
 }
 
-/// Builds the crate in `dir` offline into the shared target directory and runs its program.
-fn build_and_run(dir: &Path) -> String {
+/// Writes `edit(text of from)` to `to` unless it already holds it.
+fn copy_if_changed(from: &Path, to: &Path, edit: impl Fn(&str) -> String) {
+    let text =
+        edit(&std::fs::read_to_string(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())));
+    write_if_changed(to, &text);
+}
+
+/// Runs `toolcall-codegen generate <args>` in `dir`.
+fn generate_in(dir: &Path, args: &[&OsStr]) {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolcall-codegen"))
+        .arg("generate")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("toolcall-codegen starts");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Runs `cargo <args> --offline --quiet` in `dir`, into the target directory every crate here
+/// shares, and returns what it printed.
+fn cargo_in(dir: &Path, args: &[&str]) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates-target");
     let started = Instant::now();
     let output = Command::new(cargo)
-        .args(["run", "--offline", "--quiet", "--bin", "orders"])
+        .args(args)
+        .args(["--offline", "--quiet"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", &target)
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo starts");
     println!(
-        "cargo run in {}: {:.1} s",
+        "cargo {} in {}: {:.1} s",
+        args.join(" "),
         dir.display(),
         started.elapsed().as_secs_f64()
     );
     assert!(
         output.status.success(),
-        "cargo run failed in {}:\n{}",
+        "cargo {} failed in {}:\n{}",
+        args.join(" "),
         dir.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// Builds the crate in `dir` and runs its program.
+fn build_and_run(dir: &Path) -> String {
+    cargo_in(dir, &["run", "--bin", "orders"])
 }
 
 #[test]
@@ -109,16 +140,14 @@ fn a_crate_with_the_module_the_command_writes_builds_and_round_trips() {
     let scratch = scratch();
     // Written beside the crate, then copied in when it differs, so that cargo does not rebuild.
     let out = scratch.join("orders.generated.rs");
-    let status = Command::new(env!("CARGO_BIN_EXE_toolcall-codegen"))
-        .args(["generate", "--schema", "orders.schema.json", "--out"])
-        .arg(&out)
-        .current_dir(&scratch)
-        .output()
-        .expect("toolcall-codegen starts");
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
+    generate_in(
+        &scratch,
+        &[
+            "--schema".as_ref(),
+            "orders.schema.json".as_ref(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ],
     );
     let module = std::fs::read_to_string(&out).unwrap();
     assert!(
@@ -135,4 +164,46 @@ fn a_crate_with_the_module_the_command_writes_builds_and_round_trips() {
 fn a_crate_whose_build_script_runs_the_builder_builds_and_round_trips() {
     let scratch = scratch();
     assert_eq!(build_and_run(&scratch.join("build_script")), OUTPUT);
+}
+
+/// The official MCP schema (`../shared/mcp-schemas/2026-07-28/schema.json`, 155 definitions),
+/// as it is published, through the command into a user's crate that builds with warnings denied.
+#[test]
+fn the_official_mcp_schema_generates_whole_and_builds_in_a_user_crate() {
+    let schema = workspace().join("../shared/mcp-schemas/2026-07-28/schema.json");
+    if !schema.is_file() {
+        println!("{} is absent: skipped", schema.display());
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates/mcp");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("mcp.generated.rs");
+    generate_in(
+        &dir,
+        &[
+            "--forward-compatible".as_ref(),
+            "--schema".as_ref(),
+            schema.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ],
+    );
+    copy_if_changed(&out, &dir.join("src/mcp.rs"), str::to_owned);
+    write_if_changed(
+        &dir.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"mcp-by-command\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+             publish = false\n\n[workspace]\n\n[dependencies]\n\
+             toolcall-contracts = {{ path = {:?} }}\nserde = \"1\"\nserde_json = \"1\"\n",
+            workspace().display().to_string()
+        ),
+    );
+    write_if_changed(
+        &dir.join("src/lib.rs"),
+        "//! The official MCP 2026-07-28 schema's types.\n#![deny(warnings)]\n\npub mod mcp;\n",
+    );
+    if !dir.join("Cargo.lock").exists() {
+        std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    }
+    cargo_in(&dir, &["build"]);
 }
