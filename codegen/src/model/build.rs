@@ -74,28 +74,6 @@ pub enum BuildError {
     },
 }
 
-/// Keywords that say nothing about the shape of a value.
-pub(crate) const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "examples",
-    "deprecated",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "$schema",
-    "$id",
-    "format",
-    "discriminator",
-    "x-deserialize-default-on-error",
-    "x-deserialize-skip-invalid-items",
-    "x-deserialize-default-on-null",
-    "x-side",
-    "x-method",
-    "x-docs-ignore",
-];
-
 /// Builds the model of the definitions `defs` (in their order).
 ///
 /// # Errors

@@ -4,17 +4,18 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use super::build::{description, has_union, BuildError, Builder, ANNOTATIONS};
+use super::build::{description, has_union, BuildError, Builder};
 use super::names;
 use super::{
     Field, Flatten, Leniency, Member, MemberValue, Presence, PresenceRule, Rest, Struct, Tuple, Ty,
 };
+use crate::check::is_annotation;
 use crate::pointer;
 
 /// Whether `schema` has a keyword that says something about the shape of a value.
 pub(super) fn is_structural(schema: &Value) -> bool {
     match schema {
-        Value::Object(map) => map.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())),
+        Value::Object(map) => map.keys().any(|k| !is_annotation(k)),
         Value::Bool(_) => true,
         _ => false,
     }
@@ -26,7 +27,7 @@ fn annotations_of(schema: &Value) -> Map<String, Value> {
         .as_object()
         .map(|map| {
             map.iter()
-                .filter(|(k, _)| ANNOTATIONS.contains(&k.as_str()))
+                .filter(|(k, _)| is_annotation(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect()
         })
@@ -50,11 +51,9 @@ pub(super) fn merge_all_of<'s>(
         return Ok(Cow::Borrowed(schema));
     };
     let all_of = object.get("allOf").and_then(Value::as_array);
-    let reference = object.get("$ref").filter(|_| {
-        object
-            .keys()
-            .any(|k| k != "$ref" && !ANNOTATIONS.contains(&k.as_str()))
-    });
+    let reference = object
+        .get("$ref")
+        .filter(|_| object.keys().any(|k| k != "$ref" && !is_annotation(k)));
     if all_of.is_none() && reference.is_none() {
         return Ok(Cow::Borrowed(schema));
     }
@@ -179,7 +178,7 @@ fn refines(narrow: &Value, wide: &Value) -> bool {
         return false;
     };
     wide.iter()
-        .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()))
+        .filter(|(k, _)| !is_annotation(k))
         .all(|(k, v)| narrow.get(k) == Some(v))
 }
 
@@ -387,11 +386,9 @@ fn presence_only(schema: &Value) -> Option<PresenceRule> {
     let mut sets = Vec::new();
     for branch in branches {
         let object = branch.as_object()?;
-        let only_required = object.keys().all(|k| {
-            k == "required"
-                || ANNOTATIONS.contains(&k.as_str())
-                || (k == "type" && object[k] == "object")
-        });
+        let only_required = object
+            .keys()
+            .all(|k| k == "required" || is_annotation(k) || (k == "type" && object[k] == "object"));
         if !only_required {
             return None;
         }
@@ -471,9 +468,8 @@ fn admits_null(builder: &Builder<'_>, schema: &Value) -> bool {
         return true;
     }
     let any = !is_structural(schema)
-        || schema.as_object().is_some_and(|o| {
-            o.keys()
-                .all(|k| k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
-        });
+        || schema
+            .as_object()
+            .is_some_and(|o| o.keys().all(|k| k.starts_with("x-") || is_annotation(k)));
     any
 }

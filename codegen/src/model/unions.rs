@@ -4,10 +4,11 @@
 
 use serde_json::{json, Map, Value};
 
-use super::build::{description, has_union, types, BuildError, Builder, ANNOTATIONS};
+use super::build::{description, has_union, types, BuildError, Builder};
 use super::names;
 use super::objects::{is_structural, string_const};
 use super::{Enum, EnumValue, Other, Payload, Select, Ty, Union, Variant};
+use crate::check::is_annotation;
 
 /// The branches of a union schema, with the keyword they sit under.
 fn branches(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {
@@ -34,9 +35,7 @@ fn is_null_schema(schema: &Value) -> bool {
 pub(super) fn nullable_branch<'s>(schema: &'s Value, pointer: &str) -> Option<(&'s Value, String)> {
     let (keyword, list) = branches(schema)?;
     let object = schema.as_object()?;
-    let alone = object
-        .keys()
-        .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()));
+    let alone = object.keys().all(|k| k == keyword || is_annotation(k));
     if !alone || list.len() != 2 {
         return None;
     }
@@ -54,16 +53,14 @@ fn const_branch(branch: &Value) -> Option<&Value> {
     let c = object.get("const")?;
     let only = object
         .keys()
-        .all(|k| k == "const" || k == "type" || ANNOTATIONS.contains(&k.as_str()));
+        .all(|k| k == "const" || k == "type" || is_annotation(k));
     (only && (c.is_string() || c.is_i64() || c.is_u64())).then_some(c)
 }
 
 /// The open branch of an enumeration: `{type: string}` or `{type: integer}` with annotations.
 fn open_branch(branch: &Value) -> Option<&str> {
     let object = branch.as_object()?;
-    let only = object
-        .keys()
-        .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()));
+    let only = object.keys().all(|k| k == "type" || is_annotation(k));
     let t = object.get("type")?.as_str()?;
     (only && matches!(t, "string" | "integer")).then_some(t)
 }
@@ -228,9 +225,7 @@ pub(super) fn narrowed(
         let Some(object) = branch.as_object() else {
             return Ok(None);
         };
-        let only_type = object
-            .keys()
-            .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()));
+        let only_type = object.keys().all(|k| k == "type" || is_annotation(k));
         if !only_type {
             if object.keys().any(|k| {
                 matches!(
