@@ -137,14 +137,9 @@ pub(super) fn merge_all_of<'s>(
                 }
             }
         }
-        for r in part
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if !required.contains(r) {
-                required.push(r.clone());
+        for r in required_names(part).map(Value::from) {
+            if !required.contains(&r) {
+                required.push(r);
             }
         }
         match (part.get("additionalProperties"), &additional) {
@@ -191,6 +186,16 @@ fn without(schema: &Value, key: &str) -> Value {
 }
 
 /// The string a member's schema fixes (`const`, or an `enum` of one string, or both agreeing).
+/// The member names a schema lists in `required`, in order.
+pub(super) fn required_names(schema: &Value) -> impl Iterator<Item = &str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 pub(super) fn string_const(schema: &Value) -> Option<&str> {
     scalar_const(schema).and_then(Value::as_str)
 }
@@ -226,16 +231,7 @@ pub(super) fn structure(
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let mut required: Vec<String> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| {
-            r.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut required: Vec<String> = required_names(schema).map(str::to_owned).collect();
     for r in &required {
         if !properties.contains_key(r) {
             // A required member without a schema: any value.
@@ -392,18 +388,7 @@ fn presence_only(schema: &Value) -> Option<PresenceRule> {
         if !only_required {
             return None;
         }
-        sets.push(
-            object
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
-        );
+        sets.push(required_names(branch).map(str::to_owned).collect());
     }
     Some(PresenceRule {
         exactly_one: keyword == "oneOf",

@@ -371,11 +371,7 @@ fn split_types(branch: &Value, pointer: &str) -> Vec<(Value, String)> {
 fn branch_consts(builder: &Builder<'_>, branch: &Value) -> Vec<(String, String, bool)> {
     let mut out: Vec<(String, String, bool)> = Vec::new();
     let mut add = |schema: &Value| {
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required: Vec<&str> = super::objects::required_names(schema).collect();
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for (member, sub) in props {
                 if let Some(value) = string_const(sub) {
@@ -770,14 +766,10 @@ fn tagged_payload(
                 }
             }
         }
-        for r in resolved
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if r.as_str() != Some(tag) && !required.contains(r) {
-                required.push(r.clone());
+        for r in super::objects::required_names(&resolved) {
+            let r = Value::from(r);
+            if r.as_str() != Some(tag) && !required.contains(&r) {
+                required.push(r);
             }
         }
         if let Some(a) = resolved.get("additionalProperties") {
@@ -785,19 +777,10 @@ fn tagged_payload(
         }
     }
     properties.extend(own);
-    for r in branch
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if r.as_str() != Some(tag)
-            && !required.contains(r)
-            && !r
-                .as_str()
-                .is_some_and(|r| parent_members.iter().any(|m| m == r))
-        {
-            required.push(r.clone());
+    for name in super::objects::required_names(branch) {
+        let r = Value::from(name);
+        if name != tag && !required.contains(&r) && !parent_members.iter().any(|m| m == name) {
+            required.push(r);
         }
     }
     merged.insert("properties".to_owned(), Value::Object(properties));
