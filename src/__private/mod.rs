@@ -39,7 +39,7 @@ pub use seeds::{
 };
 pub use session::{mark, rollback, unknown_value};
 pub use tagged::{catch_all, drain, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
-pub use untagged::{branch, null_branch, object_branch, untagged, Branch};
+pub use untagged::{branch, null_branch, object_branch, untagged, untagged_one, Branch};
 
 #[cfg(feature = "patterns")]
 pub use bounds::Pattern;

@@ -74,6 +74,11 @@ pub enum BuildError {
     },
 }
 
+/// Names the emitted impls use for themselves: the generic parameters `D: Deserializer`,
+/// `S: Serializer`, `A: MapAccess` and the local `struct Visitor`. A definition with one of these
+/// names gets the next free one (`A2`), or its impls would not compile.
+pub const RESERVED: &[&str] = &["A", "D", "S", "Visitor"];
+
 /// Builds the model of the definitions `defs` (in their order).
 ///
 /// # Errors
@@ -90,7 +95,7 @@ pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, 
         options,
         replaced,
         type_names: BTreeMap::new(),
-        taken: BTreeSet::new(),
+        taken: RESERVED.iter().map(|name| (*name).to_owned()).collect(),
         scalars: Scalars::new(),
         items: Vec::new(),
         definition: String::new(),

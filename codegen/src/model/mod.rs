@@ -286,6 +286,9 @@ pub struct Union {
     pub tag: Option<String>,
     /// The variants, in schema order.
     pub variants: Vec<Variant>,
+    /// An untagged `oneOf`: a value that more than one variant accepts is refused (an `anyOf`
+    /// takes the first that fits best).
+    pub exactly_one: bool,
 }
 
 impl Union {

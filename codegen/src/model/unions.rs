@@ -603,7 +603,19 @@ pub(super) fn union_with_parent(
     {
         return Err(builder.unsupported(pointer, "an untagged union with two `null` branches"));
     }
-    Ok(Union { tag, variants })
+    // `oneOf` exactly as written: one variant per branch (no nested union or `type` array was
+    // expanded into several, which could overlap, `integer` and `number`).
+    let exactly_one = tag.is_none()
+        && schema.get("anyOf").is_none()
+        && schema
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.len() == list.len() && list.len() == variants.len());
+    Ok(Union {
+        tag,
+        variants,
+        exactly_one,
+    })
 }
 
 #[allow(clippy::too_many_arguments, reason = "one branch's context, private")]

@@ -106,7 +106,7 @@ impl Serialize for Expr {
 impl<'de> Deserialize<'de> for Expr {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Value::deserialize(deserializer)?;
-        rt::untagged(
+        rt::untagged_one(
                 &raw,
                 "Expr",
                 &[
