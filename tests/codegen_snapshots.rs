@@ -84,6 +84,7 @@ cases! {
     branches_narrow_type: [Value, Setting],
     enum_with_const: [Version, Header, HeaderMode],
     hoisted_inline_objects: [Server, ServerCapabilities, ServerCapabilitiesTools, ServerLimitsItem],
+    member_names: [Record],
     nullable_items: [Sheet, SheetPair],
     number_form: [Reading],
     one_of_exactly_one: [Amount, Either, Any, A2, B],
