@@ -124,6 +124,26 @@ pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, 
     let mut model = Model {
         items: builder.items,
     };
+    if let Some(cycle) = super::recursion::same_value_cycle(&model) {
+        let first = model
+            .item(cycle[0])
+            .map_or("", |item| item.pointer.as_str());
+        return Err(BuildError::Unsupported {
+            definition: pointer::tokens(first)
+                .nth(1)
+                .map(std::borrow::Cow::into_owned)
+                .unwrap_or_default(),
+            pointer: first.to_owned(),
+            what: format!(
+                "a cycle of `$ref`s and unions that never reaches a value ({})",
+                cycle
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
     super::recursion::box_cycles(&mut model);
     Ok(model)
 }

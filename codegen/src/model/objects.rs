@@ -47,6 +47,17 @@ pub(super) fn merge_all_of<'s>(
     schema: &'s Value,
     pointer: &str,
 ) -> Result<Cow<'s, Value>, BuildError> {
+    merge_parts(builder, schema, pointer, &mut Vec::new())
+}
+
+/// [`merge_all_of`], with the `$ref`s being merged (an `allOf` that includes itself through
+/// them is refused).
+fn merge_parts<'s>(
+    builder: &Builder<'_>,
+    schema: &'s Value,
+    pointer: &str,
+    merging: &mut Vec<String>,
+) -> Result<Cow<'s, Value>, BuildError> {
     let Some(object) = schema.as_object() else {
         return Ok(Cow::Borrowed(schema));
     };
@@ -90,10 +101,22 @@ pub(super) fn merge_all_of<'s>(
     for (part, here) in &parts {
         let resolved = match part.get("$ref").and_then(Value::as_str) {
             Some(r) if !is_structural(&without(part, "$ref")) => {
+                if merging.iter().any(|m| m == r) {
+                    return Err(builder.unsupported(
+                        here,
+                        format!("an `allOf` that includes itself through `$ref` `{r}`"),
+                    ));
+                }
                 let target = builder.resolve(r, here)?;
-                merge_all_of(builder, target, here)?.into_owned()
+                // What is refused inside the target is named where it is written.
+                let at = super::build::ref_name(r)
+                    .map_or_else(|| here.clone(), |name| pointer::join("/$defs", &name));
+                merging.push(r.to_owned());
+                let merged = merge_parts(builder, target, &at, merging)?.into_owned();
+                merging.pop();
+                merged
             }
-            _ => merge_all_of(builder, part, here)?.into_owned(),
+            _ => merge_parts(builder, part, here, merging)?.into_owned(),
         };
         inputs.push((resolved, here.clone()));
     }
