@@ -83,6 +83,7 @@ cases! {
     branches_add_required: [Contact, Target],
     branches_narrow_type: [Value, Setting],
     enum_with_const: [Version, Header, HeaderMode],
+    enum_with_null: [Level, LevelValue, Config, ConfigMode],
     hoisted_inline_objects: [Server, ServerCapabilities, ServerCapabilitiesTools, ServerLimitsItem],
     member_names: [Record],
     nullable_items: [Sheet, SheetPair],

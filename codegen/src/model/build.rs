@@ -322,6 +322,11 @@ impl Builder<'_> {
     fn kind(&mut self, name: &str, schema: &Value, pointer: &str) -> Result<Kind, BuildError> {
         let schema = self.merge_all_of(schema, pointer)?;
         let schema = schema.as_ref();
+        if let Some(split) = enumeration_with_null(schema) {
+            // `null` is a value of the definition: a union of the other values and `null`, as
+            // `type: [string, null]` is.
+            return self.kind(name, &split, pointer);
+        }
         if let Some(e) = super::unions::enumeration(self, schema, pointer)? {
             return Ok(Kind::Enum(e));
         }
@@ -558,6 +563,35 @@ impl Builder<'_> {
     ) -> Result<std::borrow::Cow<'s, Value>, BuildError> {
         super::objects::merge_all_of(self, schema, pointer)
     }
+}
+
+/// An `enum` that lists `null` beside other values, as `anyOf: [{title: Value, enum: [the
+/// others]}, {type: null}]`; `None` for any other schema.
+fn enumeration_with_null(schema: &Value) -> Option<Value> {
+    let values = schema.get("enum")?.as_array()?;
+    if !values.iter().any(Value::is_null) || values.iter().all(Value::is_null) {
+        return None;
+    }
+    let mut rest = schema.as_object()?.clone();
+    let docs: Map<String, Value> = ["description", "title"]
+        .iter()
+        .filter_map(|k| rest.remove(*k).map(|v| ((*k).to_owned(), v)))
+        .collect();
+    rest.insert(
+        "enum".to_owned(),
+        Value::Array(values.iter().filter(|v| !v.is_null()).cloned().collect()),
+    );
+    rest.insert("title".to_owned(), Value::from("Value"));
+    let mut split = docs;
+    split.remove("title");
+    split.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![
+            Value::Object(rest),
+            serde_json::json!({"type": "null"}),
+        ]),
+    );
+    Some(Value::Object(split))
 }
 
 /// The schema's `description`.

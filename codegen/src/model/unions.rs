@@ -70,9 +70,16 @@ pub(super) fn is_enumeration(schema: &Value) -> bool {
     enumeration_values(schema).is_some()
 }
 
-/// Whether `schema` is an enumeration of strings.
+/// Whether `schema` is an enumeration of strings (and not `null`: one that lists `null` is a
+/// union of the strings and `null`).
 pub(crate) fn is_string_enum(schema: &Value) -> bool {
-    enumeration_values(schema).is_some_and(|(values, _)| values.iter().all(|(v, _)| v.is_string()))
+    let lists_null = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|values| values.iter().any(Value::is_null));
+    !lists_null
+        && enumeration_values(schema)
+            .is_some_and(|(values, _)| values.iter().all(|(v, _)| v.is_string()))
 }
 
 /// The values of an enumeration (with their branch, for docs) and its open branch.
