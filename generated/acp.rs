@@ -17233,9 +17233,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdateKindEndTurn {
             ) -> Result<IdleStateUpdateKindEndTurn, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(IdleStateUpdateKindEndTurn {
                     unknown_members,
@@ -17287,9 +17285,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdateKindMaxTokens {
             ) -> Result<IdleStateUpdateKindMaxTokens, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(IdleStateUpdateKindMaxTokens {
                     unknown_members,
@@ -17341,9 +17337,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdateKindMaxTurnRequests {
             ) -> Result<IdleStateUpdateKindMaxTurnRequests, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(IdleStateUpdateKindMaxTurnRequests {
                     unknown_members,
@@ -17395,9 +17389,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdateKindRefusal {
             ) -> Result<IdleStateUpdateKindRefusal, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(IdleStateUpdateKindRefusal {
                     unknown_members,
@@ -17449,9 +17441,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdateKindCancelled {
             ) -> Result<IdleStateUpdateKindCancelled, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(IdleStateUpdateKindCancelled {
                     unknown_members,
@@ -17503,9 +17493,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdateKindNone {
             ) -> Result<IdleStateUpdateKindNone, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(IdleStateUpdateKindNone {
                     unknown_members,
@@ -23669,9 +23657,7 @@ impl<'de> Deserialize<'de> for RequestPermissionOutcomeCancelled {
             ) -> Result<RequestPermissionOutcomeCancelled, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(RequestPermissionOutcomeCancelled {
                     unknown_members,
@@ -24593,9 +24579,7 @@ impl<'de> Deserialize<'de> for CreateElicitationResponseKindDecline {
             ) -> Result<CreateElicitationResponseKindDecline, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(CreateElicitationResponseKindDecline {
                     unknown_members,
@@ -24647,9 +24631,7 @@ impl<'de> Deserialize<'de> for CreateElicitationResponseKindCancel {
             ) -> Result<CreateElicitationResponseKindCancel, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(CreateElicitationResponseKindCancel {
                     unknown_members,

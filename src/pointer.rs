@@ -51,10 +51,11 @@ pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
     pointer.split('/').skip(1).map(unescape)
 }
 
-/// Orders pointers token by token, array indices (all-digit tokens) numerically, so that
-/// `/items/2` comes before `/items/10`.
+/// Orders pointers token by token, a parent before its children, array indices (all-digit
+/// tokens, of any length) numerically, so that `/items/2` comes before `/items/10`.
 #[must_use]
 pub fn compare(a: &str, b: &str) -> Ordering {
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let mut left = a.split('/');
     let mut right = b.split('/');
     loop {
@@ -63,9 +64,10 @@ pub fn compare(a: &str, b: &str) -> Ordering {
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
             (Some(x), Some(y)) => {
-                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
-                    (Ok(x), Ok(y)) => x.cmp(&y),
-                    _ => x.cmp(y),
+                let order = if numeric(x) && numeric(y) {
+                    x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+                } else {
+                    x.cmp(y)
                 };
                 if order.is_ne() {
                     return order;
@@ -105,5 +107,11 @@ mod tests {
         let mut pointers = vec!["/a/10", "/a/2", "/a", "/b", "/a/2/x"];
         pointers.sort_by(|a, b| compare(a, b));
         assert_eq!(pointers, ["/a", "/a/2", "/a/2/x", "/a/10", "/b"]);
+        // Indices past `u64` stay numeric; tokens that differ never compare equal.
+        assert_eq!(
+            compare("/99999999999999999999", "/100000000000000000000"),
+            Ordering::Less
+        );
+        assert_eq!(compare("/1", "/01"), Ordering::Less);
     }
 }

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::emit::paths::Runtime;
 use crate::families::Family;
+use crate::model::Model;
 use crate::{load, PipelineError};
 
 /// Generates Rust types for every definition of one schema file.
@@ -33,9 +34,17 @@ pub struct Builder {
 /// Why a [`Builder`] wrote nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum BuilderError {
-    /// The pipeline refused the schema.
+    /// The schema could not be read, or a keyword is refused (the message names the file).
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
+    /// The model refused a construct: ``<file>: definition `<name>`: <what> at `<pointer>` ``.
+    #[error("`{}`: {source}", .path.display())]
+    Refused {
+        /// The schema file.
+        path: PathBuf,
+        /// The definition, the JSON pointer and what is refused.
+        source: crate::model::build::BuildError,
+    },
     /// `OUT_DIR` is not set (not running in a build script).
     #[error("`OUT_DIR` is not set: `write_to_out_dir` runs in a build script")]
     NoOutDir,
@@ -76,11 +85,12 @@ impl Builder {
         self
     }
 
-    /// The generated module's source.
+    /// The model of what [`Builder::generate`] writes: one item per generated type.
     ///
     /// # Errors
-    /// [`BuilderError::Pipeline`] when the schema cannot be read or a construct is refused.
-    pub fn generate(&self) -> Result<String, BuilderError> {
+    /// [`BuilderError::Pipeline`] when the schema cannot be read or a keyword is refused,
+    /// [`BuilderError::Refused`] when a construct is.
+    pub fn model(&self) -> Result<Model, BuilderError> {
         let file = load::load(&self.schema).map_err(PipelineError::from)?;
         let schemas: &'static [&'static str] = &[];
         let family = Family {
@@ -96,7 +106,21 @@ impl Builder {
             unknown_enum_as_other: false,
             runtime: Runtime::External,
         };
-        let model = crate::model(std::slice::from_ref(&file), &family)?;
+        crate::model(std::slice::from_ref(&file), &family).map_err(|error| match error {
+            PipelineError::Model { source, .. } => BuilderError::Refused {
+                path: self.schema.clone(),
+                source,
+            },
+            other => BuilderError::Pipeline(other),
+        })
+    }
+
+    /// The generated module's source.
+    ///
+    /// # Errors
+    /// As [`Builder::model`].
+    pub fn generate(&self) -> Result<String, BuilderError> {
+        let model = self.model()?;
         Ok(crate::emit::render(
             &model,
             &crate::emit::Options {

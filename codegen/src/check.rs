@@ -13,16 +13,12 @@ use serde_json::Value;
 use crate::load::SchemaFile;
 use crate::pointer;
 
-/// Keywords the pipeline understands, in schema position.
+/// Keywords that give a value its shape, in schema position; with [`ANNOTATIONS`], every
+/// keyword the pipeline understands.
 pub const ALLOWED_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
     "$defs",
     "definitions",
     "$ref",
-    "$comment",
-    "title",
-    "description",
     "type",
     "properties",
     "required",
@@ -35,7 +31,6 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "oneOf",
     "anyOf",
     "allOf",
-    "format",
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -47,13 +42,24 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "minItems",
     "maxItems",
     "uniqueItems",
+];
+
+/// Keywords that say nothing about the shape of a value: documentation, and ACP's vendor
+/// keywords (leniency declared on a property, documentation routing), which the model reads
+/// where they apply.
+pub const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
     "default",
     "examples",
     "deprecated",
+    "$comment",
     "readOnly",
     "writeOnly",
+    "$schema",
+    "$id",
+    "format",
     "discriminator",
-    // ACP vendor keywords: leniency declared on a property, and documentation routing.
     "x-deserialize-default-on-error",
     "x-deserialize-skip-invalid-items",
     "x-deserialize-default-on-null",
@@ -61,6 +67,12 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "x-method",
     "x-docs-ignore",
 ];
+
+/// Whether `keyword` is one of the [`ANNOTATIONS`].
+#[must_use]
+pub fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword)
+}
 
 /// Keywords allowed only directly in a branch of a union (`.../anyOf/N` or `.../oneOf/N`).
 pub const CATCH_ALL_KEYWORDS: &[&str] = &["not", "unevaluatedProperties"];
@@ -90,8 +102,9 @@ pub struct UnsupportedKeyword {
 /// Checks every keyword in `file` and returns all refusals, in document order.
 ///
 /// # Errors
-/// One [`UnsupportedKeyword`] per keyword outside [`ALLOWED_KEYWORDS`], and per boolean schema
-/// other than `additionalProperties: true` (boolean schemas elsewhere have no Rust shape here).
+/// One [`UnsupportedKeyword`] per keyword outside [`ALLOWED_KEYWORDS`] and [`ANNOTATIONS`], and
+/// per boolean schema other than `additionalProperties: true` (boolean schemas elsewhere have no
+/// Rust shape here).
 pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
     let mut walker = Walker {
         file,
@@ -138,7 +151,7 @@ impl Walker<'_> {
             if catch_all {
                 continue;
             }
-            if !ALLOWED_KEYWORDS.contains(&keyword.as_str()) {
+            if !ALLOWED_KEYWORDS.contains(&keyword.as_str()) && !is_annotation(keyword) {
                 self.refuse(here, keyword);
                 continue;
             }

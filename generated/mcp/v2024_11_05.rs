@@ -72,7 +72,7 @@ impl<'de> Deserialize<'de> for Annotated {
                     }
                 }
                 Ok(Annotated {
-                    annotations: annotations,
+                    annotations,
                     unknown_members,
                 })
             }
@@ -183,8 +183,8 @@ impl<'de> Deserialize<'de> for AnnotatedAnnotations {
                     }
                 }
                 Ok(AnnotatedAnnotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -301,7 +301,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                 }
                 Ok(BlobResourceContents {
                     blob: rt::required(blob, "blob")?,
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -481,7 +481,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                     }
                 }
                 Ok(CallToolRequestParams {
-                    arguments: arguments,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -609,9 +609,9 @@ impl<'de> Deserialize<'de> for CallToolResult {
                     }
                 }
                 Ok(CallToolResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
+                    is_error,
                     unknown_members,
                 })
             }
@@ -863,7 +863,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                     }
                 }
                 Ok(CancelledNotificationParams {
-                    reason: reason,
+                    reason,
                     request_id: rt::required(request_id, "requestId")?,
                     unknown_members,
                 })
@@ -993,9 +993,9 @@ impl<'de> Deserialize<'de> for ClientCapabilities {
                     }
                 }
                 Ok(ClientCapabilities {
-                    experimental: experimental,
-                    roots: roots,
-                    sampling: sampling,
+                    experimental,
+                    roots,
+                    sampling,
                     unknown_members,
                 })
             }
@@ -1050,9 +1050,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ClientCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesExperimentalValue {
                     unknown_members,
@@ -1136,7 +1134,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesRoots {
                     }
                 }
                 Ok(ClientCapabilitiesRoots {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -1192,9 +1190,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSampling {
             ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesSampling {
                     unknown_members,
@@ -1907,7 +1903,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                     }
                 }
                 Ok(CompleteResult {
-                    meta: meta,
+                    meta,
                     completion: rt::required(completion, "completion")?,
                     unknown_members,
                 })
@@ -2025,8 +2021,8 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                     }
                 }
                 Ok(CompleteResultCompletion {
-                    has_more: has_more,
-                    total: total,
+                    has_more,
+                    total,
                     values: rt::required(values, "values")?,
                     unknown_members,
                 })
@@ -2333,14 +2329,14 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                     }
                 }
                 Ok(CreateMessageRequestParams {
-                    include_context: include_context,
+                    include_context,
                     max_tokens: rt::required(max_tokens, "maxTokens")?,
                     messages: rt::required(messages, "messages")?,
-                    metadata: metadata,
-                    model_preferences: model_preferences,
-                    stop_sequences: stop_sequences,
-                    system_prompt: system_prompt,
-                    temperature: temperature,
+                    metadata,
+                    model_preferences,
+                    stop_sequences,
+                    system_prompt,
+                    temperature,
                     unknown_members,
                 })
             }
@@ -2463,9 +2459,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParamsMetadata {
             ) -> ::std::result::Result<CreateMessageRequestParamsMetadata, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(CreateMessageRequestParamsMetadata {
                     unknown_members,
@@ -2615,11 +2609,11 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                     }
                 }
                 Ok(CreateMessageResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     model: rt::required(model, "model")?,
                     role: rt::required(role, "role")?,
-                    stop_reason: stop_reason,
+                    stop_reason,
                     unknown_members,
                 })
             }
@@ -2839,7 +2833,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(EmbeddedResource {
-                    annotations: annotations,
+                    annotations,
                     resource: rt::required(resource, "resource")?,
                     unknown_members,
                 })
@@ -2951,8 +2945,8 @@ impl<'de> Deserialize<'de> for EmbeddedResourceAnnotations {
                     }
                 }
                 Ok(EmbeddedResourceAnnotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -3178,7 +3172,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                     }
                 }
                 Ok(GetPromptRequestParams {
-                    arguments: arguments,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -3295,8 +3289,8 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                     }
                 }
                 Ok(GetPromptResult {
-                    meta: meta,
-                    description: description,
+                    meta,
+                    description,
                     messages: rt::required(messages, "messages")?,
                     unknown_members,
                 })
@@ -3420,7 +3414,7 @@ impl<'de> Deserialize<'de> for ImageContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ImageContent {
-                    annotations: annotations,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -3538,8 +3532,8 @@ impl<'de> Deserialize<'de> for ImageContentAnnotations {
                     }
                 }
                 Ok(ImageContentAnnotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -3980,9 +3974,9 @@ impl<'de> Deserialize<'de> for InitializeResult {
                     }
                 }
                 Ok(InitializeResult {
-                    meta: meta,
+                    meta,
                     capabilities: rt::required(capabilities, "capabilities")?,
-                    instructions: instructions,
+                    instructions,
                     protocol_version: rt::required(protocol_version, "protocolVersion")?,
                     server_info: rt::required(server_info, "serverInfo")?,
                     unknown_members,
@@ -4083,7 +4077,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(InitializedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -4164,7 +4158,7 @@ impl<'de> Deserialize<'de> for InitializedNotificationParams {
                     }
                 }
                 Ok(InitializedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -4527,7 +4521,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCNotification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -4608,7 +4602,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotificationParams {
                     }
                 }
                 Ok(JSONRPCNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -4729,7 +4723,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                 Ok(JSONRPCRequest {
                     id: rt::required(id, "id")?,
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -4808,7 +4802,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequestParams {
                     }
                 }
                 Ok(JSONRPCRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -4889,7 +4883,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequestParamsMeta {
                     }
                 }
                 Ok(JSONRPCRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -5083,7 +5077,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListPromptsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5165,7 +5159,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequestParams {
                     }
                 }
                 Ok(ListPromptsRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -5282,8 +5276,8 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                     }
                 }
                 Ok(ListPromptsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     prompts: rt::required(prompts, "prompts")?,
                     unknown_members,
                 })
@@ -5380,7 +5374,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListResourceTemplatesRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5462,7 +5456,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequestParams {
                     }
                 }
                 Ok(ListResourceTemplatesRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -5579,8 +5573,8 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                     }
                 }
                 Ok(ListResourceTemplatesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resource_templates: rt::required(
                         resource_templates,
                         "resourceTemplates",
@@ -5681,7 +5675,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListResourcesRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5763,7 +5757,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequestParams {
                     }
                 }
                 Ok(ListResourcesRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -5880,8 +5874,8 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                     }
                 }
                 Ok(ListResourcesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resources: rt::required(resources, "resources")?,
                     unknown_members,
                 })
@@ -5981,7 +5975,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListRootsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6060,7 +6054,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParams {
                     }
                 }
                 Ok(ListRootsRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -6141,7 +6135,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParamsMeta {
                     }
                 }
                 Ok(ListRootsRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -6238,7 +6232,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                     }
                 }
                 Ok(ListRootsResult {
-                    meta: meta,
+                    meta,
                     roots: rt::required(roots, "roots")?,
                     unknown_members,
                 })
@@ -6332,7 +6326,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListToolsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6414,7 +6408,7 @@ impl<'de> Deserialize<'de> for ListToolsRequestParams {
                     }
                 }
                 Ok(ListToolsRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -6531,8 +6525,8 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                     }
                 }
                 Ok(ListToolsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     tools: rt::required(tools, "tools")?,
                     unknown_members,
                 })
@@ -6816,7 +6810,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                 Ok(LoggingMessageNotificationParams {
                     data: rt::required(data, "data")?,
                     level: rt::required(level, "level")?,
-                    logger: logger,
+                    logger,
                     unknown_members,
                 })
             }
@@ -6908,10 +6902,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(ModelHint {
-                    name: name,
-                    unknown_members,
-                })
+                Ok(ModelHint { name, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -7085,10 +7076,10 @@ impl<'de> Deserialize<'de> for ModelPreferences {
                     }
                 }
                 Ok(ModelPreferences {
-                    cost_priority: cost_priority,
-                    hints: hints,
-                    intelligence_priority: intelligence_priority,
-                    speed_priority: speed_priority,
+                    cost_priority,
+                    hints,
+                    intelligence_priority,
+                    speed_priority,
                     unknown_members,
                 })
             }
@@ -7201,7 +7192,7 @@ impl<'de> Deserialize<'de> for Notification {
                 }
                 Ok(Notification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7282,7 +7273,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                     }
                 }
                 Ok(NotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -7375,7 +7366,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 }
                 Ok(PaginatedRequest {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7457,7 +7448,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                     }
                 }
                 Ok(PaginatedRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -7560,8 +7551,8 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                     }
                 }
                 Ok(PaginatedResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     unknown_members,
                 })
             }
@@ -7654,7 +7645,7 @@ impl<'de> Deserialize<'de> for PingRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(PingRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7733,7 +7724,7 @@ impl<'de> Deserialize<'de> for PingRequestParams {
                     }
                 }
                 Ok(PingRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -7814,7 +7805,7 @@ impl<'de> Deserialize<'de> for PingRequestParamsMeta {
                     }
                 }
                 Ok(PingRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -8017,7 +8008,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                 Ok(ProgressNotificationParams {
                     progress: rt::required(progress, "progress")?,
                     progress_token: rt::required(progress_token, "progressToken")?,
-                    total: total,
+                    total,
                     unknown_members,
                 })
             }
@@ -8172,8 +8163,8 @@ impl<'de> Deserialize<'de> for Prompt {
                     }
                 }
                 Ok(Prompt {
-                    arguments: arguments,
-                    description: description,
+                    arguments,
+                    description,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -8292,9 +8283,9 @@ impl<'de> Deserialize<'de> for PromptArgument {
                     }
                 }
                 Ok(PromptArgument {
-                    description: description,
+                    description,
                     name: rt::required(name, "name")?,
-                    required: required,
+                    required,
                     unknown_members,
                 })
             }
@@ -8393,7 +8384,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(PromptListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -8474,7 +8465,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotificationParams {
                     }
                 }
                 Ok(PromptListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -8972,7 +8963,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                     }
                 }
                 Ok(ReadResourceResult {
-                    meta: meta,
+                    meta,
                     contents: rt::required(contents, "contents")?,
                     unknown_members,
                 })
@@ -9102,7 +9093,7 @@ impl<'de> Deserialize<'de> for Request {
                 }
                 Ok(Request {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9181,7 +9172,7 @@ impl<'de> Deserialize<'de> for RequestParams {
                     }
                 }
                 Ok(RequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -9262,7 +9253,7 @@ impl<'de> Deserialize<'de> for RequestParamsMeta {
                     }
                 }
                 Ok(RequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -9478,11 +9469,11 @@ impl<'de> Deserialize<'de> for Resource {
                     }
                 }
                 Ok(Resource {
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
+                    size,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -9601,8 +9592,8 @@ impl<'de> Deserialize<'de> for ResourceAnnotations {
                     }
                 }
                 Ok(ResourceAnnotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -9704,7 +9695,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
                     }
                 }
                 Ok(ResourceContents {
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -9804,7 +9795,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ResourceListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9885,7 +9876,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotificationParams {
                     }
                 }
                 Ok(ResourceListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -10130,9 +10121,9 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                     }
                 }
                 Ok(ResourceTemplate {
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
                     uri_template: rt::required(uri_template, "uriTemplate")?,
                     unknown_members,
@@ -10251,8 +10242,8 @@ impl<'de> Deserialize<'de> for ResourceTemplateAnnotations {
                     }
                 }
                 Ok(ResourceTemplateAnnotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -10502,10 +10493,7 @@ impl<'de> Deserialize<'de> for Result {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(Result {
-                    meta: meta,
-                    unknown_members,
-                })
+                Ok(Result { meta, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -10651,7 +10639,7 @@ impl<'de> Deserialize<'de> for Root {
                     }
                 }
                 Ok(Root {
-                    name: name,
+                    name,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -10753,7 +10741,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(RootsListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10834,7 +10822,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotificationParams {
                     }
                 }
                 Ok(RootsListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -11148,11 +11136,11 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                     }
                 }
                 Ok(ServerCapabilities {
-                    experimental: experimental,
-                    logging: logging,
-                    prompts: prompts,
-                    resources: resources,
-                    tools: tools,
+                    experimental,
+                    logging,
+                    prompts,
+                    resources,
+                    tools,
                     unknown_members,
                 })
             }
@@ -11213,9 +11201,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ServerCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesExperimentalValue {
                     unknown_members,
@@ -11273,9 +11259,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesLogging {
             ) -> ::std::result::Result<ServerCapabilitiesLogging, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesLogging {
                     unknown_members,
@@ -11359,7 +11343,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesPrompts {
                     }
                 }
                 Ok(ServerCapabilitiesPrompts {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -11462,8 +11446,8 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesResources {
                     }
                 }
                 Ok(ServerCapabilitiesResources {
-                    list_changed: list_changed,
-                    subscribe: subscribe,
+                    list_changed,
+                    subscribe,
                     unknown_members,
                 })
             }
@@ -11545,7 +11529,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                     }
                 }
                 Ok(ServerCapabilitiesTools {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -12233,7 +12217,7 @@ impl<'de> Deserialize<'de> for TextContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TextContent {
-                    annotations: annotations,
+                    annotations,
                     text: rt::required(text, "text")?,
                     unknown_members,
                 })
@@ -12345,8 +12329,8 @@ impl<'de> Deserialize<'de> for TextContentAnnotations {
                     }
                 }
                 Ok(TextContentAnnotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -12462,7 +12446,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                     }
                 }
                 Ok(TextResourceContents {
-                    mime_type: mime_type,
+                    mime_type,
                     text: rt::required(text, "text")?,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
@@ -12579,7 +12563,7 @@ impl<'de> Deserialize<'de> for Tool {
                     }
                 }
                 Ok(Tool {
-                    description: description,
+                    description,
                     input_schema: rt::required(input_schema, "inputSchema")?,
                     name: rt::required(name, "name")?,
                     unknown_members,
@@ -12696,8 +12680,8 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolInputSchema {
-                    properties: properties,
-                    required: required,
+                    properties,
+                    required,
                     unknown_members,
                 })
             }
@@ -12752,9 +12736,7 @@ impl<'de> Deserialize<'de> for ToolInputSchemaPropertiesValue {
             ) -> ::std::result::Result<ToolInputSchemaPropertiesValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ToolInputSchemaPropertiesValue {
                     unknown_members,
@@ -12855,7 +12837,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ToolListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -12936,7 +12918,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotificationParams {
                     }
                 }
                 Ok(ToolListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }

@@ -104,8 +104,8 @@ impl<'de> Deserialize<'de> for Annotations {
                     }
                 }
                 Ok(Annotations {
-                    audience: audience,
-                    priority: priority,
+                    audience,
+                    priority,
                     unknown_members,
                 })
             }
@@ -235,7 +235,7 @@ impl<'de> Deserialize<'de> for AudioContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(AudioContent {
-                    annotations: annotations,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -354,7 +354,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                 }
                 Ok(BlobResourceContents {
                     blob: rt::required(blob, "blob")?,
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -534,7 +534,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                     }
                 }
                 Ok(CallToolRequestParams {
-                    arguments: arguments,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -662,9 +662,9 @@ impl<'de> Deserialize<'de> for CallToolResult {
                     }
                 }
                 Ok(CallToolResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
+                    is_error,
                     unknown_members,
                 })
             }
@@ -923,7 +923,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                     }
                 }
                 Ok(CancelledNotificationParams {
-                    reason: reason,
+                    reason,
                     request_id: rt::required(request_id, "requestId")?,
                     unknown_members,
                 })
@@ -1053,9 +1053,9 @@ impl<'de> Deserialize<'de> for ClientCapabilities {
                     }
                 }
                 Ok(ClientCapabilities {
-                    experimental: experimental,
-                    roots: roots,
-                    sampling: sampling,
+                    experimental,
+                    roots,
+                    sampling,
                     unknown_members,
                 })
             }
@@ -1110,9 +1110,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ClientCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesExperimentalValue {
                     unknown_members,
@@ -1196,7 +1194,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesRoots {
                     }
                 }
                 Ok(ClientCapabilitiesRoots {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -1252,9 +1250,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSampling {
             ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesSampling {
                     unknown_members,
@@ -1967,7 +1963,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                     }
                 }
                 Ok(CompleteResult {
-                    meta: meta,
+                    meta,
                     completion: rt::required(completion, "completion")?,
                     unknown_members,
                 })
@@ -2085,8 +2081,8 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                     }
                 }
                 Ok(CompleteResultCompletion {
-                    has_more: has_more,
-                    total: total,
+                    has_more,
+                    total,
                     values: rt::required(values, "values")?,
                     unknown_members,
                 })
@@ -2393,14 +2389,14 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                     }
                 }
                 Ok(CreateMessageRequestParams {
-                    include_context: include_context,
+                    include_context,
                     max_tokens: rt::required(max_tokens, "maxTokens")?,
                     messages: rt::required(messages, "messages")?,
-                    metadata: metadata,
-                    model_preferences: model_preferences,
-                    stop_sequences: stop_sequences,
-                    system_prompt: system_prompt,
-                    temperature: temperature,
+                    metadata,
+                    model_preferences,
+                    stop_sequences,
+                    system_prompt,
+                    temperature,
                     unknown_members,
                 })
             }
@@ -2523,9 +2519,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParamsMetadata {
             ) -> ::std::result::Result<CreateMessageRequestParamsMetadata, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(CreateMessageRequestParamsMetadata {
                     unknown_members,
@@ -2675,11 +2669,11 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                     }
                 }
                 Ok(CreateMessageResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     model: rt::required(model, "model")?,
                     role: rt::required(role, "role")?,
-                    stop_reason: stop_reason,
+                    stop_reason,
                     unknown_members,
                 })
             }
@@ -2908,7 +2902,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(EmbeddedResource {
-                    annotations: annotations,
+                    annotations,
                     resource: rt::required(resource, "resource")?,
                     unknown_members,
                 })
@@ -3130,7 +3124,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                     }
                 }
                 Ok(GetPromptRequestParams {
-                    arguments: arguments,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -3247,8 +3241,8 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                     }
                 }
                 Ok(GetPromptResult {
-                    meta: meta,
-                    description: description,
+                    meta,
+                    description,
                     messages: rt::required(messages, "messages")?,
                     unknown_members,
                 })
@@ -3374,7 +3368,7 @@ impl<'de> Deserialize<'de> for ImageContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ImageContent {
-                    annotations: annotations,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -3817,9 +3811,9 @@ impl<'de> Deserialize<'de> for InitializeResult {
                     }
                 }
                 Ok(InitializeResult {
-                    meta: meta,
+                    meta,
                     capabilities: rt::required(capabilities, "capabilities")?,
-                    instructions: instructions,
+                    instructions,
                     protocol_version: rt::required(protocol_version, "protocolVersion")?,
                     server_info: rt::required(server_info, "serverInfo")?,
                     unknown_members,
@@ -3920,7 +3914,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(InitializedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -4001,7 +3995,7 @@ impl<'de> Deserialize<'de> for InitializedNotificationParams {
                     }
                 }
                 Ok(InitializedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -4531,7 +4525,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCNotification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -4612,7 +4606,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotificationParams {
                     }
                 }
                 Ok(JSONRPCNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -4733,7 +4727,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                 Ok(JSONRPCRequest {
                     id: rt::required(id, "id")?,
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -4812,7 +4806,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequestParams {
                     }
                 }
                 Ok(JSONRPCRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -4893,7 +4887,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequestParamsMeta {
                     }
                 }
                 Ok(JSONRPCRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -5087,7 +5081,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListPromptsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5169,7 +5163,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequestParams {
                     }
                 }
                 Ok(ListPromptsRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -5286,8 +5280,8 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                     }
                 }
                 Ok(ListPromptsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     prompts: rt::required(prompts, "prompts")?,
                     unknown_members,
                 })
@@ -5384,7 +5378,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListResourceTemplatesRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5466,7 +5460,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequestParams {
                     }
                 }
                 Ok(ListResourceTemplatesRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -5583,8 +5577,8 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                     }
                 }
                 Ok(ListResourceTemplatesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resource_templates: rt::required(
                         resource_templates,
                         "resourceTemplates",
@@ -5685,7 +5679,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListResourcesRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5767,7 +5761,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequestParams {
                     }
                 }
                 Ok(ListResourcesRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -5884,8 +5878,8 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                     }
                 }
                 Ok(ListResourcesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resources: rt::required(resources, "resources")?,
                     unknown_members,
                 })
@@ -5985,7 +5979,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListRootsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6064,7 +6058,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParams {
                     }
                 }
                 Ok(ListRootsRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -6145,7 +6139,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParamsMeta {
                     }
                 }
                 Ok(ListRootsRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -6242,7 +6236,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                     }
                 }
                 Ok(ListRootsResult {
-                    meta: meta,
+                    meta,
                     roots: rt::required(roots, "roots")?,
                     unknown_members,
                 })
@@ -6336,7 +6330,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListToolsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6418,7 +6412,7 @@ impl<'de> Deserialize<'de> for ListToolsRequestParams {
                     }
                 }
                 Ok(ListToolsRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -6535,8 +6529,8 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                     }
                 }
                 Ok(ListToolsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     tools: rt::required(tools, "tools")?,
                     unknown_members,
                 })
@@ -6820,7 +6814,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                 Ok(LoggingMessageNotificationParams {
                     data: rt::required(data, "data")?,
                     level: rt::required(level, "level")?,
-                    logger: logger,
+                    logger,
                     unknown_members,
                 })
             }
@@ -6912,10 +6906,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(ModelHint {
-                    name: name,
-                    unknown_members,
-                })
+                Ok(ModelHint { name, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -7089,10 +7080,10 @@ impl<'de> Deserialize<'de> for ModelPreferences {
                     }
                 }
                 Ok(ModelPreferences {
-                    cost_priority: cost_priority,
-                    hints: hints,
-                    intelligence_priority: intelligence_priority,
-                    speed_priority: speed_priority,
+                    cost_priority,
+                    hints,
+                    intelligence_priority,
+                    speed_priority,
                     unknown_members,
                 })
             }
@@ -7205,7 +7196,7 @@ impl<'de> Deserialize<'de> for Notification {
                 }
                 Ok(Notification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7286,7 +7277,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                     }
                 }
                 Ok(NotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -7379,7 +7370,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 }
                 Ok(PaginatedRequest {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7461,7 +7452,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                     }
                 }
                 Ok(PaginatedRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -7564,8 +7555,8 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                     }
                 }
                 Ok(PaginatedResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     unknown_members,
                 })
             }
@@ -7658,7 +7649,7 @@ impl<'de> Deserialize<'de> for PingRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(PingRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7737,7 +7728,7 @@ impl<'de> Deserialize<'de> for PingRequestParams {
                     }
                 }
                 Ok(PingRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -7818,7 +7809,7 @@ impl<'de> Deserialize<'de> for PingRequestParamsMeta {
                     }
                 }
                 Ok(PingRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -8040,10 +8031,10 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                     }
                 }
                 Ok(ProgressNotificationParams {
-                    message: message,
+                    message,
                     progress: rt::required(progress, "progress")?,
                     progress_token: rt::required(progress_token, "progressToken")?,
-                    total: total,
+                    total,
                     unknown_members,
                 })
             }
@@ -8203,8 +8194,8 @@ impl<'de> Deserialize<'de> for Prompt {
                     }
                 }
                 Ok(Prompt {
-                    arguments: arguments,
-                    description: description,
+                    arguments,
+                    description,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -8323,9 +8314,9 @@ impl<'de> Deserialize<'de> for PromptArgument {
                     }
                 }
                 Ok(PromptArgument {
-                    description: description,
+                    description,
                     name: rt::required(name, "name")?,
-                    required: required,
+                    required,
                     unknown_members,
                 })
             }
@@ -8424,7 +8415,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(PromptListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -8505,7 +8496,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotificationParams {
                     }
                 }
                 Ok(PromptListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -9010,7 +9001,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                     }
                 }
                 Ok(ReadResourceResult {
-                    meta: meta,
+                    meta,
                     contents: rt::required(contents, "contents")?,
                     unknown_members,
                 })
@@ -9140,7 +9131,7 @@ impl<'de> Deserialize<'de> for Request {
                 }
                 Ok(Request {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9219,7 +9210,7 @@ impl<'de> Deserialize<'de> for RequestParams {
                     }
                 }
                 Ok(RequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -9300,7 +9291,7 @@ impl<'de> Deserialize<'de> for RequestParamsMeta {
                     }
                 }
                 Ok(RequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -9518,11 +9509,11 @@ impl<'de> Deserialize<'de> for Resource {
                     }
                 }
                 Ok(Resource {
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
+                    size,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -9627,7 +9618,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
                     }
                 }
                 Ok(ResourceContents {
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -9727,7 +9718,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ResourceListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9808,7 +9799,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotificationParams {
                     }
                 }
                 Ok(ResourceListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -10055,9 +10046,9 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                     }
                 }
                 Ok(ResourceTemplate {
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
                     uri_template: rt::required(uri_template, "uriTemplate")?,
                     unknown_members,
@@ -10310,10 +10301,7 @@ impl<'de> Deserialize<'de> for Result {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(Result {
-                    meta: meta,
-                    unknown_members,
-                })
+                Ok(Result { meta, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -10459,7 +10447,7 @@ impl<'de> Deserialize<'de> for Root {
                     }
                 }
                 Ok(Root {
-                    name: name,
+                    name,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -10561,7 +10549,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(RootsListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10642,7 +10630,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotificationParams {
                     }
                 }
                 Ok(RootsListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -10987,12 +10975,12 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                     }
                 }
                 Ok(ServerCapabilities {
-                    completions: completions,
-                    experimental: experimental,
-                    logging: logging,
-                    prompts: prompts,
-                    resources: resources,
-                    tools: tools,
+                    completions,
+                    experimental,
+                    logging,
+                    prompts,
+                    resources,
+                    tools,
                     unknown_members,
                 })
             }
@@ -11055,9 +11043,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesCompletions {
             ) -> ::std::result::Result<ServerCapabilitiesCompletions, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesCompletions {
                     unknown_members,
@@ -11114,9 +11100,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ServerCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesExperimentalValue {
                     unknown_members,
@@ -11174,9 +11158,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesLogging {
             ) -> ::std::result::Result<ServerCapabilitiesLogging, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesLogging {
                     unknown_members,
@@ -11260,7 +11242,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesPrompts {
                     }
                 }
                 Ok(ServerCapabilitiesPrompts {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -11363,8 +11345,8 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesResources {
                     }
                 }
                 Ok(ServerCapabilitiesResources {
-                    list_changed: list_changed,
-                    subscribe: subscribe,
+                    list_changed,
+                    subscribe,
                     unknown_members,
                 })
             }
@@ -11446,7 +11428,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                     }
                 }
                 Ok(ServerCapabilitiesTools {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -12136,7 +12118,7 @@ impl<'de> Deserialize<'de> for TextContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TextContent {
-                    annotations: annotations,
+                    annotations,
                     text: rt::required(text, "text")?,
                     unknown_members,
                 })
@@ -12248,7 +12230,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                     }
                 }
                 Ok(TextResourceContents {
-                    mime_type: mime_type,
+                    mime_type,
                     text: rt::required(text, "text")?,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
@@ -12388,8 +12370,8 @@ impl<'de> Deserialize<'de> for Tool {
                     }
                 }
                 Ok(Tool {
-                    annotations: annotations,
-                    description: description,
+                    annotations,
+                    description,
                     input_schema: rt::required(input_schema, "inputSchema")?,
                     name: rt::required(name, "name")?,
                     unknown_members,
@@ -12511,8 +12493,8 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolInputSchema {
-                    properties: properties,
-                    required: required,
+                    properties,
+                    required,
                     unknown_members,
                 })
             }
@@ -12567,9 +12549,7 @@ impl<'de> Deserialize<'de> for ToolInputSchemaPropertiesValue {
             ) -> ::std::result::Result<ToolInputSchemaPropertiesValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ToolInputSchemaPropertiesValue {
                     unknown_members,
@@ -12761,11 +12741,11 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                     }
                 }
                 Ok(ToolAnnotations {
-                    destructive_hint: destructive_hint,
-                    idempotent_hint: idempotent_hint,
-                    open_world_hint: open_world_hint,
-                    read_only_hint: read_only_hint,
-                    title: title,
+                    destructive_hint,
+                    idempotent_hint,
+                    open_world_hint,
+                    read_only_hint,
+                    title,
                     unknown_members,
                 })
             }
@@ -12870,7 +12850,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ToolListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -12951,7 +12931,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotificationParams {
                     }
                 }
                 Ok(ToolListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }

@@ -130,9 +130,9 @@ impl<'de> Deserialize<'de> for Annotations {
                     }
                 }
                 Ok(Annotations {
-                    audience: audience,
-                    last_modified: last_modified,
-                    priority: priority,
+                    audience,
+                    last_modified,
+                    priority,
                     unknown_members,
                 })
             }
@@ -283,8 +283,8 @@ impl<'de> Deserialize<'de> for AudioContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(AudioContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -395,7 +395,7 @@ impl<'de> Deserialize<'de> for BaseMetadata {
                 }
                 Ok(BaseMetadata {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -527,9 +527,9 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                     }
                 }
                 Ok(BlobResourceContents {
-                    meta: meta,
+                    meta,
                     blob: rt::required(blob, "blob")?,
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -659,9 +659,9 @@ impl<'de> Deserialize<'de> for BooleanSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(BooleanSchema {
-                    default: default,
-                    description: description,
-                    title: title,
+                    default,
+                    description,
+                    title,
                     unknown_members,
                 })
             }
@@ -845,7 +845,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                     }
                 }
                 Ok(CallToolRequestParams {
-                    arguments: arguments,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -996,10 +996,10 @@ impl<'de> Deserialize<'de> for CallToolResult {
                     }
                 }
                 Ok(CallToolResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
-                    structured_content: structured_content,
+                    is_error,
+                    structured_content,
                     unknown_members,
                 })
             }
@@ -1195,7 +1195,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                     }
                 }
                 Ok(CancelledNotificationParams {
-                    reason: reason,
+                    reason,
                     request_id: rt::required(request_id, "requestId")?,
                     unknown_members,
                 })
@@ -1349,10 +1349,10 @@ impl<'de> Deserialize<'de> for ClientCapabilities {
                     }
                 }
                 Ok(ClientCapabilities {
-                    elicitation: elicitation,
-                    experimental: experimental,
-                    roots: roots,
-                    sampling: sampling,
+                    elicitation,
+                    experimental,
+                    roots,
+                    sampling,
                     unknown_members,
                 })
             }
@@ -1413,9 +1413,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesElicitation {
             ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesElicitation {
                     unknown_members,
@@ -1472,9 +1470,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ClientCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesExperimentalValue {
                     unknown_members,
@@ -1558,7 +1554,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesRoots {
                     }
                 }
                 Ok(ClientCapabilitiesRoots {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -1614,9 +1610,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSampling {
             ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesSampling {
                     unknown_members,
@@ -2110,7 +2104,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
                 }
                 Ok(CompleteRequestParams {
                     argument: rt::required(argument, "argument")?,
-                    context: context,
+                    context,
                     ref_: rt::required(ref_, "ref")?,
                     unknown_members,
                 })
@@ -2285,7 +2279,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsContext {
                     }
                 }
                 Ok(CompleteRequestParamsContext {
-                    arguments: arguments,
+                    arguments,
                     unknown_members,
                 })
             }
@@ -2436,7 +2430,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                     }
                 }
                 Ok(CompleteResult {
-                    meta: meta,
+                    meta,
                     completion: rt::required(completion, "completion")?,
                     unknown_members,
                 })
@@ -2554,8 +2548,8 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                     }
                 }
                 Ok(CompleteResultCompletion {
-                    has_more: has_more,
-                    total: total,
+                    has_more,
+                    total,
                     values: rt::required(values, "values")?,
                     unknown_members,
                 })
@@ -2947,14 +2941,14 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                     }
                 }
                 Ok(CreateMessageRequestParams {
-                    include_context: include_context,
+                    include_context,
                     max_tokens: rt::required(max_tokens, "maxTokens")?,
                     messages: rt::required(messages, "messages")?,
-                    metadata: metadata,
-                    model_preferences: model_preferences,
-                    stop_sequences: stop_sequences,
-                    system_prompt: system_prompt,
-                    temperature: temperature,
+                    metadata,
+                    model_preferences,
+                    stop_sequences,
+                    system_prompt,
+                    temperature,
                     unknown_members,
                 })
             }
@@ -3077,9 +3071,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParamsMetadata {
             ) -> ::std::result::Result<CreateMessageRequestParamsMetadata, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(CreateMessageRequestParamsMetadata {
                     unknown_members,
@@ -3229,11 +3221,11 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                     }
                 }
                 Ok(CreateMessageResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     model: rt::required(model, "model")?,
                     role: rt::required(role, "role")?,
-                    stop_reason: stop_reason,
+                    stop_reason,
                     unknown_members,
                 })
             }
@@ -3643,7 +3635,7 @@ impl<'de> Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                 rt::required_constant(type_, "type")?;
                 Ok(ElicitRequestParamsRequestedSchema {
                     properties: rt::required(properties, "properties")?,
-                    required: required,
+                    required,
                     unknown_members,
                 })
             }
@@ -3768,9 +3760,9 @@ impl<'de> Deserialize<'de> for ElicitResult {
                     }
                 }
                 Ok(ElicitResult {
-                    meta: meta,
+                    meta,
                     action: rt::required(action, "action")?,
-                    content: content,
+                    content,
                     unknown_members,
                 })
             }
@@ -3997,8 +3989,8 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(EmbeddedResource {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     resource: rt::required(resource, "resource")?,
                     unknown_members,
                 })
@@ -4184,10 +4176,10 @@ impl<'de> Deserialize<'de> for EnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(EnumSchema {
-                    description: description,
+                    description,
                     enum_: rt::required(enum_, "enum")?,
-                    enum_names: enum_names,
-                    title: title,
+                    enum_names,
+                    title,
                     unknown_members,
                 })
             }
@@ -4376,7 +4368,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                     }
                 }
                 Ok(GetPromptRequestParams {
-                    arguments: arguments,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -4493,8 +4485,8 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                     }
                 }
                 Ok(GetPromptResult {
-                    meta: meta,
-                    description: description,
+                    meta,
+                    description,
                     messages: rt::required(messages, "messages")?,
                     unknown_members,
                 })
@@ -4641,8 +4633,8 @@ impl<'de> Deserialize<'de> for ImageContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ImageContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -4766,7 +4758,7 @@ impl<'de> Deserialize<'de> for Implementation {
                 }
                 Ok(Implementation {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     version: rt::required(version, "version")?,
                     unknown_members,
                 })
@@ -5115,9 +5107,9 @@ impl<'de> Deserialize<'de> for InitializeResult {
                     }
                 }
                 Ok(InitializeResult {
-                    meta: meta,
+                    meta,
                     capabilities: rt::required(capabilities, "capabilities")?,
-                    instructions: instructions,
+                    instructions,
                     protocol_version: rt::required(protocol_version, "protocolVersion")?,
                     server_info: rt::required(server_info, "serverInfo")?,
                     unknown_members,
@@ -5218,7 +5210,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(InitializedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5299,7 +5291,7 @@ impl<'de> Deserialize<'de> for InitializedNotificationParams {
                     }
                 }
                 Ok(InitializedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -5663,7 +5655,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCNotification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5744,7 +5736,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotificationParams {
                     }
                 }
                 Ok(JSONRPCNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -5865,7 +5857,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                 Ok(JSONRPCRequest {
                     id: rt::required(id, "id")?,
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -5946,7 +5938,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequestParams {
                     }
                 }
                 Ok(JSONRPCRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -6028,7 +6020,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequestParamsMeta {
                     }
                 }
                 Ok(JSONRPCRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -6222,7 +6214,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListPromptsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6304,7 +6296,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequestParams {
                     }
                 }
                 Ok(ListPromptsRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -6421,8 +6413,8 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                     }
                 }
                 Ok(ListPromptsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     prompts: rt::required(prompts, "prompts")?,
                     unknown_members,
                 })
@@ -6519,7 +6511,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListResourceTemplatesRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6601,7 +6593,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequestParams {
                     }
                 }
                 Ok(ListResourceTemplatesRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -6718,8 +6710,8 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                     }
                 }
                 Ok(ListResourceTemplatesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resource_templates: rt::required(
                         resource_templates,
                         "resourceTemplates",
@@ -6820,7 +6812,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListResourcesRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -6902,7 +6894,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequestParams {
                     }
                 }
                 Ok(ListResourcesRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -7019,8 +7011,8 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                     }
                 }
                 Ok(ListResourcesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resources: rt::required(resources, "resources")?,
                     unknown_members,
                 })
@@ -7120,7 +7112,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListRootsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7201,7 +7193,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParams {
                     }
                 }
                 Ok(ListRootsRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -7283,7 +7275,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParamsMeta {
                     }
                 }
                 Ok(ListRootsRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -7380,7 +7372,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                     }
                 }
                 Ok(ListRootsResult {
-                    meta: meta,
+                    meta,
                     roots: rt::required(roots, "roots")?,
                     unknown_members,
                 })
@@ -7474,7 +7466,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListToolsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -7556,7 +7548,7 @@ impl<'de> Deserialize<'de> for ListToolsRequestParams {
                     }
                 }
                 Ok(ListToolsRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -7673,8 +7665,8 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                     }
                 }
                 Ok(ListToolsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     tools: rt::required(tools, "tools")?,
                     unknown_members,
                 })
@@ -7958,7 +7950,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                 Ok(LoggingMessageNotificationParams {
                     data: rt::required(data, "data")?,
                     level: rt::required(level, "level")?,
-                    logger: logger,
+                    logger,
                     unknown_members,
                 })
             }
@@ -8050,10 +8042,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(ModelHint {
-                    name: name,
-                    unknown_members,
-                })
+                Ok(ModelHint { name, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -8227,10 +8216,10 @@ impl<'de> Deserialize<'de> for ModelPreferences {
                     }
                 }
                 Ok(ModelPreferences {
-                    cost_priority: cost_priority,
-                    hints: hints,
-                    intelligence_priority: intelligence_priority,
-                    speed_priority: speed_priority,
+                    cost_priority,
+                    hints,
+                    intelligence_priority,
+                    speed_priority,
                     unknown_members,
                 })
             }
@@ -8343,7 +8332,7 @@ impl<'de> Deserialize<'de> for Notification {
                 }
                 Ok(Notification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -8424,7 +8413,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                     }
                 }
                 Ok(NotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -8573,10 +8562,10 @@ impl<'de> Deserialize<'de> for NumberSchema {
                     }
                 }
                 Ok(NumberSchema {
-                    description: description,
-                    maximum: maximum,
-                    minimum: minimum,
-                    title: title,
+                    description,
+                    maximum,
+                    minimum,
+                    title,
                     type_: rt::required(type_, "type")?,
                     unknown_members,
                 })
@@ -8722,7 +8711,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 }
                 Ok(PaginatedRequest {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -8804,7 +8793,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                     }
                 }
                 Ok(PaginatedRequestParams {
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -8907,8 +8896,8 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                     }
                 }
                 Ok(PaginatedResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     unknown_members,
                 })
             }
@@ -9001,7 +8990,7 @@ impl<'de> Deserialize<'de> for PingRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(PingRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9082,7 +9071,7 @@ impl<'de> Deserialize<'de> for PingRequestParams {
                     }
                 }
                 Ok(PingRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -9164,7 +9153,7 @@ impl<'de> Deserialize<'de> for PingRequestParamsMeta {
                     }
                 }
                 Ok(PingRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -9430,10 +9419,10 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                     }
                 }
                 Ok(ProgressNotificationParams {
-                    message: message,
+                    message,
                     progress: rt::required(progress, "progress")?,
                     progress_token: rt::required(progress_token, "progressToken")?,
-                    total: total,
+                    total,
                     unknown_members,
                 })
             }
@@ -9640,11 +9629,11 @@ impl<'de> Deserialize<'de> for Prompt {
                     }
                 }
                 Ok(Prompt {
-                    meta: meta,
-                    arguments: arguments,
-                    description: description,
+                    meta,
+                    arguments,
+                    description,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -9794,10 +9783,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                     }
                 }
                 Ok(PromptArgument {
-                    description: description,
+                    description,
                     name: rt::required(name, "name")?,
-                    required: required,
-                    title: title,
+                    required,
+                    title,
                     unknown_members,
                 })
             }
@@ -9901,7 +9890,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(PromptListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9982,7 +9971,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotificationParams {
                     }
                 }
                 Ok(PromptListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -10189,7 +10178,7 @@ impl<'de> Deserialize<'de> for PromptReference {
                 rt::required_constant(type_, "type")?;
                 Ok(PromptReference {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -10446,7 +10435,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                     }
                 }
                 Ok(ReadResourceResult {
-                    meta: meta,
+                    meta,
                     contents: rt::required(contents, "contents")?,
                     unknown_members,
                 })
@@ -10576,7 +10565,7 @@ impl<'de> Deserialize<'de> for Request {
                 }
                 Ok(Request {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10657,7 +10646,7 @@ impl<'de> Deserialize<'de> for RequestParams {
                     }
                 }
                 Ok(RequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -10739,7 +10728,7 @@ impl<'de> Deserialize<'de> for RequestParamsMeta {
                     }
                 }
                 Ok(RequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -11002,13 +10991,13 @@ impl<'de> Deserialize<'de> for Resource {
                     }
                 }
                 Ok(Resource {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
-                    title: title,
+                    size,
+                    title,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -11136,8 +11125,8 @@ impl<'de> Deserialize<'de> for ResourceContents {
                     }
                 }
                 Ok(ResourceContents {
-                    meta: meta,
-                    mime_type: mime_type,
+                    meta,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -11379,13 +11368,13 @@ impl<'de> Deserialize<'de> for ResourceLink {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ResourceLink {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
-                    title: title,
+                    size,
+                    title,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -11495,7 +11484,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ResourceListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -11576,7 +11565,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotificationParams {
                     }
                 }
                 Ok(ResourceListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -11779,12 +11768,12 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                     }
                 }
                 Ok(ResourceTemplate {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     uri_template: rt::required(uri_template, "uriTemplate")?,
                     unknown_members,
                 })
@@ -12127,10 +12116,7 @@ impl<'de> Deserialize<'de> for Result {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(Result {
-                    meta: meta,
-                    unknown_members,
-                })
+                Ok(Result { meta, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -12297,8 +12283,8 @@ impl<'de> Deserialize<'de> for Root {
                     }
                 }
                 Ok(Root {
-                    meta: meta,
-                    name: name,
+                    meta,
+                    name,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -12400,7 +12386,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(RootsListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -12481,7 +12467,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotificationParams {
                     }
                 }
                 Ok(RootsListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -12826,12 +12812,12 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                     }
                 }
                 Ok(ServerCapabilities {
-                    completions: completions,
-                    experimental: experimental,
-                    logging: logging,
-                    prompts: prompts,
-                    resources: resources,
-                    tools: tools,
+                    completions,
+                    experimental,
+                    logging,
+                    prompts,
+                    resources,
+                    tools,
                     unknown_members,
                 })
             }
@@ -12894,9 +12880,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesCompletions {
             ) -> ::std::result::Result<ServerCapabilitiesCompletions, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesCompletions {
                     unknown_members,
@@ -12953,9 +12937,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ServerCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesExperimentalValue {
                     unknown_members,
@@ -13013,9 +12995,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesLogging {
             ) -> ::std::result::Result<ServerCapabilitiesLogging, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesLogging {
                     unknown_members,
@@ -13099,7 +13079,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesPrompts {
                     }
                 }
                 Ok(ServerCapabilitiesPrompts {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -13202,8 +13182,8 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesResources {
                     }
                 }
                 Ok(ServerCapabilitiesResources {
-                    list_changed: list_changed,
-                    subscribe: subscribe,
+                    list_changed,
+                    subscribe,
                     unknown_members,
                 })
             }
@@ -13285,7 +13265,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                     }
                 }
                 Ok(ServerCapabilitiesTools {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -13880,11 +13860,11 @@ impl<'de> Deserialize<'de> for StringSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(StringSchema {
-                    description: description,
-                    format: format,
-                    max_length: max_length,
-                    min_length: min_length,
-                    title: title,
+                    description,
+                    format,
+                    max_length,
+                    min_length,
+                    title,
                     unknown_members,
                 })
             }
@@ -14245,8 +14225,8 @@ impl<'de> Deserialize<'de> for TextContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TextContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     text: rt::required(text, "text")?,
                     unknown_members,
                 })
@@ -14379,8 +14359,8 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                     }
                 }
                 Ok(TextResourceContents {
-                    meta: meta,
-                    mime_type: mime_type,
+                    meta,
+                    mime_type,
                     text: rt::required(text, "text")?,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
@@ -14591,13 +14571,13 @@ impl<'de> Deserialize<'de> for Tool {
                     }
                 }
                 Ok(Tool {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
+                    meta,
+                    annotations,
+                    description,
                     input_schema: rt::required(input_schema, "inputSchema")?,
                     name: rt::required(name, "name")?,
-                    output_schema: output_schema,
-                    title: title,
+                    output_schema,
+                    title,
                     unknown_members,
                 })
             }
@@ -14720,8 +14700,8 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolInputSchema {
-                    properties: properties,
-                    required: required,
+                    properties,
+                    required,
                     unknown_members,
                 })
             }
@@ -14776,9 +14756,7 @@ impl<'de> Deserialize<'de> for ToolInputSchemaPropertiesValue {
             ) -> ::std::result::Result<ToolInputSchemaPropertiesValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ToolInputSchemaPropertiesValue {
                     unknown_members,
@@ -14896,8 +14874,8 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolOutputSchema {
-                    properties: properties,
-                    required: required,
+                    properties,
+                    required,
                     unknown_members,
                 })
             }
@@ -14952,9 +14930,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchemaPropertiesValue {
             ) -> ::std::result::Result<ToolOutputSchemaPropertiesValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ToolOutputSchemaPropertiesValue {
                     unknown_members,
@@ -15146,11 +15122,11 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                     }
                 }
                 Ok(ToolAnnotations {
-                    destructive_hint: destructive_hint,
-                    idempotent_hint: idempotent_hint,
-                    open_world_hint: open_world_hint,
-                    read_only_hint: read_only_hint,
-                    title: title,
+                    destructive_hint,
+                    idempotent_hint,
+                    open_world_hint,
+                    read_only_hint,
+                    title,
                     unknown_members,
                 })
             }
@@ -15255,7 +15231,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ToolListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -15336,7 +15312,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotificationParams {
                     }
                 }
                 Ok(ToolListChangedNotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }

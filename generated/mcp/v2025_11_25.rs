@@ -130,9 +130,9 @@ impl<'de> Deserialize<'de> for Annotations {
                     }
                 }
                 Ok(Annotations {
-                    audience: audience,
-                    last_modified: last_modified,
-                    priority: priority,
+                    audience,
+                    last_modified,
+                    priority,
                     unknown_members,
                 })
             }
@@ -283,8 +283,8 @@ impl<'de> Deserialize<'de> for AudioContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(AudioContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -395,7 +395,7 @@ impl<'de> Deserialize<'de> for BaseMetadata {
                 }
                 Ok(BaseMetadata {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -527,9 +527,9 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                     }
                 }
                 Ok(BlobResourceContents {
-                    meta: meta,
+                    meta,
                     blob: rt::required(blob, "blob")?,
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -659,9 +659,9 @@ impl<'de> Deserialize<'de> for BooleanSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(BooleanSchema {
-                    default: default,
-                    description: description,
-                    title: title,
+                    default,
+                    description,
+                    title,
                     unknown_members,
                 })
             }
@@ -925,10 +925,10 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                     }
                 }
                 Ok(CallToolRequestParams {
-                    meta: meta,
-                    arguments: arguments,
+                    meta,
+                    arguments,
                     name: rt::required(name, "name")?,
-                    task: task,
+                    task,
                     unknown_members,
                 })
             }
@@ -1010,7 +1010,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParamsMeta {
                     }
                 }
                 Ok(CallToolRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -1160,10 +1160,10 @@ impl<'de> Deserialize<'de> for CallToolResult {
                     }
                 }
                 Ok(CallToolResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
-                    structured_content: structured_content,
+                    is_error,
+                    structured_content,
                     unknown_members,
                 })
             }
@@ -1567,12 +1567,12 @@ impl<'de> Deserialize<'de> for CancelTaskResult {
                     }
                 }
                 Ok(CancelTaskResult {
-                    meta: meta,
+                    meta,
                     created_at: rt::required(created_at, "createdAt")?,
                     last_updated_at: rt::required(last_updated_at, "lastUpdatedAt")?,
-                    poll_interval: poll_interval,
+                    poll_interval,
                     status: rt::required(status, "status")?,
-                    status_message: status_message,
+                    status_message,
                     task_id: rt::required(task_id, "taskId")?,
                     ttl: rt::required(ttl, "ttl")?,
                     unknown_members,
@@ -1817,9 +1817,9 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                     }
                 }
                 Ok(CancelledNotificationParams {
-                    meta: meta,
-                    reason: reason,
-                    request_id: request_id,
+                    meta,
+                    reason,
+                    request_id,
                     unknown_members,
                 })
             }
@@ -1993,11 +1993,11 @@ impl<'de> Deserialize<'de> for ClientCapabilities {
                     }
                 }
                 Ok(ClientCapabilities {
-                    elicitation: elicitation,
-                    experimental: experimental,
-                    roots: roots,
-                    sampling: sampling,
-                    tasks: tasks,
+                    elicitation,
+                    experimental,
+                    roots,
+                    sampling,
+                    tasks,
                     unknown_members,
                 })
             }
@@ -2102,8 +2102,8 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesElicitation {
                     }
                 }
                 Ok(ClientCapabilitiesElicitation {
-                    form: form,
-                    url: url,
+                    form,
+                    url,
                     unknown_members,
                 })
             }
@@ -2158,9 +2158,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesElicitationForm {
             ) -> ::std::result::Result<ClientCapabilitiesElicitationForm, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesElicitationForm {
                     unknown_members,
@@ -2217,9 +2215,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesElicitationUrl {
             ) -> ::std::result::Result<ClientCapabilitiesElicitationUrl, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesElicitationUrl {
                     unknown_members,
@@ -2276,9 +2272,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ClientCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesExperimentalValue {
                     unknown_members,
@@ -2362,7 +2356,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesRoots {
                     }
                 }
                 Ok(ClientCapabilitiesRoots {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -2469,8 +2463,8 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSampling {
                     }
                 }
                 Ok(ClientCapabilitiesSampling {
-                    context: context,
-                    tools: tools,
+                    context,
+                    tools,
                     unknown_members,
                 })
             }
@@ -2527,9 +2521,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSamplingContext {
             ) -> ::std::result::Result<ClientCapabilitiesSamplingContext, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesSamplingContext {
                     unknown_members,
@@ -2587,9 +2579,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSamplingTools {
             ) -> ::std::result::Result<ClientCapabilitiesSamplingTools, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesSamplingTools {
                     unknown_members,
@@ -2718,9 +2708,9 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasks {
                     }
                 }
                 Ok(ClientCapabilitiesTasks {
-                    cancel: cancel,
-                    list: list,
-                    requests: requests,
+                    cancel,
+                    list,
+                    requests,
                     unknown_members,
                 })
             }
@@ -2776,9 +2766,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksCancel {
             ) -> ::std::result::Result<ClientCapabilitiesTasksCancel, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesTasksCancel {
                     unknown_members,
@@ -2836,9 +2824,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksList {
             ) -> ::std::result::Result<ClientCapabilitiesTasksList, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesTasksList {
                     unknown_members,
@@ -2949,8 +2935,8 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksRequests {
                     }
                 }
                 Ok(ClientCapabilitiesTasksRequests {
-                    elicitation: elicitation,
-                    sampling: sampling,
+                    elicitation,
+                    sampling,
                     unknown_members,
                 })
             }
@@ -3040,7 +3026,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
                     }
                 }
                 Ok(ClientCapabilitiesTasksRequestsElicitation {
-                    create: create,
+                    create,
                     unknown_members,
                 })
             }
@@ -3101,9 +3087,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitationCreate 
             > {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesTasksRequestsElicitationCreate {
                     unknown_members,
@@ -3195,7 +3179,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
                     }
                 }
                 Ok(ClientCapabilitiesTasksRequestsSampling {
-                    create_message: create_message,
+                    create_message,
                     unknown_members,
                 })
             }
@@ -3256,9 +3240,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesTasksRequestsSamplingCreateMess
             > {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesTasksRequestsSamplingCreateMessage {
                     unknown_members,
@@ -3865,9 +3847,9 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
                     }
                 }
                 Ok(CompleteRequestParams {
-                    meta: meta,
+                    meta,
                     argument: rt::required(argument, "argument")?,
-                    context: context,
+                    context,
                     ref_: rt::required(ref_, "ref")?,
                     unknown_members,
                 })
@@ -3950,7 +3932,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsMeta {
                     }
                 }
                 Ok(CompleteRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -4124,7 +4106,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsContext {
                     }
                 }
                 Ok(CompleteRequestParamsContext {
-                    arguments: arguments,
+                    arguments,
                     unknown_members,
                 })
             }
@@ -4275,7 +4257,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                     }
                 }
                 Ok(CompleteResult {
-                    meta: meta,
+                    meta,
                     completion: rt::required(completion, "completion")?,
                     unknown_members,
                 })
@@ -4393,8 +4375,8 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                     }
                 }
                 Ok(CompleteResultCompletion {
-                    has_more: has_more,
-                    total: total,
+                    has_more,
+                    total,
                     values: rt::required(values, "values")?,
                     unknown_members,
                 })
@@ -4911,18 +4893,18 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                     }
                 }
                 Ok(CreateMessageRequestParams {
-                    meta: meta,
-                    include_context: include_context,
+                    meta,
+                    include_context,
                     max_tokens: rt::required(max_tokens, "maxTokens")?,
                     messages: rt::required(messages, "messages")?,
-                    metadata: metadata,
-                    model_preferences: model_preferences,
-                    stop_sequences: stop_sequences,
-                    system_prompt: system_prompt,
-                    task: task,
-                    temperature: temperature,
-                    tool_choice: tool_choice,
-                    tools: tools,
+                    metadata,
+                    model_preferences,
+                    stop_sequences,
+                    system_prompt,
+                    task,
+                    temperature,
+                    tool_choice,
+                    tools,
                     unknown_members,
                 })
             }
@@ -5017,7 +4999,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParamsMeta {
                     }
                 }
                 Ok(CreateMessageRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -5135,9 +5117,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParamsMetadata {
             ) -> ::std::result::Result<CreateMessageRequestParamsMetadata, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(CreateMessageRequestParamsMetadata {
                     unknown_members,
@@ -5297,11 +5277,11 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                     }
                 }
                 Ok(CreateMessageResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     model: rt::required(model, "model")?,
                     role: rt::required(role, "role")?,
-                    stop_reason: stop_reason,
+                    stop_reason,
                     unknown_members,
                 })
             }
@@ -5454,7 +5434,7 @@ impl<'de> Deserialize<'de> for CreateTaskResult {
                     }
                 }
                 Ok(CreateTaskResult {
-                    meta: meta,
+                    meta,
                     task: rt::required(task, "task")?,
                     unknown_members,
                 })
@@ -5788,11 +5768,11 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParams {
                     }
                 }
                 Ok(ElicitRequestFormParams {
-                    meta: meta,
+                    meta,
                     message: rt::required(message, "message")?,
-                    mode: mode,
+                    mode,
                     requested_schema: rt::required(requested_schema, "requestedSchema")?,
-                    task: task,
+                    task,
                     unknown_members,
                 })
             }
@@ -5880,7 +5860,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsMeta {
                     }
                 }
                 Ok(ElicitRequestFormParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -6011,9 +5991,9 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ElicitRequestFormParamsRequestedSchema {
-                    schema: schema,
+                    schema,
                     properties: rt::required(properties, "properties")?,
-                    required: required,
+                    required,
                     unknown_members,
                 })
             }
@@ -6251,10 +6231,10 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParams {
                 }
                 rt::required_constant(mode, "mode")?;
                 Ok(ElicitRequestURLParams {
-                    meta: meta,
+                    meta,
                     elicitation_id: rt::required(elicitation_id, "elicitationId")?,
                     message: rt::required(message, "message")?,
-                    task: task,
+                    task,
                     url: rt::required(url, "url")?,
                     unknown_members,
                 })
@@ -6344,7 +6324,7 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParamsMeta {
                     }
                 }
                 Ok(ElicitRequestURLParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -6470,9 +6450,9 @@ impl<'de> Deserialize<'de> for ElicitResult {
                     }
                 }
                 Ok(ElicitResult {
-                    meta: meta,
+                    meta,
                     action: rt::required(action, "action")?,
-                    content: content,
+                    content,
                     unknown_members,
                 })
             }
@@ -6878,8 +6858,8 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(EmbeddedResource {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     resource: rt::required(resource, "resource")?,
                     unknown_members,
                 })
@@ -7316,8 +7296,8 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                     }
                 }
                 Ok(GetPromptRequestParams {
-                    meta: meta,
-                    arguments: arguments,
+                    meta,
+                    arguments,
                     name: rt::required(name, "name")?,
                     unknown_members,
                 })
@@ -7400,7 +7380,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParamsMeta {
                     }
                 }
                 Ok(GetPromptRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -7516,8 +7496,8 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                     }
                 }
                 Ok(GetPromptResult {
-                    meta: meta,
-                    description: description,
+                    meta,
+                    description,
                     messages: rt::required(messages, "messages")?,
                     unknown_members,
                 })
@@ -7792,7 +7772,7 @@ impl<'de> Deserialize<'de> for GetTaskPayloadResult {
                     }
                 }
                 Ok(GetTaskPayloadResult {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -8191,12 +8171,12 @@ impl<'de> Deserialize<'de> for GetTaskResult {
                     }
                 }
                 Ok(GetTaskResult {
-                    meta: meta,
+                    meta,
                     created_at: rt::required(created_at, "createdAt")?,
                     last_updated_at: rt::required(last_updated_at, "lastUpdatedAt")?,
-                    poll_interval: poll_interval,
+                    poll_interval,
                     status: rt::required(status, "status")?,
-                    status_message: status_message,
+                    status_message,
                     task_id: rt::required(task_id, "taskId")?,
                     ttl: rt::required(ttl, "ttl")?,
                     unknown_members,
@@ -8361,10 +8341,10 @@ impl<'de> Deserialize<'de> for Icon {
                     }
                 }
                 Ok(Icon {
-                    mime_type: mime_type,
-                    sizes: sizes,
+                    mime_type,
+                    sizes,
                     src: rt::required(src, "src")?,
-                    theme: theme,
+                    theme,
                     unknown_members,
                 })
             }
@@ -8504,10 +8484,7 @@ impl<'de> Deserialize<'de> for Icons {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(Icons {
-                    icons: icons,
-                    unknown_members,
-                })
+                Ok(Icons { icons, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -8651,8 +8628,8 @@ impl<'de> Deserialize<'de> for ImageContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ImageContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -8850,12 +8827,12 @@ impl<'de> Deserialize<'de> for Implementation {
                     }
                 }
                 Ok(Implementation {
-                    description: description,
-                    icons: icons,
+                    description,
+                    icons,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     version: rt::required(version, "version")?,
-                    website_url: website_url,
+                    website_url,
                     unknown_members,
                 })
             }
@@ -9104,7 +9081,7 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
                     }
                 }
                 Ok(InitializeRequestParams {
-                    meta: meta,
+                    meta,
                     capabilities: rt::required(capabilities, "capabilities")?,
                     client_info: rt::required(client_info, "clientInfo")?,
                     protocol_version: rt::required(protocol_version, "protocolVersion")?,
@@ -9194,7 +9171,7 @@ impl<'de> Deserialize<'de> for InitializeRequestParamsMeta {
                     }
                 }
                 Ok(InitializeRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -9344,9 +9321,9 @@ impl<'de> Deserialize<'de> for InitializeResult {
                     }
                 }
                 Ok(InitializeResult {
-                    meta: meta,
+                    meta,
                     capabilities: rt::required(capabilities, "capabilities")?,
-                    instructions: instructions,
+                    instructions,
                     protocol_version: rt::required(protocol_version, "protocolVersion")?,
                     server_info: rt::required(server_info, "serverInfo")?,
                     unknown_members,
@@ -9458,7 +9435,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(InitializedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9565,7 +9542,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorResponse {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCErrorResponse {
                     error: rt::required(error, "error")?,
-                    id: id,
+                    id,
                     unknown_members,
                 })
             }
@@ -9715,7 +9692,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCNotification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -9836,7 +9813,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                 Ok(JSONRPCRequest {
                     id: rt::required(id, "id")?,
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10141,11 +10118,11 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(LegacyTitledEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     enum_: rt::required(enum_, "enum")?,
-                    enum_names: enum_names,
-                    title: title,
+                    enum_names,
+                    title,
                     unknown_members,
                 })
             }
@@ -10270,7 +10247,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
                 rt::required_constant(method, "method")?;
                 Ok(ListPromptsRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10387,8 +10364,8 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                     }
                 }
                 Ok(ListPromptsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     prompts: rt::required(prompts, "prompts")?,
                     unknown_members,
                 })
@@ -10507,7 +10484,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
                 rt::required_constant(method, "method")?;
                 Ok(ListResourceTemplatesRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10624,8 +10601,8 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                     }
                 }
                 Ok(ListResourceTemplatesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resource_templates: rt::required(
                         resource_templates,
                         "resourceTemplates",
@@ -10751,7 +10728,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
                 rt::required_constant(method, "method")?;
                 Ok(ListResourcesRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10868,8 +10845,8 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                     }
                 }
                 Ok(ListResourcesResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     resources: rt::required(resources, "resources")?,
                     unknown_members,
                 })
@@ -10994,7 +10971,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
                 rt::required_constant(method, "method")?;
                 Ok(ListRootsRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -11091,7 +11068,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                     }
                 }
                 Ok(ListRootsResult {
-                    meta: meta,
+                    meta,
                     roots: rt::required(roots, "roots")?,
                     unknown_members,
                 })
@@ -11210,7 +11187,7 @@ impl<'de> Deserialize<'de> for ListTasksRequest {
                 rt::required_constant(method, "method")?;
                 Ok(ListTasksRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -11327,8 +11304,8 @@ impl<'de> Deserialize<'de> for ListTasksResult {
                     }
                 }
                 Ok(ListTasksResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     tasks: rt::required(tasks, "tasks")?,
                     unknown_members,
                 })
@@ -11447,7 +11424,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
                 rt::required_constant(method, "method")?;
                 Ok(ListToolsRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -11564,8 +11541,8 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                     }
                 }
                 Ok(ListToolsResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     tools: rt::required(tools, "tools")?,
                     unknown_members,
                 })
@@ -11880,10 +11857,10 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                     }
                 }
                 Ok(LoggingMessageNotificationParams {
-                    meta: meta,
+                    meta,
                     data: rt::required(data, "data")?,
                     level: rt::required(level, "level")?,
-                    logger: logger,
+                    logger,
                     unknown_members,
                 })
             }
@@ -11975,10 +11952,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(ModelHint {
-                    name: name,
-                    unknown_members,
-                })
+                Ok(ModelHint { name, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -12152,10 +12126,10 @@ impl<'de> Deserialize<'de> for ModelPreferences {
                     }
                 }
                 Ok(ModelPreferences {
-                    cost_priority: cost_priority,
-                    hints: hints,
-                    intelligence_priority: intelligence_priority,
-                    speed_priority: speed_priority,
+                    cost_priority,
+                    hints,
+                    intelligence_priority,
+                    speed_priority,
                     unknown_members,
                 })
             }
@@ -12304,7 +12278,7 @@ impl<'de> Deserialize<'de> for Notification {
                 }
                 Ok(Notification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -12385,7 +12359,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                     }
                 }
                 Ok(NotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -12553,11 +12527,11 @@ impl<'de> Deserialize<'de> for NumberSchema {
                     }
                 }
                 Ok(NumberSchema {
-                    default: default,
-                    description: description,
-                    maximum: maximum,
-                    minimum: minimum,
-                    title: title,
+                    default,
+                    description,
+                    maximum,
+                    minimum,
+                    title,
                     type_: rt::required(type_, "type")?,
                     unknown_members,
                 })
@@ -12730,7 +12704,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 Ok(PaginatedRequest {
                     id: rt::required(id, "id")?,
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -12834,8 +12808,8 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                     }
                 }
                 Ok(PaginatedRequestParams {
-                    meta: meta,
-                    cursor: cursor,
+                    meta,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -12917,7 +12891,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParamsMeta {
                     }
                 }
                 Ok(PaginatedRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -13020,8 +12994,8 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                     }
                 }
                 Ok(PaginatedResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     unknown_members,
                 })
             }
@@ -13139,7 +13113,7 @@ impl<'de> Deserialize<'de> for PingRequest {
                 rt::required_constant(method, "method")?;
                 Ok(PingRequest {
                     id: rt::required(id, "id")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -13452,11 +13426,11 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                     }
                 }
                 Ok(ProgressNotificationParams {
-                    meta: meta,
-                    message: message,
+                    meta,
+                    message,
                     progress: rt::required(progress, "progress")?,
                     progress_token: rt::required(progress_token, "progressToken")?,
-                    total: total,
+                    total,
                     unknown_members,
                 })
             }
@@ -13693,12 +13667,12 @@ impl<'de> Deserialize<'de> for Prompt {
                     }
                 }
                 Ok(Prompt {
-                    meta: meta,
-                    arguments: arguments,
-                    description: description,
-                    icons: icons,
+                    meta,
+                    arguments,
+                    description,
+                    icons,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -13849,10 +13823,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                     }
                 }
                 Ok(PromptArgument {
-                    description: description,
+                    description,
                     name: rt::required(name, "name")?,
-                    required: required,
-                    title: title,
+                    required,
+                    title,
                     unknown_members,
                 })
             }
@@ -13964,7 +13938,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(PromptListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -14171,7 +14145,7 @@ impl<'de> Deserialize<'de> for PromptReference {
                 rt::required_constant(type_, "type")?;
                 Ok(PromptReference {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -14383,7 +14357,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                     }
                 }
                 Ok(ReadResourceRequestParams {
-                    meta: meta,
+                    meta,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -14466,7 +14440,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParamsMeta {
                     }
                 }
                 Ok(ReadResourceRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -14561,7 +14535,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                     }
                 }
                 Ok(ReadResourceResult {
-                    meta: meta,
+                    meta,
                     contents: rt::required(contents, "contents")?,
                     unknown_members,
                 })
@@ -14768,7 +14742,7 @@ impl<'de> Deserialize<'de> for Request {
                 }
                 Ok(Request {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -14887,7 +14861,7 @@ impl<'de> Deserialize<'de> for RequestParams {
                     }
                 }
                 Ok(RequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -14969,7 +14943,7 @@ impl<'de> Deserialize<'de> for RequestParamsMeta {
                     }
                 }
                 Ok(RequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -15224,14 +15198,14 @@ impl<'de> Deserialize<'de> for Resource {
                     }
                 }
                 Ok(Resource {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
-                    title: title,
+                    size,
+                    title,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15360,8 +15334,8 @@ impl<'de> Deserialize<'de> for ResourceContents {
                     }
                 }
                 Ok(ResourceContents {
-                    meta: meta,
-                    mime_type: mime_type,
+                    meta,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15632,14 +15606,14 @@ impl<'de> Deserialize<'de> for ResourceLink {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ResourceLink {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
-                    title: title,
+                    size,
+                    title,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15758,7 +15732,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(ResourceListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -15855,7 +15829,7 @@ impl<'de> Deserialize<'de> for ResourceRequestParams {
                     }
                 }
                 Ok(ResourceRequestParams {
-                    meta: meta,
+                    meta,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15938,7 +15912,7 @@ impl<'de> Deserialize<'de> for ResourceRequestParamsMeta {
                     }
                 }
                 Ok(ResourceRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -16170,13 +16144,13 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                     }
                 }
                 Ok(ResourceTemplate {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     uri_template: rt::required(uri_template, "uriTemplate")?,
                     unknown_members,
                 })
@@ -16473,7 +16447,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                     }
                 }
                 Ok(ResourceUpdatedNotificationParams {
-                    meta: meta,
+                    meta,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -16554,10 +16528,7 @@ impl<'de> Deserialize<'de> for Result {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(Result {
-                    meta: meta,
-                    unknown_members,
-                })
+                Ok(Result { meta, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -16724,8 +16695,8 @@ impl<'de> Deserialize<'de> for Root {
                     }
                 }
                 Ok(Root {
-                    meta: meta,
-                    name: name,
+                    meta,
+                    name,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -16835,7 +16806,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(RootsListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -16946,7 +16917,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
                     }
                 }
                 Ok(SamplingMessage {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     role: rt::required(role, "role")?,
                     unknown_members,
@@ -17299,13 +17270,13 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                     }
                 }
                 Ok(ServerCapabilities {
-                    completions: completions,
-                    experimental: experimental,
-                    logging: logging,
-                    prompts: prompts,
-                    resources: resources,
-                    tasks: tasks,
-                    tools: tools,
+                    completions,
+                    experimental,
+                    logging,
+                    prompts,
+                    resources,
+                    tasks,
+                    tools,
                     unknown_members,
                 })
             }
@@ -17369,9 +17340,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesCompletions {
             ) -> ::std::result::Result<ServerCapabilitiesCompletions, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesCompletions {
                     unknown_members,
@@ -17428,9 +17397,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesExperimentalValue {
             ) -> ::std::result::Result<ServerCapabilitiesExperimentalValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesExperimentalValue {
                     unknown_members,
@@ -17488,9 +17455,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesLogging {
             ) -> ::std::result::Result<ServerCapabilitiesLogging, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesLogging {
                     unknown_members,
@@ -17574,7 +17539,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesPrompts {
                     }
                 }
                 Ok(ServerCapabilitiesPrompts {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -17677,8 +17642,8 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesResources {
                     }
                 }
                 Ok(ServerCapabilitiesResources {
-                    list_changed: list_changed,
-                    subscribe: subscribe,
+                    list_changed,
+                    subscribe,
                     unknown_members,
                 })
             }
@@ -17805,9 +17770,9 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTasks {
                     }
                 }
                 Ok(ServerCapabilitiesTasks {
-                    cancel: cancel,
-                    list: list,
-                    requests: requests,
+                    cancel,
+                    list,
+                    requests,
                     unknown_members,
                 })
             }
@@ -17863,9 +17828,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTasksCancel {
             ) -> ::std::result::Result<ServerCapabilitiesTasksCancel, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesTasksCancel {
                     unknown_members,
@@ -17923,9 +17886,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTasksList {
             ) -> ::std::result::Result<ServerCapabilitiesTasksList, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesTasksList {
                     unknown_members,
@@ -18012,7 +17973,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTasksRequests {
                     }
                 }
                 Ok(ServerCapabilitiesTasksRequests {
-                    tools: tools,
+                    tools,
                     unknown_members,
                 })
             }
@@ -18097,7 +18058,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
                     }
                 }
                 Ok(ServerCapabilitiesTasksRequestsTools {
-                    call: call,
+                    call,
                     unknown_members,
                 })
             }
@@ -18156,9 +18117,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTasksRequestsToolsCall {
             > {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ServerCapabilitiesTasksRequestsToolsCall {
                     unknown_members,
@@ -18242,7 +18201,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                     }
                 }
                 Ok(ServerCapabilitiesTools {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -18800,7 +18759,7 @@ impl<'de> Deserialize<'de> for SetLevelRequestParams {
                     }
                 }
                 Ok(SetLevelRequestParams {
-                    meta: meta,
+                    meta,
                     level: rt::required(level, "level")?,
                     unknown_members,
                 })
@@ -18883,7 +18842,7 @@ impl<'de> Deserialize<'de> for SetLevelRequestParamsMeta {
                     }
                 }
                 Ok(SetLevelRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -19107,12 +19066,12 @@ impl<'de> Deserialize<'de> for StringSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(StringSchema {
-                    default: default,
-                    description: description,
-                    format: format,
-                    max_length: max_length,
-                    min_length: min_length,
-                    title: title,
+                    default,
+                    description,
+                    format,
+                    max_length,
+                    min_length,
+                    title,
                     unknown_members,
                 })
             }
@@ -19393,7 +19352,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
                     }
                 }
                 Ok(SubscribeRequestParams {
-                    meta: meta,
+                    meta,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -19476,7 +19435,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParamsMeta {
                     }
                 }
                 Ok(SubscribeRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -19666,9 +19625,9 @@ impl<'de> Deserialize<'de> for Task {
                 Ok(Task {
                     created_at: rt::required(created_at, "createdAt")?,
                     last_updated_at: rt::required(last_updated_at, "lastUpdatedAt")?,
-                    poll_interval: poll_interval,
+                    poll_interval,
                     status: rt::required(status, "status")?,
-                    status_message: status_message,
+                    status_message,
                     task_id: rt::required(task_id, "taskId")?,
                     ttl: rt::required(ttl, "ttl")?,
                     unknown_members,
@@ -19786,8 +19745,8 @@ impl<'de> Deserialize<'de> for TaskAugmentedRequestParams {
                     }
                 }
                 Ok(TaskAugmentedRequestParams {
-                    meta: meta,
-                    task: task,
+                    meta,
+                    task,
                     unknown_members,
                 })
             }
@@ -19869,7 +19828,7 @@ impl<'de> Deserialize<'de> for TaskAugmentedRequestParamsMeta {
                     }
                 }
                 Ok(TaskAugmentedRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -19947,7 +19906,7 @@ impl<'de> Deserialize<'de> for TaskMetadata {
                     }
                 }
                 Ok(TaskMetadata {
-                    ttl: ttl,
+                    ttl,
                     unknown_members,
                 })
             }
@@ -20326,12 +20285,12 @@ impl<'de> Deserialize<'de> for TaskStatusNotificationParams {
                     }
                 }
                 Ok(TaskStatusNotificationParams {
-                    meta: meta,
+                    meta,
                     created_at: rt::required(created_at, "createdAt")?,
                     last_updated_at: rt::required(last_updated_at, "lastUpdatedAt")?,
-                    poll_interval: poll_interval,
+                    poll_interval,
                     status: rt::required(status, "status")?,
-                    status_message: status_message,
+                    status_message,
                     task_id: rt::required(task_id, "taskId")?,
                     ttl: rt::required(ttl, "ttl")?,
                     unknown_members,
@@ -20473,8 +20432,8 @@ impl<'de> Deserialize<'de> for TextContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TextContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     text: rt::required(text, "text")?,
                     unknown_members,
                 })
@@ -20607,8 +20566,8 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                     }
                 }
                 Ok(TextResourceContents {
-                    meta: meta,
-                    mime_type: mime_type,
+                    meta,
+                    mime_type,
                     text: rt::required(text, "text")?,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
@@ -20804,12 +20763,12 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TitledMultiSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     items: rt::required(items, "items")?,
-                    max_items: max_items,
-                    min_items: min_items,
-                    title: title,
+                    max_items,
+                    min_items,
+                    title,
                     unknown_members,
                 })
             }
@@ -21145,10 +21104,10 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TitledSingleSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     one_of: rt::required(one_of, "oneOf")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -21507,15 +21466,15 @@ impl<'de> Deserialize<'de> for Tool {
                     }
                 }
                 Ok(Tool {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    execution: execution,
-                    icons: icons,
+                    meta,
+                    annotations,
+                    description,
+                    execution,
+                    icons,
                     input_schema: rt::required(input_schema, "inputSchema")?,
                     name: rt::required(name, "name")?,
-                    output_schema: output_schema,
-                    title: title,
+                    output_schema,
+                    title,
                     unknown_members,
                 })
             }
@@ -21659,9 +21618,9 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolInputSchema {
-                    schema: schema,
-                    properties: properties,
-                    required: required,
+                    schema,
+                    properties,
+                    required,
                     unknown_members,
                 })
             }
@@ -21721,9 +21680,7 @@ impl<'de> Deserialize<'de> for ToolInputSchemaPropertiesValue {
             ) -> ::std::result::Result<ToolInputSchemaPropertiesValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ToolInputSchemaPropertiesValue {
                     unknown_members,
@@ -21863,9 +21820,9 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolOutputSchema {
-                    schema: schema,
-                    properties: properties,
-                    required: required,
+                    schema,
+                    properties,
+                    required,
                     unknown_members,
                 })
             }
@@ -21925,9 +21882,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchemaPropertiesValue {
             ) -> ::std::result::Result<ToolOutputSchemaPropertiesValue, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ToolOutputSchemaPropertiesValue {
                     unknown_members,
@@ -22119,11 +22074,11 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                     }
                 }
                 Ok(ToolAnnotations {
-                    destructive_hint: destructive_hint,
-                    idempotent_hint: idempotent_hint,
-                    open_world_hint: open_world_hint,
-                    read_only_hint: read_only_hint,
-                    title: title,
+                    destructive_hint,
+                    idempotent_hint,
+                    open_world_hint,
+                    read_only_hint,
+                    title,
                     unknown_members,
                 })
             }
@@ -22214,7 +22169,7 @@ impl<'de> Deserialize<'de> for ToolChoice {
                     }
                 }
                 Ok(ToolChoice {
-                    mode: mode,
+                    mode,
                     unknown_members,
                 })
             }
@@ -22360,7 +22315,7 @@ impl<'de> Deserialize<'de> for ToolExecution {
                     }
                 }
                 Ok(ToolExecution {
-                    task_support: task_support,
+                    task_support,
                     unknown_members,
                 })
             }
@@ -22533,7 +22488,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(ToolListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -22716,10 +22671,10 @@ impl<'de> Deserialize<'de> for ToolResultContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolResultContent {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
-                    structured_content: structured_content,
+                    is_error,
+                    structured_content,
                     tool_use_id: rt::required(tool_use_id, "toolUseId")?,
                     unknown_members,
                 })
@@ -22876,7 +22831,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolUseContent {
-                    meta: meta,
+                    meta,
                     id: rt::required(id, "id")?,
                     input: rt::required(input, "input")?,
                     name: rt::required(name, "name")?,
@@ -22986,7 +22941,7 @@ impl<'de> Deserialize<'de> for URLElicitationRequiredError {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(URLElicitationRequiredError {
                     error: rt::required(error, "error")?,
-                    id: id,
+                    id,
                     unknown_members,
                 })
             }
@@ -23378,7 +23333,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
                     }
                 }
                 Ok(UnsubscribeRequestParams {
-                    meta: meta,
+                    meta,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -23461,7 +23416,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParamsMeta {
                     }
                 }
                 Ok(UnsubscribeRequestParamsMeta {
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -23655,12 +23610,12 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(UntitledMultiSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     items: rt::required(items, "items")?,
-                    max_items: max_items,
-                    min_items: min_items,
-                    title: title,
+                    max_items,
+                    min_items,
+                    title,
                     unknown_members,
                 })
             }
@@ -23909,10 +23864,10 @@ impl<'de> Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(UntitledSingleSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     enum_: rt::required(enum_, "enum")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }

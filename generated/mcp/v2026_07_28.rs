@@ -130,9 +130,9 @@ impl<'de> Deserialize<'de> for Annotations {
                     }
                 }
                 Ok(Annotations {
-                    audience: audience,
-                    last_modified: last_modified,
-                    priority: priority,
+                    audience,
+                    last_modified,
+                    priority,
                     unknown_members,
                 })
             }
@@ -281,8 +281,8 @@ impl<'de> Deserialize<'de> for AudioContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(AudioContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -393,7 +393,7 @@ impl<'de> Deserialize<'de> for BaseMetadata {
                 }
                 Ok(BaseMetadata {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -523,9 +523,9 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                     }
                 }
                 Ok(BlobResourceContents {
-                    meta: meta,
+                    meta,
                     blob: rt::required(blob, "blob")?,
-                    mime_type: mime_type,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -655,9 +655,9 @@ impl<'de> Deserialize<'de> for BooleanSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(BooleanSchema {
-                    default: default,
-                    description: description,
-                    title: title,
+                    default,
+                    description,
+                    title,
                     unknown_members,
                 })
             }
@@ -816,7 +816,7 @@ impl<'de> Deserialize<'de> for CacheableResult {
                     }
                 }
                 Ok(CacheableResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
                     result_type: rt::required(result_type, "resultType")?,
                     ttl_ms: rt::required(ttl_ms, "ttlMs")?,
@@ -1148,10 +1148,10 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                 }
                 Ok(CallToolRequestParams {
                     meta: rt::required(meta, "_meta")?,
-                    arguments: arguments,
-                    input_responses: input_responses,
+                    arguments,
+                    input_responses,
                     name: rt::required(name, "name")?,
-                    request_state: request_state,
+                    request_state,
                     unknown_members,
                 })
             }
@@ -1332,9 +1332,9 @@ impl<'de> Deserialize<'de> for CallToolResult {
                     }
                 }
                 Ok(CallToolResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
+                    is_error,
                     result_type: rt::required(result_type, "resultType")?,
                     structured_content: structured_content.unwrap_or_default(),
                     unknown_members,
@@ -1704,8 +1704,8 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                     }
                 }
                 Ok(CancelledNotificationParams {
-                    meta: meta,
-                    reason: reason,
+                    meta,
+                    reason,
                     request_id: rt::required(request_id, "requestId")?,
                     unknown_members,
                 })
@@ -1883,11 +1883,11 @@ impl<'de> Deserialize<'de> for ClientCapabilities {
                     }
                 }
                 Ok(ClientCapabilities {
-                    elicitation: elicitation,
-                    experimental: experimental,
-                    extensions: extensions,
-                    roots: roots,
-                    sampling: sampling,
+                    elicitation,
+                    experimental,
+                    extensions,
+                    roots,
+                    sampling,
                     unknown_members,
                 })
             }
@@ -1992,8 +1992,8 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesElicitation {
                     }
                 }
                 Ok(ClientCapabilitiesElicitation {
-                    form: form,
-                    url: url,
+                    form,
+                    url,
                     unknown_members,
                 })
             }
@@ -2049,9 +2049,7 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesRoots {
             ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
-                    }
+                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
                 }
                 Ok(ClientCapabilitiesRoots {
                     unknown_members,
@@ -2157,8 +2155,8 @@ impl<'de> Deserialize<'de> for ClientCapabilitiesSampling {
                     }
                 }
                 Ok(ClientCapabilitiesSampling {
-                    context: context,
-                    tools: tools,
+                    context,
+                    tools,
                     unknown_members,
                 })
             }
@@ -2648,7 +2646,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
                 Ok(CompleteRequestParams {
                     meta: rt::required(meta, "_meta")?,
                     argument: rt::required(argument, "argument")?,
-                    context: context,
+                    context,
                     ref_: rt::required(ref_, "ref")?,
                     unknown_members,
                 })
@@ -2823,7 +2821,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsContext {
                     }
                 }
                 Ok(CompleteRequestParamsContext {
-                    arguments: arguments,
+                    arguments,
                     unknown_members,
                 })
             }
@@ -2996,7 +2994,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                     }
                 }
                 Ok(CompleteResult {
-                    meta: meta,
+                    meta,
                     completion: rt::required(completion, "completion")?,
                     result_type: rt::required(result_type, "resultType")?,
                     unknown_members,
@@ -3118,8 +3116,8 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                     }
                 }
                 Ok(CompleteResultCompletion {
-                    has_more: has_more,
-                    total: total,
+                    has_more,
+                    total,
                     values: rt::required(values, "values")?,
                     unknown_members,
                 })
@@ -3664,16 +3662,16 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                     }
                 }
                 Ok(CreateMessageRequestParams {
-                    include_context: include_context,
+                    include_context,
                     max_tokens: rt::required(max_tokens, "maxTokens")?,
                     messages: rt::required(messages, "messages")?,
-                    metadata: metadata,
-                    model_preferences: model_preferences,
-                    stop_sequences: stop_sequences,
-                    system_prompt: system_prompt,
-                    temperature: temperature,
-                    tool_choice: tool_choice,
-                    tools: tools,
+                    metadata,
+                    model_preferences,
+                    stop_sequences,
+                    system_prompt,
+                    temperature,
+                    tool_choice,
+                    tools,
                     unknown_members,
                 })
             }
@@ -3903,11 +3901,11 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                     }
                 }
                 Ok(CreateMessageResult {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     model: rt::required(model, "model")?,
                     role: rt::required(role, "role")?,
-                    stop_reason: stop_reason,
+                    stop_reason,
                     unknown_members,
                 })
             }
@@ -4346,10 +4344,10 @@ impl<'de> Deserialize<'de> for DiscoverResult {
                     }
                 }
                 Ok(DiscoverResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
                     capabilities: rt::required(capabilities, "capabilities")?,
-                    instructions: instructions,
+                    instructions,
                     result_type: rt::required(result_type, "resultType")?,
                     supported_versions: rt::required(
                         supported_versions,
@@ -4730,7 +4728,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParams {
                 }
                 Ok(ElicitRequestFormParams {
                     message: rt::required(message, "message")?,
-                    mode: mode,
+                    mode,
                     requested_schema: rt::required(requested_schema, "requestedSchema")?,
                     unknown_members,
                 })
@@ -4862,9 +4860,9 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ElicitRequestFormParamsRequestedSchema {
-                    schema: schema,
+                    schema,
                     properties: rt::required(properties, "properties")?,
-                    required: required,
+                    required,
                     unknown_members,
                 })
             }
@@ -5142,7 +5140,7 @@ impl<'de> Deserialize<'de> for ElicitResult {
                 }
                 Ok(ElicitResult {
                     action: rt::required(action, "action")?,
-                    content: content,
+                    content,
                     unknown_members,
                 })
             }
@@ -5370,8 +5368,8 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(EmbeddedResource {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     resource: rt::required(resource, "resource")?,
                     unknown_members,
                 })
@@ -5840,10 +5838,10 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                 }
                 Ok(GetPromptRequestParams {
                     meta: rt::required(meta, "_meta")?,
-                    arguments: arguments,
-                    input_responses: input_responses,
+                    arguments,
+                    input_responses,
                     name: rt::required(name, "name")?,
-                    request_state: request_state,
+                    request_state,
                     unknown_members,
                 })
             }
@@ -5987,8 +5985,8 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                     }
                 }
                 Ok(GetPromptResult {
-                    meta: meta,
-                    description: description,
+                    meta,
+                    description,
                     messages: rt::required(messages, "messages")?,
                     result_type: rt::required(result_type, "resultType")?,
                     unknown_members,
@@ -6245,7 +6243,7 @@ impl<'de> Deserialize<'de> for HeaderMismatchError {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(HeaderMismatchError {
                     error: rt::required(error, "error")?,
-                    id: id,
+                    id,
                     unknown_members,
                 })
             }
@@ -6508,10 +6506,10 @@ impl<'de> Deserialize<'de> for Icon {
                     }
                 }
                 Ok(Icon {
-                    mime_type: mime_type,
-                    sizes: sizes,
+                    mime_type,
+                    sizes,
                     src: rt::required(src, "src")?,
-                    theme: theme,
+                    theme,
                     unknown_members,
                 })
             }
@@ -6651,10 +6649,7 @@ impl<'de> Deserialize<'de> for Icons {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(Icons {
-                    icons: icons,
-                    unknown_members,
-                })
+                Ok(Icons { icons, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -6796,8 +6791,8 @@ impl<'de> Deserialize<'de> for ImageContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ImageContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     data: rt::required(data, "data")?,
                     mime_type: rt::required(mime_type, "mimeType")?,
                     unknown_members,
@@ -6997,12 +6992,12 @@ impl<'de> Deserialize<'de> for Implementation {
                     }
                 }
                 Ok(Implementation {
-                    description: description,
-                    icons: icons,
+                    description,
+                    icons,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     version: rt::required(version, "version")?,
-                    website_url: website_url,
+                    website_url,
                     unknown_members,
                 })
             }
@@ -7252,9 +7247,9 @@ impl<'de> Deserialize<'de> for InputRequiredResult {
                     }
                 }
                 Ok(InputRequiredResult {
-                    meta: meta,
-                    input_requests: input_requests,
-                    request_state: request_state,
+                    meta,
+                    input_requests,
+                    request_state,
                     result_type: rt::required(result_type, "resultType")?,
                     unknown_members,
                 })
@@ -7411,8 +7406,8 @@ impl<'de> Deserialize<'de> for InputResponseRequestParams {
                 }
                 Ok(InputResponseRequestParams {
                     meta: rt::required(meta, "_meta")?,
-                    input_responses: input_responses,
-                    request_state: request_state,
+                    input_responses,
+                    request_state,
                     unknown_members,
                 })
             }
@@ -7930,7 +7925,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorResponse {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCErrorResponse {
                     error: rt::required(error, "error")?,
-                    id: id,
+                    id,
                     unknown_members,
                 })
             }
@@ -8080,7 +8075,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(JSONRPCNotification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -8201,7 +8196,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                 Ok(JSONRPCRequest {
                     id: rt::required(id, "id")?,
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -8555,11 +8550,11 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(LegacyTitledEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     enum_: rt::required(enum_, "enum")?,
-                    enum_names: enum_names,
-                    title: title,
+                    enum_names,
+                    title,
                     unknown_members,
                 })
             }
@@ -8871,9 +8866,9 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                     }
                 }
                 Ok(ListPromptsResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
-                    next_cursor: next_cursor,
+                    next_cursor,
                     prompts: rt::required(prompts, "prompts")?,
                     result_type: rt::required(result_type, "resultType")?,
                     ttl_ms: rt::required(ttl_ms, "ttlMs")?,
@@ -9349,9 +9344,9 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                     }
                 }
                 Ok(ListResourceTemplatesResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
-                    next_cursor: next_cursor,
+                    next_cursor,
                     resource_templates: rt::required(
                         resource_templates,
                         "resourceTemplates",
@@ -9833,9 +9828,9 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                     }
                 }
                 Ok(ListResourcesResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
-                    next_cursor: next_cursor,
+                    next_cursor,
                     resources: rt::required(resources, "resources")?,
                     result_type: rt::required(result_type, "resultType")?,
                     ttl_ms: rt::required(ttl_ms, "ttlMs")?,
@@ -10108,7 +10103,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
                 }
                 rt::required_constant(method, "method")?;
                 Ok(ListRootsRequest {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -10187,7 +10182,7 @@ impl<'de> Deserialize<'de> for ListRootsRequestParams {
                     }
                 }
                 Ok(ListRootsRequestParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -10568,9 +10563,9 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                     }
                 }
                 Ok(ListToolsResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
-                    next_cursor: next_cursor,
+                    next_cursor,
                     result_type: rt::required(result_type, "resultType")?,
                     tools: rt::required(tools, "tools")?,
                     ttl_ms: rt::required(ttl_ms, "ttlMs")?,
@@ -11053,10 +11048,10 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                     }
                 }
                 Ok(LoggingMessageNotificationParams {
-                    meta: meta,
+                    meta,
                     data: rt::required(data, "data")?,
                     level: rt::required(level, "level")?,
-                    logger: logger,
+                    logger,
                     unknown_members,
                 })
             }
@@ -11325,7 +11320,7 @@ impl<'de> Deserialize<'de> for MissingRequiredClientCapabilityError {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(MissingRequiredClientCapabilityError {
                     error: rt::required(error, "error")?,
-                    id: id,
+                    id,
                     unknown_members,
                 })
             }
@@ -11610,10 +11605,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
-                Ok(ModelHint {
-                    name: name,
-                    unknown_members,
-                })
+                Ok(ModelHint { name, unknown_members })
             }
         }
         deserializer.deserialize_map(Visitor)
@@ -11787,10 +11779,10 @@ impl<'de> Deserialize<'de> for ModelPreferences {
                     }
                 }
                 Ok(ModelPreferences {
-                    cost_priority: cost_priority,
-                    hints: hints,
-                    intelligence_priority: intelligence_priority,
-                    speed_priority: speed_priority,
+                    cost_priority,
+                    hints,
+                    intelligence_priority,
+                    speed_priority,
                     unknown_members,
                 })
             }
@@ -11939,7 +11931,7 @@ impl<'de> Deserialize<'de> for Notification {
                 }
                 Ok(Notification {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -12037,7 +12029,7 @@ impl<'de> Deserialize<'de> for NotificationMetaObject {
                     }
                 }
                 Ok(NotificationMetaObject {
-                    io_modelcontextprotocol_subscription_id: io_modelcontextprotocol_subscription_id,
+                    io_modelcontextprotocol_subscription_id,
                     unknown_members,
                 })
             }
@@ -12117,7 +12109,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                     }
                 }
                 Ok(NotificationParams {
-                    meta: meta,
+                    meta,
                     unknown_members,
                 })
             }
@@ -12285,11 +12277,11 @@ impl<'de> Deserialize<'de> for NumberSchema {
                     }
                 }
                 Ok(NumberSchema {
-                    default: default,
-                    description: description,
-                    maximum: maximum,
-                    minimum: minimum,
-                    title: title,
+                    default,
+                    description,
+                    maximum,
+                    minimum,
+                    title,
                     type_: rt::required(type_, "type")?,
                     unknown_members,
                 })
@@ -12557,7 +12549,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                 }
                 Ok(PaginatedRequestParams {
                     meta: rt::required(meta, "_meta")?,
-                    cursor: cursor,
+                    cursor,
                     unknown_members,
                 })
             }
@@ -12679,8 +12671,8 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                     }
                 }
                 Ok(PaginatedResult {
-                    meta: meta,
-                    next_cursor: next_cursor,
+                    meta,
+                    next_cursor,
                     result_type: rt::required(result_type, "resultType")?,
                     unknown_members,
                 })
@@ -13103,11 +13095,11 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                     }
                 }
                 Ok(ProgressNotificationParams {
-                    meta: meta,
-                    message: message,
+                    meta,
+                    message,
                     progress: rt::required(progress, "progress")?,
                     progress_token: rt::required(progress_token, "progressToken")?,
-                    total: total,
+                    total,
                     unknown_members,
                 })
             }
@@ -13342,12 +13334,12 @@ impl<'de> Deserialize<'de> for Prompt {
                     }
                 }
                 Ok(Prompt {
-                    meta: meta,
-                    arguments: arguments,
-                    description: description,
-                    icons: icons,
+                    meta,
+                    arguments,
+                    description,
+                    icons,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -13498,10 +13490,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                     }
                 }
                 Ok(PromptArgument {
-                    description: description,
+                    description,
                     name: rt::required(name, "name")?,
-                    required: required,
-                    title: title,
+                    required,
+                    title,
                     unknown_members,
                 })
             }
@@ -13613,7 +13605,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(PromptListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -13820,7 +13812,7 @@ impl<'de> Deserialize<'de> for PromptReference {
                 rt::required_constant(type_, "type")?;
                 Ok(PromptReference {
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -14063,8 +14055,8 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                 }
                 Ok(ReadResourceRequestParams {
                     meta: rt::required(meta, "_meta")?,
-                    input_responses: input_responses,
-                    request_state: request_state,
+                    input_responses,
+                    request_state,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -14238,7 +14230,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                     }
                 }
                 Ok(ReadResourceResult {
-                    meta: meta,
+                    meta,
                     cache_scope: rt::required(cache_scope, "cacheScope")?,
                     contents: rt::required(contents, "contents")?,
                     result_type: rt::required(result_type, "resultType")?,
@@ -14577,7 +14569,7 @@ impl<'de> Deserialize<'de> for Request {
                 }
                 Ok(Request {
                     method: rt::required(method, "method")?,
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -14820,13 +14812,13 @@ impl<'de> Deserialize<'de> for RequestMetaObject {
                         io_modelcontextprotocol_client_capabilities,
                         "io.modelcontextprotocol/clientCapabilities",
                     )?,
-                    io_modelcontextprotocol_client_info: io_modelcontextprotocol_client_info,
-                    io_modelcontextprotocol_log_level: io_modelcontextprotocol_log_level,
+                    io_modelcontextprotocol_client_info,
+                    io_modelcontextprotocol_log_level,
                     io_modelcontextprotocol_protocol_version: rt::required(
                         io_modelcontextprotocol_protocol_version,
                         "io.modelcontextprotocol/protocolVersion",
                     )?,
-                    progress_token: progress_token,
+                    progress_token,
                     unknown_members,
                 })
             }
@@ -15159,14 +15151,14 @@ impl<'de> Deserialize<'de> for Resource {
                     }
                 }
                 Ok(Resource {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
-                    title: title,
+                    size,
+                    title,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15293,8 +15285,8 @@ impl<'de> Deserialize<'de> for ResourceContents {
                     }
                 }
                 Ok(ResourceContents {
-                    meta: meta,
-                    mime_type: mime_type,
+                    meta,
+                    mime_type,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15563,14 +15555,14 @@ impl<'de> Deserialize<'de> for ResourceLink {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ResourceLink {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    size: size,
-                    title: title,
+                    size,
+                    title,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -15689,7 +15681,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(ResourceListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -16009,13 +16001,13 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                     }
                 }
                 Ok(ResourceTemplate {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
-                    mime_type: mime_type,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
+                    mime_type,
                     name: rt::required(name, "name")?,
-                    title: title,
+                    title,
                     uri_template: rt::required(uri_template, "uriTemplate")?,
                     unknown_members,
                 })
@@ -16310,7 +16302,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                     }
                 }
                 Ok(ResourceUpdatedNotificationParams {
-                    meta: meta,
+                    meta,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -16412,7 +16404,7 @@ impl<'de> Deserialize<'de> for Result {
                     }
                 }
                 Ok(Result {
-                    meta: meta,
+                    meta,
                     result_type: rt::required(result_type, "resultType")?,
                     unknown_members,
                 })
@@ -16512,7 +16504,7 @@ impl<'de> Deserialize<'de> for ResultMetaObject {
                     }
                 }
                 Ok(ResultMetaObject {
-                    io_modelcontextprotocol_server_info: io_modelcontextprotocol_server_info,
+                    io_modelcontextprotocol_server_info,
                     unknown_members,
                 })
             }
@@ -16736,8 +16728,8 @@ impl<'de> Deserialize<'de> for Root {
                     }
                 }
                 Ok(Root {
-                    meta: meta,
-                    name: name,
+                    meta,
+                    name,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
                 })
@@ -16847,7 +16839,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
                     }
                 }
                 Ok(SamplingMessage {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
                     role: rt::required(role, "role")?,
                     unknown_members,
@@ -17200,13 +17192,13 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                     }
                 }
                 Ok(ServerCapabilities {
-                    completions: completions,
-                    experimental: experimental,
-                    extensions: extensions,
-                    logging: logging,
-                    prompts: prompts,
-                    resources: resources,
-                    tools: tools,
+                    completions,
+                    experimental,
+                    extensions,
+                    logging,
+                    prompts,
+                    resources,
+                    tools,
                     unknown_members,
                 })
             }
@@ -17296,7 +17288,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesPrompts {
                     }
                 }
                 Ok(ServerCapabilitiesPrompts {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -17399,8 +17391,8 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesResources {
                     }
                 }
                 Ok(ServerCapabilitiesResources {
-                    list_changed: list_changed,
-                    subscribe: subscribe,
+                    list_changed,
+                    subscribe,
                     unknown_members,
                 })
             }
@@ -17482,7 +17474,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                     }
                 }
                 Ok(ServerCapabilitiesTools {
-                    list_changed: list_changed,
+                    list_changed,
                     unknown_members,
                 })
             }
@@ -17917,12 +17909,12 @@ impl<'de> Deserialize<'de> for StringSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(StringSchema {
-                    default: default,
-                    description: description,
-                    format: format,
-                    max_length: max_length,
-                    min_length: min_length,
-                    title: title,
+                    default,
+                    description,
+                    format,
+                    max_length,
+                    min_length,
+                    title,
                     unknown_members,
                 })
             }
@@ -18141,10 +18133,10 @@ impl<'de> Deserialize<'de> for SubscriptionFilter {
                     }
                 }
                 Ok(SubscriptionFilter {
-                    prompts_list_changed: prompts_list_changed,
-                    resource_subscriptions: resource_subscriptions,
-                    resources_list_changed: resources_list_changed,
-                    tools_list_changed: tools_list_changed,
+                    prompts_list_changed,
+                    resource_subscriptions,
+                    resources_list_changed,
+                    tools_list_changed,
                     unknown_members,
                 })
             }
@@ -18360,7 +18352,7 @@ impl<'de> Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
                     }
                 }
                 Ok(SubscriptionsAcknowledgedNotificationParams {
-                    meta: meta,
+                    meta,
                     notifications: rt::required(notifications, "notifications")?,
                     unknown_members,
                 })
@@ -18799,7 +18791,7 @@ impl<'de> Deserialize<'de> for SubscriptionsListenResultMetaObject {
                     }
                 }
                 Ok(SubscriptionsListenResultMetaObject {
-                    io_modelcontextprotocol_server_info: io_modelcontextprotocol_server_info,
+                    io_modelcontextprotocol_server_info,
                     io_modelcontextprotocol_subscription_id: rt::required(
                         io_modelcontextprotocol_subscription_id,
                         "io.modelcontextprotocol/subscriptionId",
@@ -19040,8 +19032,8 @@ impl<'de> Deserialize<'de> for TextContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TextContent {
-                    meta: meta,
-                    annotations: annotations,
+                    meta,
+                    annotations,
                     text: rt::required(text, "text")?,
                     unknown_members,
                 })
@@ -19172,8 +19164,8 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                     }
                 }
                 Ok(TextResourceContents {
-                    meta: meta,
-                    mime_type: mime_type,
+                    meta,
+                    mime_type,
                     text: rt::required(text, "text")?,
                     uri: rt::required(uri, "uri")?,
                     unknown_members,
@@ -19369,12 +19361,12 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TitledMultiSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     items: rt::required(items, "items")?,
-                    max_items: max_items,
-                    min_items: min_items,
-                    title: title,
+                    max_items,
+                    min_items,
+                    title,
                     unknown_members,
                 })
             }
@@ -19710,10 +19702,10 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(TitledSingleSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     one_of: rt::required(one_of, "oneOf")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }
@@ -20061,14 +20053,14 @@ impl<'de> Deserialize<'de> for Tool {
                     }
                 }
                 Ok(Tool {
-                    meta: meta,
-                    annotations: annotations,
-                    description: description,
-                    icons: icons,
+                    meta,
+                    annotations,
+                    description,
+                    icons,
                     input_schema: rt::required(input_schema, "inputSchema")?,
                     name: rt::required(name, "name")?,
-                    output_schema: output_schema,
-                    title: title,
+                    output_schema,
+                    title,
                     unknown_members,
                 })
             }
@@ -20183,7 +20175,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolInputSchema {
-                    schema: schema,
+                    schema,
                     unknown_members,
                 })
             }
@@ -20266,7 +20258,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                     }
                 }
                 Ok(ToolOutputSchema {
-                    schema: schema,
+                    schema,
                     unknown_members,
                 })
             }
@@ -20456,11 +20448,11 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                     }
                 }
                 Ok(ToolAnnotations {
-                    destructive_hint: destructive_hint,
-                    idempotent_hint: idempotent_hint,
-                    open_world_hint: open_world_hint,
-                    read_only_hint: read_only_hint,
-                    title: title,
+                    destructive_hint,
+                    idempotent_hint,
+                    open_world_hint,
+                    read_only_hint,
+                    title,
                     unknown_members,
                 })
             }
@@ -20551,7 +20543,7 @@ impl<'de> Deserialize<'de> for ToolChoice {
                     }
                 }
                 Ok(ToolChoice {
-                    mode: mode,
+                    mode,
                     unknown_members,
                 })
             }
@@ -20714,7 +20706,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 rt::required_constant(method, "method")?;
                 Ok(ToolListChangedNotification {
-                    params: params,
+                    params,
                     unknown_members,
                 })
             }
@@ -20896,9 +20888,9 @@ impl<'de> Deserialize<'de> for ToolResultContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolResultContent {
-                    meta: meta,
+                    meta,
                     content: rt::required(content, "content")?,
-                    is_error: is_error,
+                    is_error,
                     structured_content: structured_content.unwrap_or_default(),
                     tool_use_id: rt::required(tool_use_id, "toolUseId")?,
                     unknown_members,
@@ -21054,7 +21046,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(ToolUseContent {
-                    meta: meta,
+                    meta,
                     id: rt::required(id, "id")?,
                     input: rt::required(input, "input")?,
                     name: rt::required(name, "name")?,
@@ -21167,7 +21159,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionError {
                 rt::required_constant(jsonrpc, "jsonrpc")?;
                 Ok(UnsupportedProtocolVersionError {
                     error: rt::required(error, "error")?,
-                    id: id,
+                    id,
                     unknown_members,
                 })
             }
@@ -21563,12 +21555,12 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(UntitledMultiSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     items: rt::required(items, "items")?,
-                    max_items: max_items,
-                    min_items: min_items,
-                    title: title,
+                    max_items,
+                    min_items,
+                    title,
                     unknown_members,
                 })
             }
@@ -21817,10 +21809,10 @@ impl<'de> Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 }
                 rt::required_constant(type_, "type")?;
                 Ok(UntitledSingleSelectEnumSchema {
-                    default: default,
-                    description: description,
+                    default,
+                    description,
                     enum_: rt::required(enum_, "enum")?,
-                    title: title,
+                    title,
                     unknown_members,
                 })
             }

@@ -146,24 +146,24 @@ fn numeric(value: Num, shown: &dyn std::fmt::Display, bounds: &Bounds) -> Option
         })
     };
     if let Some(l) = below(bounds.minimum, false) {
-        return Some(format!("{shown} is less than the minimum {l}"));
+        return Some(format!("`{shown}` is less than the minimum `{l}`"));
     }
     if let Some(l) = below(bounds.exclusive_minimum, true) {
         return Some(format!(
-            "{shown} is not greater than the exclusive minimum {l}"
+            "`{shown}` is not greater than the exclusive minimum `{l}`"
         ));
     }
     if let Some(l) = above(bounds.maximum, false) {
-        return Some(format!("{shown} is greater than the maximum {l}"));
+        return Some(format!("`{shown}` is greater than the maximum `{l}`"));
     }
     if let Some(l) = above(bounds.exclusive_maximum, true) {
         return Some(format!(
-            "{shown} is not less than the exclusive maximum {l}"
+            "`{shown}` is not less than the exclusive maximum `{l}`"
         ));
     }
     if let Some(l) = bounds.multiple_of {
         if !value.is_multiple_of(Num::of_limit(l)) {
-            return Some(format!("{shown} is not a multiple of {l}"));
+            return Some(format!("`{shown}` is not a multiple of `{l}`"));
         }
     }
     None
@@ -192,12 +192,12 @@ impl Check for String {
             let length = self.chars().count();
             if let Some(min) = bounds.min_length.filter(|&min| length < min) {
                 return Some(format!(
-                    "a string of {length} characters is shorter than the minimum length {min}"
+                    "a string of {length} characters is shorter than the minimum length `{min}`"
                 ));
             }
             if let Some(max) = bounds.max_length.filter(|&max| length > max) {
                 return Some(format!(
-                    "a string of {length} characters is longer than the maximum length {max}"
+                    "a string of {length} characters is longer than the maximum length `{max}`"
                 ));
             }
         }
@@ -219,12 +219,12 @@ impl<T: PartialEq> Check for Vec<T> {
         let count = self.len();
         if let Some(min) = bounds.min_items.filter(|&min| count < min) {
             return Some(format!(
-                "an array of {count} items has fewer than the minimum {min}"
+                "an array of {count} items has fewer than the minimum `{min}`"
             ));
         }
         if let Some(max) = bounds.max_items.filter(|&max| count > max) {
             return Some(format!(
-                "an array of {count} items has more than the maximum {max}"
+                "an array of {count} items has more than the maximum `{max}`"
             ));
         }
         if bounds.unique_items {

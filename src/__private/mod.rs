@@ -33,13 +33,13 @@ pub use members::{
     take_constant, Const, Key, Members,
 };
 pub use seeds::{
-    any, boxed, default_on_error, default_on_null, map_of, nullable, opt, plain, seq, skip_invalid,
-    AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf, Nullable, Opt, Plain, Seed, Seq,
-    SkipInvalid,
+    any, boxed, default_on_error, default_on_null, element, map_of, nullable, opt, plain, seq,
+    skip_invalid, too_long, too_short, AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf,
+    Nullable, Opt, Plain, Seed, Seq, SkipInvalid,
 };
 pub use session::{mark, rollback, unknown_value};
 pub use tagged::{catch_all, drain, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
-pub use untagged::{branch, null_branch, object_branch, untagged, Branch};
+pub use untagged::{branch, null_branch, object_branch, untagged, untagged_one, Branch};
 
 #[cfg(feature = "patterns")]
 pub use bounds::Pattern;

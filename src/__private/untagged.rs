@@ -1,6 +1,7 @@
-//! Unions told apart by the shape of the value (no tag member): the first branch that decodes
-//! without leaving members it does not declare wins; when every branch that decodes leaves some,
-//! the one leaving the fewest (the first among equals) wins.
+//! Unions told apart by the shape of the value (no tag member). An `anyOf`: the first branch
+//! that decodes without leaving members it does not declare wins; when every branch that decodes
+//! leaves some, the one leaving the fewest (the first among equals) wins. A `oneOf`: exactly one
+//! branch must decode the value.
 
 use serde_json::Value;
 
@@ -41,6 +42,44 @@ pub fn untagged<U>(
     match best {
         // Decoded again so that its leniency events are recorded.
         Some((_, index)) => branches[index](raw).map(|(_, value)| value),
+        None => Err(no_variant(name, raw)),
+    }
+}
+
+/// Decodes an untagged `oneOf` from its buffered value: the one branch that decodes it.
+///
+/// # Errors
+/// ``<kind> that matches no variant of `<name>` `` when no branch decodes the value, and
+/// ``<kind> that matches `oneOf` branches <i> and <j> of `<name>` `` when two do, at the
+/// union's pointer.
+pub fn untagged_one<U>(
+    raw: &Value,
+    name: &'static str,
+    branches: &[Branch<U>],
+) -> Result<U, serde_json::Error> {
+    let start = mark();
+    let mut found: Option<usize> = None;
+    for (index, branch) in branches.iter().enumerate() {
+        let before = mark();
+        let decoded = branch(raw).is_ok();
+        rollback(before);
+        if !decoded {
+            continue;
+        }
+        if let Some(first) = found {
+            rollback(start);
+            session::fail_here(None);
+            return Err(serde::de::Error::custom(format_args!(
+                "{} that matches `oneOf` branches {first} and {index} of `{name}`",
+                kind(raw)
+            )));
+        }
+        found = Some(index);
+    }
+    rollback(start);
+    match found {
+        // Decoded again so that its leniency events are recorded.
+        Some(index) => branches[index](raw).map(|(_, value)| value),
         None => Err(no_variant(name, raw)),
     }
 }
@@ -90,14 +129,21 @@ pub fn null_branch<U>(raw: &Value, unit: fn() -> U) -> Result<(usize, U), serde_
 
 /// The error when no branch of an untagged union accepts the value.
 pub fn no_variant(union: &'static str, raw: &Value) -> serde_json::Error {
-    let kind = match raw {
+    session::fail_here(None);
+    serde::de::Error::custom(format_args!(
+        "{} that matches no variant of `{union}`",
+        kind(raw)
+    ))
+}
+
+/// What kind of JSON value `raw` is, for messages (`a string`, `null`).
+fn kind(raw: &Value) -> &'static str {
+    match raw {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    };
-    session::fail_here(None);
-    serde::de::Error::custom(format_args!("{kind} that matches no variant of `{union}`"))
+    }
 }

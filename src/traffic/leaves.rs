@@ -10,8 +10,6 @@
 //! - otherwise the branches whose tag matched (or that have no tag) are candidates, and the one
 //!   with the fewest errors at the union itself, then the fewest errors, wins (first on a tie).
 
-use std::cmp::Ordering;
-
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError};
 use serde_json::Value;
@@ -61,33 +59,9 @@ pub(crate) fn collect<'a>(
 /// drops duplicates.
 pub(crate) fn sort(errors: &mut Vec<SchemaError>) {
     errors.sort_by(|a, b| {
-        compare_pointers(&a.pointer, &b.pointer).then_with(|| a.message.cmp(&b.message))
+        crate::pointer::compare(&a.pointer, &b.pointer).then_with(|| a.message.cmp(&b.message))
     });
     errors.dedup();
-}
-
-/// Orders pointers so that a parent comes before its children and `/2` before `/10`.
-pub(crate) fn compare_pointers(a: &str, b: &str) -> Ordering {
-    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mut left = a.split('/');
-    let mut right = b.split('/');
-    loop {
-        match (left.next(), right.next()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) => {
-                let order = if numeric(x) && numeric(y) {
-                    x.len().cmp(&y.len()).then_with(|| x.cmp(y))
-                } else {
-                    x.cmp(y)
-                };
-                if order != Ordering::Equal {
-                    return order;
-                }
-            }
-        }
-    }
 }
 
 /// Whether `pointer` is `base` or lies under it.
@@ -379,7 +353,7 @@ mod tests {
     #[test]
     fn pointers_sort_as_documents() {
         let mut pointers = ["/a/10", "/a/2", "/a", "/b", "", "/a/2/x"];
-        pointers.sort_by(|a, b| compare_pointers(a, b));
+        pointers.sort_by(|a, b| crate::pointer::compare(a, b));
         assert_eq!(pointers, ["", "/a", "/a/2", "/a/2/x", "/a/10", "/b"]);
     }
 

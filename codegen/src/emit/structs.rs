@@ -27,6 +27,16 @@ fn field_ident(name: &str) -> Ident {
     format_ident!("{}", name)
 }
 
+/// `field: value` in the struct literal that ends decoding; `value` is `None` for the local
+/// variable as it is (written `field` alone when it has the field's name).
+fn field_init(field: &Ident, slot: &Ident, value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(value) => quote!(#field: #value),
+        None if field == slot => quote!(#field),
+        None => quote!(#field: #slot),
+    }
+}
+
 /// The local variable holding a member while decoding.
 fn slot_ident(field: &str) -> Ident {
     if LOCALS.contains(&field) {
@@ -87,7 +97,7 @@ fn member_decode(
     paths: &Paths,
     statics: &mut Statics,
     name: &str,
-) -> (TokenStream, TokenStream) {
+) -> (TokenStream, Option<TokenStream>) {
     let base = if field.leniency.skip_invalid_items {
         let items = item_seed(field.ty.unbounded(), paths, statics, name)
             .unwrap_or_else(|| seed(&field.ty, paths, statics, name));
@@ -102,18 +112,18 @@ fn member_decode(
         Presence::Required => {
             let required = quote!(rt::required(#slot, #wire)?);
             match (on_error, field.leniency.default_on_null) {
-                (false, false) => (base, required),
+                (false, false) => (base, Some(required)),
                 (true, false) => (
                     quote!(rt::default_on_error(#base, #hint)),
-                    quote!(#required.unwrap_or_default()),
+                    Some(quote!(#required.unwrap_or_default())),
                 ),
                 (false, true) => (
                     quote!(rt::default_on_null(#base)),
-                    quote!(#required.unwrap_or_default()),
+                    Some(quote!(#required.unwrap_or_default())),
                 ),
                 (true, true) => (
                     quote!(rt::default_on_error(rt::default_on_null(#base), #hint)),
-                    quote!(#required.flatten().unwrap_or_default()),
+                    Some(quote!(#required.flatten().unwrap_or_default())),
                 ),
             }
         }
@@ -122,34 +132,37 @@ fn member_decode(
             if on_error {
                 (
                     quote!(rt::default_on_error(rt::opt(#base), #hint)),
-                    quote!(#required.flatten()),
+                    Some(quote!(#required.flatten())),
                 )
             } else {
-                (quote!(rt::opt(#base)), required)
+                (quote!(rt::opt(#base)), Some(required))
             }
         }
         Presence::Optional => match (on_error, on_null) {
-            (false, false) => (base, quote!(#slot)),
+            (false, false) => (base, None),
             (true, false) => (
                 quote!(rt::default_on_error(#base, #hint)),
-                quote!(#slot.flatten()),
+                Some(quote!(#slot.flatten())),
             ),
-            (false, true) => (quote!(rt::default_on_null(#base)), quote!(#slot.flatten())),
+            (false, true) => (
+                quote!(rt::default_on_null(#base)),
+                Some(quote!(#slot.flatten())),
+            ),
             (true, true) => (
                 quote!(rt::default_on_error(rt::default_on_null(#base), #hint)),
-                quote!(#slot.flatten().flatten()),
+                Some(quote!(#slot.flatten().flatten())),
             ),
         },
         Presence::OptionalNullable => {
             if on_error {
                 (
                     quote!(rt::default_on_error(rt::nullable(#base), #hint)),
-                    quote!(#slot.flatten().unwrap_or_default()),
+                    Some(quote!(#slot.flatten().unwrap_or_default())),
                 )
             } else {
                 (
                     quote!(rt::nullable(#base)),
-                    quote!(#slot.unwrap_or_default()),
+                    Some(quote!(#slot.unwrap_or_default())),
                 )
             }
         }
@@ -451,7 +464,12 @@ fn checks(s: &Struct, name: &str) -> Vec<TokenStream> {
                     None => quote!(false),
                 }
             });
-            quote!(true #(&& #checks)*)
+            let checks: Vec<TokenStream> = checks.collect();
+            if checks.is_empty() {
+                quote!(true)
+            } else {
+                quote!(#(#checks)&&*)
+            }
         });
         out.push(quote! {
             rt::presence(#name, #exactly_one, &[#(#sets),*], &[#(#present),*])?;
@@ -482,7 +500,7 @@ fn deserialize_streamed(
                 slots.push(quote!(let mut #slot = false;));
                 arms.push(quote!(#wire => rt::constant(&mut access, &mut #slot, #wire, #value)?,));
                 if !required {
-                    inits.push(quote!(#field: #slot));
+                    inits.push(field_init(&field, &slot, None));
                 }
             }
             MemberValue::Field(f) => {
@@ -490,7 +508,7 @@ fn deserialize_streamed(
                 let (seed, finish) = member_decode(f, wire, &slot, paths, statics, &static_base);
                 slots.push(quote!(let mut #slot = None;));
                 arms.push(quote!(#wire => rt::member(&mut access, &mut #slot, #wire, #seed)?,));
-                inits.push(quote!(#field: #finish));
+                inits.push(field_init(&field, &slot, finish));
             }
         }
     }
@@ -500,7 +518,7 @@ fn deserialize_streamed(
             let map = paths.name("Map");
             slots.push(quote!(let mut #field = #map::new();));
             inits.push(quote!(#field));
-            quote!(_ => rt::keep_unknown(&mut access, &mut #field, key)?,)
+            quote!(rt::keep_unknown(&mut access, &mut #field, key)?)
         }
         (Rest::Additional(ty), Some((field, _))) => {
             let field = field_ident(field);
@@ -508,14 +526,15 @@ fn deserialize_streamed(
             let seed = seed(ty, paths, statics, &static_name(name, "ADDITIONAL"));
             slots.push(quote!(let mut #field = #btree::new();));
             inits.push(quote!(#field));
-            quote!(_ => rt::keep_typed(&mut access, &mut #field, key, #seed)?,)
+            quote!(rt::keep_typed(&mut access, &mut #field, key, #seed)?)
         }
         (Rest::Deny, _) => {
             let members = s.members.iter().map(|m| &m.wire);
-            quote!(_ => return Err(rt::deny_unknown(&key, &[#(#members),*])),)
+            quote!(return Err(rt::deny_unknown(&key, &[#(#members),*])))
         }
-        _ => quote!(_ => rt::skip_unknown(&mut access)?,),
+        _ => quote!(rt::skip_unknown(&mut access)?),
     };
+    let uses_key = s.rest != Rest::Ignore;
     let checks = checks(s, name);
     let (deserialize, deserializer, result, fmt) = (
         paths.name("Deserialize"),
@@ -524,10 +543,17 @@ fn deserialize_streamed(
         paths.name("fmt"),
     );
     let de = paths.name("de");
-    let match_key = if arms.is_empty() {
-        quote!(match key.as_str() { #rest_arm })
+    // Without declared members every key goes to the rest: no `match` of one arm.
+    let read_keys = if arms.is_empty() && uses_key {
+        quote!(while let Some(key) = access.next_key::<rt::Key<'de>>()? { #rest_arm; })
+    } else if arms.is_empty() {
+        quote!(while access.next_key::<rt::Key<'de>>()?.is_some() { #rest_arm; })
     } else {
-        quote!(match key.as_str() { #(#arms)* #rest_arm })
+        quote! {
+            while let Some(key) = access.next_key::<rt::Key<'de>>()? {
+                match key.as_str() { #(#arms)* _ => #rest_arm, }
+            }
+        }
     };
     quote! {
         impl<'de> #deserialize<'de> for #ident {
@@ -540,9 +566,7 @@ fn deserialize_streamed(
                     }
                     fn visit_map<A: #de::MapAccess<'de>>(self, mut access: A) -> #result<#ident, A::Error> {
                         #(#slots)*
-                        while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                            #match_key
-                        }
+                        #read_keys
                         #(#checks)*
                         Ok(#ident {
                             #(#inits,)*
@@ -579,7 +603,7 @@ fn deserialize_buffered(
                     let #slot = rt::take_constant(&mut object, #wire, #value).map_err(rt::lift)?;
                 });
                 if !required {
-                    inits.push(quote!(#field: #slot));
+                    inits.push(field_init(&field, &slot, None));
                 }
             }
             MemberValue::Field(f) => {
@@ -588,7 +612,7 @@ fn deserialize_buffered(
                 takes.push(quote! {
                     let #slot = rt::take(&mut object, #wire, #seed).map_err(rt::lift)?;
                 });
-                inits.push(quote!(#field: #finish));
+                inits.push(field_init(&field, &slot, finish));
             }
         }
     }

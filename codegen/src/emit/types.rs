@@ -42,6 +42,11 @@ pub fn rust_type(ty: &Ty, paths: &Paths) -> TokenStream {
             let (map, string) = (paths.name("BTreeMap"), paths.name("String"));
             quote!(#map<#string, #inner>)
         }
+        Ty::Nullable(inner) => {
+            let inner = rust_type(inner, paths);
+            let option = paths.name("Option");
+            quote!(#option<#inner>)
+        }
         Ty::Bounded(inner, _) => rust_type(inner, paths),
     }
 }
@@ -69,6 +74,10 @@ pub fn seed(ty: &Ty, paths: &Paths, statics: &mut Statics, name: &str) -> TokenS
         Ty::Map(inner) => {
             let inner = seed(inner, paths, statics, &format!("{name}_VALUE"));
             quote!(rt::map_of(#inner))
+        }
+        Ty::Nullable(inner) => {
+            let inner = seed(inner, paths, statics, name);
+            quote!(rt::opt(#inner))
         }
         Ty::Bounded(inner, bounds) => {
             let inner_seed = seed(inner, paths, statics, name);

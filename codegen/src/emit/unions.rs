@@ -289,11 +289,16 @@ fn untagged(
         }
     });
     let call = deserialize_call(&value, &quote!(deserializer), paths);
+    let decide = if u.exactly_one {
+        quote!(rt::untagged_one)
+    } else {
+        quote!(rt::untagged)
+    };
     quote! {
         impl<'de> #deserialize<'de> for #ident {
             fn deserialize<D: #deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 let raw = #call?;
-                rt::untagged(&raw, #type_name, &[
+                #decide(&raw, #type_name, &[
                     #(#branches)*
                 ])
                 .map_err(rt::lift)

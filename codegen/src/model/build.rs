@@ -74,27 +74,10 @@ pub enum BuildError {
     },
 }
 
-/// Keywords that say nothing about the shape of a value.
-pub(crate) const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "examples",
-    "deprecated",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "$schema",
-    "$id",
-    "format",
-    "discriminator",
-    "x-deserialize-default-on-error",
-    "x-deserialize-skip-invalid-items",
-    "x-deserialize-default-on-null",
-    "x-side",
-    "x-method",
-    "x-docs-ignore",
-];
+/// Names the emitted impls use for themselves: the generic parameters `D: Deserializer`,
+/// `S: Serializer`, `A: MapAccess` and the local `struct Visitor`. A definition with one of these
+/// names gets the next free one (`A2`), or its impls would not compile.
+pub const RESERVED: &[&str] = &["A", "D", "S", "Visitor"];
 
 /// Builds the model of the definitions `defs` (in their order).
 ///
@@ -112,7 +95,7 @@ pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, 
         options,
         replaced,
         type_names: BTreeMap::new(),
-        taken: BTreeSet::new(),
+        taken: RESERVED.iter().map(|name| (*name).to_owned()).collect(),
         scalars: Scalars::new(),
         items: Vec::new(),
         definition: String::new(),
@@ -141,6 +124,26 @@ pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, 
     let mut model = Model {
         items: builder.items,
     };
+    if let Some(cycle) = super::recursion::same_value_cycle(&model) {
+        let first = model
+            .item(cycle[0])
+            .map_or("", |item| item.pointer.as_str());
+        return Err(BuildError::Unsupported {
+            definition: pointer::tokens(first)
+                .nth(1)
+                .map(std::borrow::Cow::into_owned)
+                .unwrap_or_default(),
+            pointer: first.to_owned(),
+            what: format!(
+                "a cycle of `$ref`s and unions that never reaches a value ({})",
+                cycle
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
     super::recursion::box_cycles(&mut model);
     Ok(model)
 }
@@ -319,9 +322,15 @@ impl Builder<'_> {
     fn kind(&mut self, name: &str, schema: &Value, pointer: &str) -> Result<Kind, BuildError> {
         let schema = self.merge_all_of(schema, pointer)?;
         let schema = schema.as_ref();
+        if let Some(split) = enumeration_with_null(schema) {
+            // `null` is a value of the definition: a union of the other values and `null`, as
+            // `type: [string, null]` is.
+            return self.kind(name, &split, pointer);
+        }
         if let Some(e) = super::unions::enumeration(self, schema, pointer)? {
             return Ok(Kind::Enum(e));
         }
+        self.refuse_unknown_enum(schema, pointer)?;
         let types = types(schema);
         if has_union(schema) {
             if is_object(schema) && has_properties(schema) {
@@ -345,9 +354,11 @@ impl Builder<'_> {
             if schema.get("prefixItems").is_some() {
                 return super::objects::tuple(self, name, schema, pointer).map(Kind::Tuple);
             }
-            return self
-                .value(schema, name, pointer)
-                .map(|(ty, _)| Kind::Alias(ty));
+            // An array with bounds is a newtype that checks them; a plain one an alias.
+            return self.value(schema, name, pointer).map(|(ty, _)| match ty {
+                Ty::Bounded(..) => Kind::Newtype(ty),
+                ty => Kind::Alias(ty),
+            });
         }
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
             return self.ref_type(reference, pointer).map(Kind::Alias);
@@ -357,6 +368,12 @@ impl Builder<'_> {
                 return Err(
                     self.unsupported(pointer, "a `const` that is not a string or an integer")
                 );
+            }
+            if types.nullable {
+                return Err(self.unsupported(
+                    pointer,
+                    "`type: null` alone (a value that can only be `null`)",
+                ));
             }
             return Ok(Kind::Newtype(Ty::Value));
         }
@@ -400,6 +417,13 @@ impl Builder<'_> {
             }
             return Ok((self.hoist(hint, schema, pointer)?, nullable));
         }
+        self.refuse_unknown_enum(schema, pointer)?;
+        if types.non_null.is_empty() && nullable && !has_union(schema) {
+            return Err(self.unsupported(
+                pointer,
+                "`type: null` alone (a value that can only be `null`)",
+            ));
+        }
         if has_union(schema) {
             if is_object(schema) && has_properties(schema) {
                 return Ok((self.hoist(hint, schema, pointer)?, nullable));
@@ -424,7 +448,8 @@ impl Builder<'_> {
             }
             Some("array") => {
                 if schema.get("prefixItems").is_some() {
-                    self.hoist(hint, schema, pointer)?
+                    // The tuple checks `minItems` and `maxItems` itself.
+                    return Ok((self.hoist(hint, schema, pointer)?, nullable));
                 } else {
                     let item = match schema.get("items") {
                         None | Some(Value::Bool(true)) => Ty::Value,
@@ -439,13 +464,7 @@ impl Builder<'_> {
                             let here = pointer::join(pointer, "items");
                             let (ty, item_nullable) =
                                 self.value(items, &format!("{hint}Item"), &here)?;
-                            if item_nullable {
-                                return Err(self.unsupported(
-                                    &here,
-                                    "array items that admit `null` beside other values",
-                                ));
-                            }
-                            ty
+                            Ty::nullable_if(ty, item_nullable)
                         }
                     };
                     Ty::Vec(Box::new(item))
@@ -477,6 +496,18 @@ impl Builder<'_> {
         Ok((ty, nullable))
     }
 
+    /// Refuses an `enum` that is not an enumeration of strings or of integers (mixed values, or
+    /// a `const` beside it that is none of them): no Rust type would check it.
+    fn refuse_unknown_enum(&self, schema: &Value, pointer: &str) -> Result<(), BuildError> {
+        if schema.get("enum").is_some() && !super::unions::is_enumeration(schema) {
+            return Err(self.unsupported(
+                &pointer::join(pointer, "enum"),
+                "an `enum` whose values are not all strings or all integers (or whose `const` is none of them)",
+            ));
+        }
+        Ok(())
+    }
+
     /// The type of an object schema without declared members: a map of typed values, or any
     /// object.
     fn object_value(
@@ -492,13 +523,10 @@ impl Builder<'_> {
             Some(values) => {
                 let here = pointer::join(pointer, "additionalProperties");
                 let (ty, nullable) = self.value(values, &format!("{hint}Value"), &here)?;
-                if nullable {
-                    return Err(self.unsupported(&here, "map values that admit `null` beside other values"));
-                }
                 if ty == Ty::Value {
                     return Ok(Ty::Object);
                 }
-                Ok(Ty::Map(Box::new(ty)))
+                Ok(Ty::Map(Box::new(Ty::nullable_if(ty, nullable))))
             }
         }
     }
@@ -535,6 +563,35 @@ impl Builder<'_> {
     ) -> Result<std::borrow::Cow<'s, Value>, BuildError> {
         super::objects::merge_all_of(self, schema, pointer)
     }
+}
+
+/// An `enum` that lists `null` beside other values, as `anyOf: [{title: Value, enum: [the
+/// others]}, {type: null}]`; `None` for any other schema.
+fn enumeration_with_null(schema: &Value) -> Option<Value> {
+    let values = schema.get("enum")?.as_array()?;
+    if !values.iter().any(Value::is_null) || values.iter().all(Value::is_null) {
+        return None;
+    }
+    let mut rest = schema.as_object()?.clone();
+    let docs: Map<String, Value> = ["description", "title"]
+        .iter()
+        .filter_map(|k| rest.remove(*k).map(|v| ((*k).to_owned(), v)))
+        .collect();
+    rest.insert(
+        "enum".to_owned(),
+        Value::Array(values.iter().filter(|v| !v.is_null()).cloned().collect()),
+    );
+    rest.insert("title".to_owned(), Value::from("Value"));
+    let mut split = docs;
+    split.remove("title");
+    split.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![
+            Value::Object(rest),
+            serde_json::json!({"type": "null"}),
+        ]),
+    );
+    Some(Value::Object(split))
 }
 
 /// The schema's `description`.

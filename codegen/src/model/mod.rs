@@ -207,6 +207,9 @@ pub enum Ty {
     Object,
     /// `Vec<T>`.
     Vec(Box<Ty>),
+    /// `Option<T>`: `null` or a `T`, where no presence says it (array items, map values, tuple
+    /// items that admit `null`); `None` is written as `null`.
+    Nullable(Box<Ty>),
     /// `BTreeMap<String, T>`: an object whose every member is a `T`.
     Map(Box<Ty>),
     /// A value checked against bounds when decoding (the Rust type is the inner one).
@@ -214,6 +217,16 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// `ty`, or `Option<ty>` when `null` is one of its values (a `Value` holds `null` itself).
+    #[must_use]
+    pub fn nullable_if(ty: Ty, nullable: bool) -> Ty {
+        if nullable && ty != Ty::Value {
+            Ty::Nullable(Box::new(ty))
+        } else {
+            ty
+        }
+    }
+
     /// The type without its bounds.
     #[must_use]
     pub fn unbounded(&self) -> &Ty {
@@ -273,6 +286,9 @@ pub struct Union {
     pub tag: Option<String>,
     /// The variants, in schema order.
     pub variants: Vec<Variant>,
+    /// An untagged `oneOf`: a value that more than one variant accepts is refused (an `anyOf`
+    /// takes the first that fits best).
+    pub exactly_one: bool,
 }
 
 impl Union {

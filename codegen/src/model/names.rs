@@ -171,6 +171,10 @@ pub fn field_name(wire: &str) -> String {
         .collect::<Vec<_>>()
         .join("_");
     if name.is_empty() {
+        if wire.is_empty() {
+            // The member `""`.
+            return "empty".to_owned();
+        }
         let spelled: String = wire.chars().map(spell).collect::<String>();
         return field_name(&spelled).replace("empty", "empty_name");
     }
@@ -222,17 +226,19 @@ pub fn dedupe(names: &mut [String]) {
     }
 }
 
-/// Makes field names unique in order: the second `meta` becomes `meta_2`.
+/// Makes field names unique in order: the second `meta` becomes `meta_2`, the second `type_`
+/// `type_2`.
 pub fn dedupe_fields(names: &mut [String]) {
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for name in names.iter_mut() {
         if !taken.insert(name.clone()) {
             let base = name.clone();
+            let separator = if base.ends_with('_') { "" } else { "_" };
             let mut n = 2;
-            while taken.contains(&format!("{base}_{n}")) {
+            while taken.contains(&format!("{base}{separator}{n}")) {
                 n += 1;
             }
-            *name = format!("{base}_{n}");
+            *name = format!("{base}{separator}{n}");
             taken.insert(name.clone());
         }
     }
@@ -241,6 +247,12 @@ pub fn dedupe_fields(names: &mut [String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_empty_member_name_is_a_field_too() {
+        assert_eq!(field_name(""), "empty");
+        assert_eq!(field_name("=="), "eq_eq");
+    }
 
     #[test]
     fn fields_are_snake_case_of_the_wire_name() {

@@ -4,17 +4,18 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use super::build::{description, has_union, BuildError, Builder, ANNOTATIONS};
+use super::build::{description, has_union, BuildError, Builder};
 use super::names;
 use super::{
     Field, Flatten, Leniency, Member, MemberValue, Presence, PresenceRule, Rest, Struct, Tuple, Ty,
 };
+use crate::check::is_annotation;
 use crate::pointer;
 
 /// Whether `schema` has a keyword that says something about the shape of a value.
 pub(super) fn is_structural(schema: &Value) -> bool {
     match schema {
-        Value::Object(map) => map.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())),
+        Value::Object(map) => map.keys().any(|k| !is_annotation(k)),
         Value::Bool(_) => true,
         _ => false,
     }
@@ -26,7 +27,7 @@ fn annotations_of(schema: &Value) -> Map<String, Value> {
         .as_object()
         .map(|map| {
             map.iter()
-                .filter(|(k, _)| ANNOTATIONS.contains(&k.as_str()))
+                .filter(|(k, _)| is_annotation(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect()
         })
@@ -46,15 +47,24 @@ pub(super) fn merge_all_of<'s>(
     schema: &'s Value,
     pointer: &str,
 ) -> Result<Cow<'s, Value>, BuildError> {
+    merge_parts(builder, schema, pointer, &mut Vec::new())
+}
+
+/// [`merge_all_of`], with the `$ref`s being merged (an `allOf` that includes itself through
+/// them is refused).
+fn merge_parts<'s>(
+    builder: &Builder<'_>,
+    schema: &'s Value,
+    pointer: &str,
+    merging: &mut Vec<String>,
+) -> Result<Cow<'s, Value>, BuildError> {
     let Some(object) = schema.as_object() else {
         return Ok(Cow::Borrowed(schema));
     };
     let all_of = object.get("allOf").and_then(Value::as_array);
-    let reference = object.get("$ref").filter(|_| {
-        object
-            .keys()
-            .any(|k| k != "$ref" && !ANNOTATIONS.contains(&k.as_str()))
-    });
+    let reference = object
+        .get("$ref")
+        .filter(|_| object.keys().any(|k| k != "$ref" && !is_annotation(k)));
     if all_of.is_none() && reference.is_none() {
         return Ok(Cow::Borrowed(schema));
     }
@@ -91,10 +101,22 @@ pub(super) fn merge_all_of<'s>(
     for (part, here) in &parts {
         let resolved = match part.get("$ref").and_then(Value::as_str) {
             Some(r) if !is_structural(&without(part, "$ref")) => {
+                if merging.iter().any(|m| m == r) {
+                    return Err(builder.unsupported(
+                        here,
+                        format!("an `allOf` that includes itself through `$ref` `{r}`"),
+                    ));
+                }
                 let target = builder.resolve(r, here)?;
-                merge_all_of(builder, target, here)?.into_owned()
+                // What is refused inside the target is named where it is written.
+                let at = super::build::ref_name(r)
+                    .map_or_else(|| here.clone(), |name| pointer::join("/$defs", &name));
+                merging.push(r.to_owned());
+                let merged = merge_parts(builder, target, &at, merging)?.into_owned();
+                merging.pop();
+                merged
             }
-            _ => merge_all_of(builder, part, here)?.into_owned(),
+            _ => merge_parts(builder, part, here, merging)?.into_owned(),
         };
         inputs.push((resolved, here.clone()));
     }
@@ -138,14 +160,9 @@ pub(super) fn merge_all_of<'s>(
                 }
             }
         }
-        for r in part
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if !required.contains(r) {
-                required.push(r.clone());
+        for r in required_names(part).map(Value::from) {
+            if !required.contains(&r) {
+                required.push(r);
             }
         }
         match (part.get("additionalProperties"), &additional) {
@@ -179,7 +196,7 @@ fn refines(narrow: &Value, wide: &Value) -> bool {
         return false;
     };
     wide.iter()
-        .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()))
+        .filter(|(k, _)| !is_annotation(k))
         .all(|(k, v)| narrow.get(k) == Some(v))
 }
 
@@ -192,6 +209,16 @@ fn without(schema: &Value, key: &str) -> Value {
 }
 
 /// The string a member's schema fixes (`const`, or an `enum` of one string, or both agreeing).
+/// The member names a schema lists in `required`, in order.
+pub(super) fn required_names(schema: &Value) -> impl Iterator<Item = &str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 pub(super) fn string_const(schema: &Value) -> Option<&str> {
     scalar_const(schema).and_then(Value::as_str)
 }
@@ -227,16 +254,7 @@ pub(super) fn structure(
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let mut required: Vec<String> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| {
-            r.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut required: Vec<String> = required_names(schema).map(str::to_owned).collect();
     for r in &required {
         if !properties.contains_key(r) {
             // A required member without a schema: any value.
@@ -355,16 +373,10 @@ pub(super) fn structure(
         Some(values) => {
             let here = pointer::join(pointer, "additionalProperties");
             let (ty, nullable) = builder.value(values, &format!("{name}Value"), &here)?;
-            if nullable {
-                return Err(builder.unsupported(
-                    &here,
-                    "additional members that admit `null` beside other values",
-                ));
-            }
             if ty == Ty::Value {
                 Rest::Keep
             } else {
-                Rest::Additional(ty)
+                Rest::Additional(Ty::nullable_if(ty, nullable))
             }
         }
         None if builder.options.keep_unknown_members => Rest::Keep,
@@ -393,26 +405,13 @@ fn presence_only(schema: &Value) -> Option<PresenceRule> {
     let mut sets = Vec::new();
     for branch in branches {
         let object = branch.as_object()?;
-        let only_required = object.keys().all(|k| {
-            k == "required"
-                || ANNOTATIONS.contains(&k.as_str())
-                || (k == "type" && object[k] == "object")
-        });
+        let only_required = object
+            .keys()
+            .all(|k| k == "required" || is_annotation(k) || (k == "type" && object[k] == "object"));
         if !only_required {
             return None;
         }
-        sets.push(
-            object
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
-        );
+        sets.push(required_names(branch).map(str::to_owned).collect());
     }
     Some(PresenceRule {
         exactly_one: keyword == "oneOf",
@@ -436,13 +435,7 @@ pub(super) fn tuple(
     for (i, item) in prefix.iter().enumerate() {
         let here = format!("{pointer}/prefixItems/{i}");
         let (ty, nullable) = builder.value(item, &format!("{name}Item{i}"), &here)?;
-        if nullable {
-            return Err(builder.unsupported(
-                &here,
-                "a `prefixItems` item that admits `null` beside other values",
-            ));
-        }
-        items.push(ty);
+        items.push(Ty::nullable_if(ty, nullable));
     }
     let min = schema
         .get("minItems")
@@ -456,12 +449,7 @@ pub(super) fn tuple(
         Some(other) => {
             let here = pointer::join(pointer, "items");
             let (ty, nullable) = builder.value(other, &format!("{name}Rest"), &here)?;
-            if nullable {
-                return Err(
-                    builder.unsupported(&here, "rest items that admit `null` beside other values")
-                );
-            }
-            Some(ty)
+            Some(Ty::nullable_if(ty, nullable))
         }
     };
     let max = schema.get("maxItems").and_then(Value::as_u64);
@@ -488,9 +476,8 @@ fn admits_null(builder: &Builder<'_>, schema: &Value) -> bool {
         return true;
     }
     let any = !is_structural(schema)
-        || schema.as_object().is_some_and(|o| {
-            o.keys()
-                .all(|k| k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
-        });
+        || schema
+            .as_object()
+            .is_some_and(|o| o.keys().all(|k| k.starts_with("x-") || is_annotation(k)));
     any
 }

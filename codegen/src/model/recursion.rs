@@ -9,7 +9,7 @@ use super::{Kind, MemberValue, Model, Payload, Ty};
 fn by_value<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
     match ty {
         Ty::Named(name) => out.push(name),
-        Ty::Bounded(inner, _) => by_value(inner, out),
+        Ty::Bounded(inner, _) | Ty::Nullable(inner) => by_value(inner, out),
         _ => {}
     }
 }
@@ -101,6 +101,61 @@ fn components(graph: &[Vec<usize>]) -> Vec<usize> {
     state.component
 }
 
+/// The types `kind` decodes as without reading into the value first (an untagged union tries
+/// its variants on the value itself; an alias or a newtype is its target).
+fn same_value_edges(kind: &Kind) -> Vec<&str> {
+    fn direct<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
+        match ty {
+            Ty::Named(name) => out.push(name),
+            Ty::Boxed(inner) | Ty::Bounded(inner, _) | Ty::Nullable(inner) => direct(inner, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    match kind {
+        Kind::Union(u) if u.tag.is_none() => {
+            for variant in &u.variants {
+                if let Payload::Ty(ty) = &variant.payload {
+                    direct(ty, &mut out);
+                }
+            }
+        }
+        Kind::Alias(ty) | Kind::Newtype(ty) => direct(ty, &mut out),
+        _ => {}
+    }
+    out
+}
+
+/// A cycle of types that decode the same value without reading into it (`A: {$ref: B}`,
+/// `B: {$ref: A}`; a union with itself as a branch): no Rust type can stand for it, and decoding
+/// would recurse without end. The names of the first such cycle, in model order.
+pub(super) fn same_value_cycle(model: &Model) -> Option<Vec<&str>> {
+    let index: BTreeMap<&str, usize> = model
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (item.name.as_str(), i))
+        .collect();
+    let graph: Vec<Vec<usize>> = model
+        .items
+        .iter()
+        .map(|item| {
+            same_value_edges(&item.kind)
+                .into_iter()
+                .filter_map(|name| index.get(name).copied())
+                .collect()
+        })
+        .collect();
+    let component = components(&graph);
+    (0..graph.len()).find_map(|i| {
+        let members: Vec<&str> = (0..graph.len())
+            .filter(|&j| component[j] == component[i])
+            .map(|j| model.items[j].name.as_str())
+            .collect();
+        (members.len() > 1 || graph[i].contains(&i)).then_some(members)
+    })
+}
+
 /// Boxes every by-value reference from a type to a type of its own cycle.
 pub(super) fn box_cycles(model: &mut Model) {
     let index: BTreeMap<String, usize> = model
@@ -155,7 +210,7 @@ fn box_in(ty: &mut Ty, cyclic: &dyn Fn(&str) -> bool) {
             let inner = std::mem::replace(ty, Ty::Value);
             *ty = Ty::Boxed(Box::new(inner));
         }
-        Ty::Bounded(inner, _) => box_in(inner, cyclic),
+        Ty::Bounded(inner, _) | Ty::Nullable(inner) => box_in(inner, cyclic),
         _ => {}
     }
 }

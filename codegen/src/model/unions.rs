@@ -4,10 +4,11 @@
 
 use serde_json::{json, Map, Value};
 
-use super::build::{description, has_union, types, BuildError, Builder, ANNOTATIONS};
+use super::build::{description, has_union, types, BuildError, Builder};
 use super::names;
 use super::objects::{is_structural, string_const};
 use super::{Enum, EnumValue, Other, Payload, Select, Ty, Union, Variant};
+use crate::check::is_annotation;
 
 /// The branches of a union schema, with the keyword they sit under.
 fn branches(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {
@@ -34,9 +35,7 @@ fn is_null_schema(schema: &Value) -> bool {
 pub(super) fn nullable_branch<'s>(schema: &'s Value, pointer: &str) -> Option<(&'s Value, String)> {
     let (keyword, list) = branches(schema)?;
     let object = schema.as_object()?;
-    let alone = object
-        .keys()
-        .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()));
+    let alone = object.keys().all(|k| k == keyword || is_annotation(k));
     if !alone || list.len() != 2 {
         return None;
     }
@@ -54,16 +53,14 @@ fn const_branch(branch: &Value) -> Option<&Value> {
     let c = object.get("const")?;
     let only = object
         .keys()
-        .all(|k| k == "const" || k == "type" || ANNOTATIONS.contains(&k.as_str()));
+        .all(|k| k == "const" || k == "type" || is_annotation(k));
     (only && (c.is_string() || c.is_i64() || c.is_u64())).then_some(c)
 }
 
 /// The open branch of an enumeration: `{type: string}` or `{type: integer}` with annotations.
 fn open_branch(branch: &Value) -> Option<&str> {
     let object = branch.as_object()?;
-    let only = object
-        .keys()
-        .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()));
+    let only = object.keys().all(|k| k == "type" || is_annotation(k));
     let t = object.get("type")?.as_str()?;
     (only && matches!(t, "string" | "integer")).then_some(t)
 }
@@ -73,9 +70,16 @@ pub(super) fn is_enumeration(schema: &Value) -> bool {
     enumeration_values(schema).is_some()
 }
 
-/// Whether `schema` is an enumeration of strings.
+/// Whether `schema` is an enumeration of strings (and not `null`: one that lists `null` is a
+/// union of the strings and `null`).
 pub(crate) fn is_string_enum(schema: &Value) -> bool {
-    enumeration_values(schema).is_some_and(|(values, _)| values.iter().all(|(v, _)| v.is_string()))
+    let lists_null = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|values| values.iter().any(Value::is_null));
+    !lists_null
+        && enumeration_values(schema)
+            .is_some_and(|(values, _)| values.iter().all(|(v, _)| v.is_string()))
 }
 
 /// The values of an enumeration (with their branch, for docs) and its open branch.
@@ -228,9 +232,7 @@ pub(super) fn narrowed(
         let Some(object) = branch.as_object() else {
             return Ok(None);
         };
-        let only_type = object
-            .keys()
-            .all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str()));
+        let only_type = object.keys().all(|k| k == "type" || is_annotation(k));
         if !only_type {
             if object.keys().any(|k| {
                 matches!(
@@ -251,7 +253,9 @@ pub(super) fn narrowed(
             }
             return Err(builder.unsupported(
                 &format!("{pointer}/{keyword}/{i}"),
-                format!("a `{keyword}` branch that constrains the value without giving it a shape"),
+                format!(
+                    "a branch of `{keyword}` that constrains the value without giving it a shape"
+                ),
             ));
         }
         let branch_types = types(branch);
@@ -374,11 +378,7 @@ fn split_types(branch: &Value, pointer: &str) -> Vec<(Value, String)> {
 fn branch_consts(builder: &Builder<'_>, branch: &Value) -> Vec<(String, String, bool)> {
     let mut out: Vec<(String, String, bool)> = Vec::new();
     let mut add = |schema: &Value| {
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required: Vec<&str> = super::objects::required_names(schema).collect();
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for (member, sub) in props {
                 if let Some(value) = string_const(sub) {
@@ -610,7 +610,19 @@ pub(super) fn union_with_parent(
     {
         return Err(builder.unsupported(pointer, "an untagged union with two `null` branches"));
     }
-    Ok(Union { tag, variants })
+    // `oneOf` exactly as written: one variant per branch (no nested union or `type` array was
+    // expanded into several, which could overlap, `integer` and `number`).
+    let exactly_one = tag.is_none()
+        && schema.get("anyOf").is_none()
+        && schema
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.len() == list.len() && list.len() == variants.len());
+    Ok(Union {
+        tag,
+        variants,
+        exactly_one,
+    })
 }
 
 #[allow(clippy::too_many_arguments, reason = "one branch's context, private")]
@@ -773,14 +785,10 @@ fn tagged_payload(
                 }
             }
         }
-        for r in resolved
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if r.as_str() != Some(tag) && !required.contains(r) {
-                required.push(r.clone());
+        for r in super::objects::required_names(&resolved) {
+            let r = Value::from(r);
+            if r.as_str() != Some(tag) && !required.contains(&r) {
+                required.push(r);
             }
         }
         if let Some(a) = resolved.get("additionalProperties") {
@@ -788,19 +796,10 @@ fn tagged_payload(
         }
     }
     properties.extend(own);
-    for r in branch
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if r.as_str() != Some(tag)
-            && !required.contains(r)
-            && !r
-                .as_str()
-                .is_some_and(|r| parent_members.iter().any(|m| m == r))
-        {
-            required.push(r.clone());
+    for name in super::objects::required_names(branch) {
+        let r = Value::from(name);
+        if name != tag && !required.contains(&r) && !parent_members.iter().any(|m| m == name) {
+            required.push(r);
         }
     }
     merged.insert("properties".to_owned(), Value::Object(properties));
@@ -825,6 +824,15 @@ fn without_key(schema: &Value, key: &str) -> Value {
     copy
 }
 
+/// The value of the first string `const` member an inline object branch declares.
+fn const_label(branch: &Value) -> Option<&str> {
+    branch
+        .get("properties")?
+        .as_object()?
+        .values()
+        .find_map(|member| member.get("const").and_then(Value::as_str))
+}
+
 /// The variant(s) of an untagged branch (a branch that admits `null` beside a value gives two).
 fn untagged_variant(
     builder: &mut Builder<'_>,
@@ -835,9 +843,12 @@ fn untagged_variant(
     parent_members: &[String],
 ) -> Result<Vec<Variant>, BuildError> {
     let docs = description(branch);
+    // A branch is named by its `title`, else by the value of a string `const` member it
+    // declares (`{"op": {"const": "neg"}}` is `Neg`), else by its type.
     let title = branch
         .get("title")
         .and_then(Value::as_str)
+        .or_else(|| const_label(branch))
         .map(names::pascal);
     if is_null_schema(branch) {
         return Ok(vec![Variant {
