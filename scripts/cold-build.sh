@@ -5,11 +5,15 @@
 #   RUNS=3 scripts/cold-build.sh     # three of each, alternating; prints every time and the medians
 #   TIMINGS=/tmp/t scripts/cold-build.sh   # also keeps cargo's --timings report of each build there
 #   OURS_FEATURES=canonical scripts/cold-build.sh   # ours with these features (comma-separated)
+#   OURS_FEATURES=mcp-2025-11-25 \
+#     OTHER='rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25"] }' \
+#     RUNS=3 scripts/cold-build.sh   # against another crate (a Cargo dependency line)
 #
 # Two scratch library crates in a temporary directory (outside this workspace):
 #   ours:     toolcall-contracts = { path = "<this checkout>" }      (default features, or
 #             OURS_FEATURES)
-#   official: agent-client-protocol-schema = "=1.20.0"                (default features)
+#   official: agent-client-protocol-schema = "=1.20.0"                (default features), or
+#             the dependency line in OTHER
 # Each gets a lock file and `cargo fetch` first, so that only compile time is timed, then
 # `cargo build --offline` (dev profile) into its own fresh CARGO_TARGET_DIR, with the jobs
 # cargo picks for this machine. CARGO_INCREMENTAL=0 for both: a path dependency would
@@ -50,7 +54,10 @@ if [ -n "${OURS_FEATURES:-}" ]; then
   ours_features=", features = [\"$(printf '%s' "$OURS_FEATURES" | sed 's/ //g; s/,/", "/g')\"]"
 fi
 consumer ours "toolcall-contracts = { path = \"$root\"$ours_features }"
-consumer official 'agent-client-protocol-schema = "=1.20.0"'
+other="${OTHER:-agent-client-protocol-schema = \"=1.20.0\"}"
+# The other crate's name, as the dependency line starts.
+other_name="${other%% *}"
+consumer official "$other"
 
 # One cold build of $1 into a fresh target directory; prints the seconds.
 build() {
@@ -75,18 +82,22 @@ echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)
 # Packages compiled for each (the scratch crate itself excluded).
 packages() { (cd "$work/$1" && cargo tree --offline -e normal,build --prefix none | sed 's/ (\*)$//' | sort -u | wc -l | awk '{ print $1 - 1 }'); }
 echo "toolcall-contracts features: ${OURS_FEATURES:-default}"
-echo "packages compiled: $(packages ours) for toolcall-contracts, $(packages official) for agent-client-protocol-schema"
+echo "against: $other"
+echo "packages compiled: $(packages ours) for toolcall-contracts, $(packages official) for $other_name"
 ours_times=()
 official_times=()
 for run in $(seq 1 "$runs"); do
   t=$(build ours "$run")
   ours_times+=("$t")
-  printf 'run %d: toolcall-contracts            %7.1f s\n' "$run" "$t"
+  printf 'run %d: %-30s %7.1f s (load %s)\n' "$run" toolcall-contracts "$t" "$(cut -d' ' -f1-3 /proc/loadavg)"
   t=$(build official "$run")
   official_times+=("$t")
-  printf 'run %d: agent-client-protocol-schema  %7.1f s\n' "$run" "$t"
+  printf 'run %d: %-30s %7.1f s (load %s)\n' "$run" "$other_name" "$t" "$(cut -d' ' -f1-3 /proc/loadavg)"
 done
 ours=$(printf '%s\n' "${ours_times[@]}" | median)
 official=$(printf '%s\n' "${official_times[@]}" | median)
-printf 'cold dev build (median of %d): toolcall-contracts %.1f s, agent-client-protocol-schema %.1f s, ratio %.2f (target <= 0.50)\n' \
-  "$runs" "$ours" "$official" "$(awk -v a="$ours" -v b="$official" 'BEGIN { print a / b }')"
+# The target is the one set against the official ACP crate.
+target=""
+[ -z "${OTHER:-}" ] && target=" (target <= 0.50)"
+printf 'cold dev build (median of %d): toolcall-contracts %.1f s, %s %.1f s, ratio %.2f%s\n' \
+  "$runs" "$ours" "$other_name" "$official" "$(awk -v a="$ours" -v b="$official" 'BEGIN { print a / b }')" "$target"
