@@ -19,6 +19,10 @@
 //!   ([`RMCP_DIFFERS`], [`RUST_MCP_SCHEMA_DIFFERS`]);
 //! - every other example is accepted by all three with equal re-encodings.
 //!
+//! Then every mutant of the examples (each member deleted, `null`, or of another type: 2,710),
+//! against the schema's own verdict (`jsonschema`): ours agrees with the schema on each, and
+//! what the other two accept or refuse against it is asserted cell by cell.
+//!
 //! Which `rmcp` type an example is decoded as is in [`rmcp_decode`]: `rmcp` names and cuts its
 //! types differently (JSON-RPC envelopes are `ClientJsonRpcMessage` / `ServerJsonRpcMessage`
 //! over its method unions, content blocks carry their `type` only inside `ContentBlock`, the
@@ -29,7 +33,7 @@ use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 use toolcall_contracts::decode;
 use toolcall_contracts::mcp::v2026_07_28 as ours;
 
@@ -633,5 +637,269 @@ fn differential_against_rmcp_and_rust_mcp_schema() {
     assert_eq!(
         (rust_mcp_schema.equal, rust_mcp_schema.equal_by_value),
         (120, 4)
+    );
+}
+
+/// How an example was changed into a mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mutation {
+    /// A member deleted.
+    Deleted,
+    /// A member's value replaced by `null`.
+    Null,
+    /// A scalar replaced by one of another JSON type (a string by `42`, anything else by
+    /// `"x"`).
+    OtherType,
+}
+
+/// Every mutant of `value`: each member, at any depth, deleted, `null`, and (for scalars) of
+/// another type; with the pointer of the member.
+fn mutants(value: &Value) -> Vec<(Mutation, String, Value)> {
+    fn walk(
+        root: &Value,
+        at: &Value,
+        path: &mut Vec<String>,
+        out: &mut Vec<(Mutation, String, Value)>,
+    ) {
+        match at {
+            Value::Object(map) => {
+                for (key, member) in map {
+                    path.push(key.clone());
+                    let pointer: String = path
+                        .iter()
+                        .map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1")))
+                        .collect();
+                    let edit = |f: &dyn Fn(&mut Map<String, Value>, &str)| {
+                        let mut copy = root.clone();
+                        let (parent, _) = pointer.rsplit_once('/').unwrap();
+                        let object = copy.pointer_mut(parent).unwrap().as_object_mut().unwrap();
+                        f(object, key);
+                        copy
+                    };
+                    out.push((
+                        Mutation::Deleted,
+                        pointer.clone(),
+                        edit(&|o, k| {
+                            o.remove(k);
+                        }),
+                    ));
+                    if !member.is_null() {
+                        out.push((
+                            Mutation::Null,
+                            pointer.clone(),
+                            edit(&|o, k| {
+                                o.insert(k.to_owned(), Value::Null);
+                            }),
+                        ));
+                    }
+                    if !member.is_object() && !member.is_array() {
+                        let other = if member.is_string() {
+                            json!(42)
+                        } else {
+                            json!("x")
+                        };
+                        out.push((
+                            Mutation::OtherType,
+                            pointer.clone(),
+                            edit(&|o, k| {
+                                o.insert(k.to_owned(), other.clone());
+                            }),
+                        ));
+                    }
+                    walk(root, member, path, out);
+                    path.pop();
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    path.push(index.to_string());
+                    walk(root, item, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, value, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The schema's validator for `$defs/<definition>` (the whole document, nothing fetched).
+fn validator(definition: &str) -> jsonschema::Validator {
+    let mut document: Value = serde_json::from_str(ours::SCHEMA_JSON).unwrap();
+    document["$ref"] = Value::String(format!("#/$defs/{definition}"));
+    jsonschema::draft202012::options()
+        .build(&document)
+        .unwrap_or_else(|e| panic!("validator for `{definition}`: {e}"))
+}
+
+/// The mutants each other crate refuses although the schema accepts them (and so does ours).
+const REFUSED_BUT_VALID: &[(&str, &str, Mutation, &str, &str)] = &[(
+    "rmcp",
+    "InputRequiredResult/input-required-result-with-request-state-only.json",
+    Mutation::Deleted,
+    "/requestState",
+    "rmcp's `InputRequiredResult` requires one of `inputRequests` and `requestState` (its \
+     own `Deserialize`: \"requires at least one of inputRequests or requestState\"); the \
+     schema requires `resultType` only",
+)];
+
+/// How many mutants fall in each cell: (schema, ours, rmcp, rust-mcp-schema accept), the
+/// mutation, the count. Ours agrees with the schema in every cell (asserted apart).
+///
+/// Why the other crates accept what the schema refuses:
+/// - `null` for an optional member: both decode optional members as `Option<T>`, `null` as
+///   `None` (and write it back as absent); the schema has no `null` there;
+/// - `rmcp` also: `_meta` is a free JSON object (`MetaObject`), so what 2026-07-28 declares in
+///   it (`io.modelcontextprotocol/protocolVersion`, `clientCapabilities`, `clientInfo` and its
+///   `name`...) is not checked; its JSON-RPC message is an untagged enum over method unions
+///   with catch-alls (`CustomRequest`, `CustomNotification`), so a request without `id`
+///   decodes as a notification and one with broken `params` as a custom request; required
+///   members with serde defaults (`content`, `resultType`...).
+const TABLE: &[((bool, bool, bool, bool), Mutation, usize)] = &[
+    ((false, false, false, false), Mutation::Deleted, 380),
+    ((false, false, false, false), Mutation::Null, 392),
+    ((false, false, false, false), Mutation::OtherType, 415),
+    ((false, false, false, true), Mutation::Null, 1),
+    ((false, false, true, false), Mutation::Deleted, 217),
+    ((false, false, true, false), Mutation::Null, 262),
+    ((false, false, true, false), Mutation::OtherType, 145),
+    ((false, false, true, true), Mutation::Null, 236),
+    ((true, true, false, true), Mutation::Deleted, 1),
+    ((true, true, true, true), Mutation::Deleted, 420),
+    ((true, true, true, true), Mutation::Null, 127),
+    ((true, true, true, true), Mutation::OtherType, 114),
+];
+
+/// Every mutant of every example (each member deleted, `null`, of another type; 2,710): ours
+/// agrees with the schema on each (a valid mutant decodes and re-encodes exactly, an invalid
+/// one is refused); what each other crate accepts against the schema's verdict is asserted as
+/// [`TABLE`], the valid mutants they refuse as [`REFUSED_BUT_VALID`], and a few cells by
+/// example.
+#[test]
+fn mutants_against_the_schema_and_the_other_crates() {
+    let Some(examples) = examples() else {
+        return;
+    };
+    let mut validators = std::collections::BTreeMap::new();
+    let mut disagreements = Vec::new();
+    let mut table: std::collections::BTreeMap<((bool, bool, bool, bool), Mutation), usize> =
+        Default::default();
+    let mut refused_but_valid = Vec::new();
+    let mut all = std::collections::BTreeMap::new();
+    for example in &examples {
+        let input: Value = serde_json::from_str(&example.text).unwrap();
+        let validator = validators
+            .entry(example.definition.clone())
+            .or_insert_with(|| validator(&example.definition));
+        assert!(
+            validator.is_valid(&input),
+            "{}: the example is valid",
+            example.name
+        );
+        for (mutation, pointer, mutant) in mutants(&input) {
+            let text = mutant.to_string();
+            let schema = validator.is_valid(&mutant);
+            let ours = decode_ours(&example.definition, &text);
+            let ours_ok = match (&ours, schema) {
+                (Ok(value), true) if *value == mutant => true,
+                (Err(_), false) => false,
+                (outcome, _) => {
+                    disagreements.push(format!(
+                        "{} {mutation:?} {pointer}: schema valid {schema}, ours {outcome:?}",
+                        example.name
+                    ));
+                    outcome.is_ok()
+                }
+            };
+            let rmcp = rmcp_decode(&example.definition, &text).is_ok();
+            let rust_mcp_schema = decode_rust_mcp_schema(&example.definition, &text).is_ok();
+            for (name, accepted) in [("rmcp", rmcp), ("rust-mcp-schema", rust_mcp_schema)] {
+                if schema && !accepted {
+                    refused_but_valid.push((name, example.name.clone(), mutation, pointer.clone()));
+                }
+            }
+            let cell = (schema, ours_ok, rmcp, rust_mcp_schema);
+            *table.entry((cell, mutation)).or_default() += 1;
+            all.insert((example.name.clone(), mutation, pointer), cell);
+        }
+    }
+    println!("{} mutants of {} examples", all.len(), examples.len());
+    for ((cell, mutation), count) in &table {
+        println!("  (schema, ours, rmcp, rust-mcp-schema) accept {cell:?} {mutation:?}: {count}");
+    }
+    assert!(
+        disagreements.is_empty(),
+        "ours disagrees with the schema on {} mutants:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+    let found: Vec<_> = table.into_iter().map(|((c, m), n)| (c, m, n)).collect();
+    assert_eq!(found, TABLE, "the table of verdicts");
+    let expected: Vec<_> = REFUSED_BUT_VALID
+        .iter()
+        .map(|(name, example, mutation, pointer, _)| {
+            (
+                *name,
+                (*example).to_owned(),
+                *mutation,
+                (*pointer).to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        refused_but_valid, expected,
+        "valid mutants another crate refuses"
+    );
+    // A few cells, by example: (schema, ours, rmcp, rust-mcp-schema).
+    let cell = |example: &str, mutation: Mutation, pointer: &str| {
+        all[&(example.to_owned(), mutation, pointer.to_owned())]
+    };
+    // `isError: null`: both others read it as absent.
+    assert_eq!(
+        cell(
+            "CallToolResult/result-with-unstructured-text.json",
+            Mutation::Null,
+            "/isError"
+        ),
+        (false, false, true, true)
+    );
+    // A `tools/call` request without `id`: rmcp reads a notification.
+    assert_eq!(
+        cell(
+            "CallToolRequest/call-tool-request.json",
+            Mutation::Deleted,
+            "/id"
+        ),
+        (false, false, true, false)
+    );
+    // The request `_meta` without its protocol version: rmcp does not look inside `_meta`.
+    assert_eq!(
+        cell(
+            "CallToolRequest/call-tool-request.json",
+            Mutation::Deleted,
+            "/params/_meta/io.modelcontextprotocol~1protocolVersion"
+        ),
+        (false, false, true, false)
+    );
+    // `mode: null` on a form elicitation (ours dropped it until the fix in
+    // tests/regression/null_tag_reaches_the_fallback.rs).
+    assert_eq!(
+        cell(
+            "ElicitRequestFormParams/elicit-single-field.json",
+            Mutation::Null,
+            "/mode"
+        ),
+        (false, false, true, true)
+    );
+    // A deleted optional member is valid everywhere.
+    assert_eq!(
+        cell(
+            "CallToolResult/invalid-tool-input-error.json",
+            Mutation::Deleted,
+            "/isError"
+        ),
+        (true, true, true, true)
     );
 }
