@@ -745,6 +745,9 @@ const REFUSED_BUT_VALID: &[(&str, &str, Mutation, &str, &str)] = &[(
      schema requires `resultType` only",
 )];
 
+/// Whether the schema, ours, `rmcp` and `rust-mcp-schema` accept a mutant.
+type Cell = (bool, bool, bool, bool);
+
 /// How many mutants fall in each cell: (schema, ours, rmcp, rust-mcp-schema accept), the
 /// mutation, the count. Ours agrees with the schema in every cell (asserted apart).
 ///
@@ -757,7 +760,7 @@ const REFUSED_BUT_VALID: &[(&str, &str, Mutation, &str, &str)] = &[(
 ///   with catch-alls (`CustomRequest`, `CustomNotification`), so a request without `id`
 ///   decodes as a notification and one with broken `params` as a custom request; required
 ///   members with serde defaults (`content`, `resultType`...).
-const TABLE: &[((bool, bool, bool, bool), Mutation, usize)] = &[
+const TABLE: &[(Cell, Mutation, usize)] = &[
     ((false, false, false, false), Mutation::Deleted, 380),
     ((false, false, false, false), Mutation::Null, 392),
     ((false, false, false, false), Mutation::OtherType, 415),
@@ -784,8 +787,7 @@ fn mutants_against_the_schema_and_the_other_crates() {
     };
     let mut validators = std::collections::BTreeMap::new();
     let mut disagreements = Vec::new();
-    let mut table: std::collections::BTreeMap<((bool, bool, bool, bool), Mutation), usize> =
-        Default::default();
+    let mut table: std::collections::BTreeMap<(Cell, Mutation), usize> = Default::default();
     let mut refused_but_valid = Vec::new();
     let mut all = std::collections::BTreeMap::new();
     for example in &examples {
