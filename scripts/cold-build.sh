@@ -20,7 +20,9 @@
 # otherwise build incrementally, which a consumer taking the crate from a registry never does.
 # RUSTC_WRAPPER is unset so that no compiler cache answers for rustc.
 #
-# Prints the seconds of each build and the ratio ours / official (target: <= 0.5).
+# Prints the seconds of each build and the ratio ours / official (target: <= 0.5), and, where
+# /usr/bin/time exists, the CPU seconds (user + system) of each build: on a shared machine the
+# wall clock depends on the others' load, the CPU time much less.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -65,7 +67,12 @@ build() {
   rm -rf "$target"
   local start end
   start=$(date +%s.%N)
-  (cd "$work/$1" && CARGO_TARGET_DIR="$target" cargo build --offline -q ${TIMINGS:+--timings})
+  if [ -x /usr/bin/time ]; then
+    (cd "$work/$1" && CARGO_TARGET_DIR="$target" /usr/bin/time -f '%U %S' -o "$work/cpu-$1-$2" \
+      cargo build --offline -q ${TIMINGS:+--timings})
+  else
+    (cd "$work/$1" && CARGO_TARGET_DIR="$target" cargo build --offline -q ${TIMINGS:+--timings})
+  fi
   end=$(date +%s.%N)
   if [ -n "${TIMINGS:-}" ]; then
     mkdir -p "$TIMINGS"
@@ -75,6 +82,9 @@ build() {
   rm -rf "$target"
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }'
 }
+
+# The CPU seconds of build $1 $2 ("-" without /usr/bin/time).
+cpu() { if [ -f "$work/cpu-$1-$2" ]; then awk '{ printf "%.1f", $1 + $2 }' "$work/cpu-$1-$2"; else echo -; fi; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -86,13 +96,17 @@ echo "against: $other"
 echo "packages compiled: $(packages ours) for toolcall-contracts, $(packages official) for $other_name"
 ours_times=()
 official_times=()
+ours_cpu=()
+official_cpu=()
 for run in $(seq 1 "$runs"); do
   t=$(build ours "$run")
   ours_times+=("$t")
-  printf 'run %d: %-30s %7.1f s (load %s)\n' "$run" toolcall-contracts "$t" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  ours_cpu+=("$(cpu ours "$run")")
+  printf 'run %d: %-30s %7.1f s, cpu %s s (load %s)\n' "$run" toolcall-contracts "$t" "$(cpu ours "$run")" "$(cut -d' ' -f1-3 /proc/loadavg)"
   t=$(build official "$run")
   official_times+=("$t")
-  printf 'run %d: %-30s %7.1f s (load %s)\n' "$run" "$other_name" "$t" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  official_cpu+=("$(cpu official "$run")")
+  printf 'run %d: %-30s %7.1f s, cpu %s s (load %s)\n' "$run" "$other_name" "$t" "$(cpu official "$run")" "$(cut -d' ' -f1-3 /proc/loadavg)"
 done
 ours=$(printf '%s\n' "${ours_times[@]}" | median)
 official=$(printf '%s\n' "${official_times[@]}" | median)
@@ -101,3 +115,9 @@ target=""
 [ -z "${OTHER:-}" ] && target=" (target <= 0.50)"
 printf 'cold dev build (median of %d): toolcall-contracts %.1f s, %s %.1f s, ratio %.2f%s\n' \
   "$runs" "$ours" "$other_name" "$official" "$(awk -v a="$ours" -v b="$official" 'BEGIN { print a / b }')" "$target"
+if [ -x /usr/bin/time ]; then
+  ours_c=$(printf '%s\n' "${ours_cpu[@]}" | median)
+  official_c=$(printf '%s\n' "${official_cpu[@]}" | median)
+  printf 'cpu time (median of %d): toolcall-contracts %.1f s, %s %.1f s, ratio %.2f\n' \
+    "$runs" "$ours_c" "$other_name" "$official_c" "$(awk -v a="$ours_c" -v b="$official_c" 'BEGIN { print a / b }')"
+fi
