@@ -488,8 +488,8 @@ mod v2025_11_25 {
         });
         both_ways(&request, &wire);
         both_ways(&ServerRequest::ElicitationCreate(request), &wire);
-        // An unknown mode is refused at the tag (the form branch takes every `mode` but
-        // `url`, as it takes an absent one, and its `mode` is `"form"` only).
+        // An unknown mode is refused at the tag, naming the modes (the form branch takes an
+        // absent `mode`, but a present one only as `"form"`).
         let error = refused::<ElicitRequest>(&json!({
             "jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
             "params": {"mode": "voice", "message": "hi"}
@@ -497,8 +497,15 @@ mod v2025_11_25 {
         assert_eq!(error.pointer, "/params/mode");
         assert_eq!(
             error.message,
-            "invalid value: string \"voice\", expected `form`"
+            "unknown `mode` value `voice` for `ElicitRequestParams`, expected one of `url`, `form`"
         );
+        // Also when `mode` comes after the other members (the object is buffered).
+        let error = refused::<ElicitRequest>(&json!({
+            "jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
+            "params": {"message": "hi", "mode": "voice"}
+        }));
+        assert_eq!(error.pointer, "/params/mode");
+        assert!(error.message.starts_with("unknown `mode` value `voice`"));
     }
 }
 
