@@ -21,7 +21,9 @@
 //!
 //! Then every mutant of the examples (each member deleted, `null`, or of another type: 2,710),
 //! against the schema's own verdict (`jsonschema`): ours agrees with the schema on each, and
-//! what the other two accept or refuse against it is asserted cell by cell.
+//! what the other two accept or refuse against it is asserted cell by cell. And the real
+//! traffic recorded in `tests/fixtures/mcp/` (136 messages of 2025-11-25 and 2026-07-28)
+//! against `rmcp`.
 //!
 //! Which `rmcp` type an example is decoded as is in [`rmcp_decode`]: `rmcp` names and cuts its
 //! types differently (JSON-RPC envelopes are `ClientJsonRpcMessage` / `ServerJsonRpcMessage`
@@ -366,8 +368,9 @@ fn equal_by_value(a: &Value, b: &Value) -> bool {
 const F64: &str = "a JSON Schema `number` is an `f64` there: an integral value comes back as \
     a float (`50` as `50.0`); ours keeps `serde_json::Number`";
 /// Why `rmcp` changes a priority.
-const F32: &str = "rmcp keeps priorities as `f32` (`Annotations.priority`, \
-    `ModelPreferences.*Priority`): `0.8` comes back as `0.800000011920929`";
+const F32: &str = "rmcp keeps priorities and the sampling `temperature` as `f32` \
+    (`Annotations.priority`, `ModelPreferences.*Priority`, `temperature`): `0.8` comes back as \
+    `0.800000011920929`, `1` as `1.0`";
 /// Why `rmcp` adds an `elicitationId`.
 const ELICITATION_ID: &str = "rmcp's `ElicitRequestParams::UrlElicitationParams` has \
     `elicitation_id: String` (2025-11-25's required member, gone in 2026-07-28), defaulted to \
@@ -904,4 +907,168 @@ fn mutants_against_the_schema_and_the_other_crates() {
         ),
         (true, true, true, true)
     );
+}
+
+/// One message of a recorded transcript (`tests/fixtures/mcp/*/transcript.ndjson`): who sent
+/// it and the message.
+fn transcript(path: &str) -> Vec<(String, Value)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).unwrap();
+            (
+                entry["from"].as_str().unwrap().to_owned(),
+                entry["message"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Our decode of a whole message of `version`: requests and notifications by their side's
+/// method union, a result by its side's result union (by shape: the request it answers is not
+/// looked up), an error by the error envelope.
+fn ours_message(version: &str, from: &str, message: &Value) -> Result<Value, String> {
+    macro_rules! by_kind {
+        ($m:ident, $server_request:ident, $client_result:ident) => {{
+            use toolcall_contracts::mcp::$m as v;
+            let text = message.to_string();
+            let client = from == "client";
+            if message.get("method").is_some() && message.get("id").is_some() {
+                if client {
+                    ours_as::<v::ClientRequest>(&text)
+                } else {
+                    ours_as::<v::$server_request>(&text)
+                }
+            } else if message.get("method").is_some() {
+                if client {
+                    ours_as::<v::ClientNotification>(&text)
+                } else {
+                    ours_as::<v::ServerNotification>(&text)
+                }
+            } else if let Some(result) = message.get("result") {
+                let result = result.to_string();
+                let decoded = if client {
+                    ours_as::<v::$client_result>(&result)
+                } else {
+                    ours_as::<v::ServerResult>(&result)
+                }?;
+                let mut whole = message.clone();
+                whole["result"] = decoded;
+                ours_as::<v::JSONRPCResultResponse>(&text)?;
+                Ok(whole)
+            } else {
+                ours_as::<v::JSONRPCErrorResponse>(&text)
+            }
+        }};
+    }
+    match version {
+        "2025-11-25" => by_kind!(v2025_11_25, ServerRequest, ClientResult),
+        // No server-to-client requests, and a client sends no results, in 2026-07-28.
+        "2026-07-28" => by_kind!(v2026_07_28, JSONRPCRequest, Result),
+        other => panic!("no transcript of {other}"),
+    }
+}
+
+/// Why `rmcp` drops what 2025-11-25 says about tasks.
+const TASKS: &str = "rmcp 3.11 carries tasks as 2026-07-28's `io.modelcontextprotocol/tasks` \
+    extension: 2025-11-25's `tasks` capabilities, `Tool.execution`, the `task` request \
+    parameter and the task result's `ttl` and `pollInterval` (its `GetTaskResult` has \
+    `ttlMs`, `pollIntervalMs`) have no field there and are dropped (serde ignores unknown \
+    members)";
+/// Why `rmcp` adds `params` to `tools/list`.
+const EMPTY_PARAMS: &str = "rmcp writes `\"params\": {}` back for a `tools/list` request sent \
+    without `params`";
+
+/// The messages of the recorded transcripts `rmcp` re-encodes differently: (transcript,
+/// line, first difference, reason). It refuses none.
+const RMCP_TRAFFIC_DIFFERS: &[(&str, usize, &str, &str)] = &[
+    ("server-everything", 1, "/params/capabilities/tasks: {\"requests\":{\"sampling\":{\"createMessage\":{}},\"elicitation\":{\"create\":{}}}} dropped", TASKS),
+    ("server-everything", 2, "/result/capabilities/tasks: {\"list\":{},\"cancel\":{},\"requests\":{\"tools\":{\"call\":{}}}} dropped", TASKS),
+    ("server-everything", 12, "/params: {} added", EMPTY_PARAMS),
+    ("server-everything", 14, "/result/tools/0/execution: {\"taskSupport\":\"forbidden\"} dropped", TASKS),
+    ("server-everything", 22, "/result/content/0/annotations/priority: 1 became 1.0", F32),
+    ("server-everything", 24, "/result/content/0/annotations/priority: 0.7 became 0.699999988079071", F32),
+    ("server-everything", 56, "/params/progress: 1 became 1.0", F64),
+    ("server-everything", 57, "/params/progress: 2 became 2.0", F64),
+    ("server-everything", 58, "/params/progress: 3 became 3.0", F64),
+    ("server-everything", 59, "/params/progress: 4 became 4.0", F64),
+    ("server-everything", 60, "/params/progress: 5 became 5.0", F64),
+    ("server-everything", 65, "/params/requestedSchema/properties/number/minimum: 0 became 0.0", F64),
+    ("server-everything", 75, "/params/temperature: 0.7 became 0.699999988079071", F32),
+    ("server-everything", 79, "/params/task: {\"ttl\":300000} dropped", TASKS),
+    ("server-everything", 86, "/params/task: {\"ttl\":600000} dropped", TASKS),
+    ("server-everything", 92, "/params/task: {\"ttl\":60000} dropped", TASKS),
+    ("server-everything", 96, "/result/ttl: 300000 dropped", TASKS),
+    ("server-everything", 102, "/params/mode: \"form\" added", FORM_MODE),
+    ("server-everything", 113, "/params/progress: 1 became 1.0", F64),
+    ("server-everything", 115, "/params/progress: 2 became 2.0", F64),
+    ("server-everything", 116, "/params/progress: 3 became 3.0", F64),
+    ("server-everything", 117, "/params/progress: 4 became 4.0", F64),
+    ("server-everything", 118, "/params/progress: 5 became 5.0", F64),
+    ("python-sdk", 8, "/params/progress: 1 became 1.0", F64),
+    ("python-sdk", 9, "/params/progress: 2 became 2.0", F64),
+    ("python-sdk", 10, "/params/progress: 3 became 3.0", F64),
+];
+
+/// The real traffic of `tests/fixtures/mcp/` (see its `PROVENANCE.md`):
+/// `@modelcontextprotocol/server-everything` with the official TypeScript client, 121 messages
+/// of 2025-11-25 (tasks, sampling, elicitation, progress, cancellation), and the official
+/// Python SDK on both sides, 15 messages of 2026-07-28. Each message is decoded whole: ours
+/// by its side's method union (requests, notifications), result union (by shape; the request
+/// it answers is not looked up) or error envelope; `rmcp` as its `ClientJsonRpcMessage` or
+/// `ServerJsonRpcMessage`. Ours re-encodes all 136 exactly; `rmcp`'s differences are
+/// [`RMCP_TRAFFIC_DIFFERS`].
+#[test]
+fn recorded_traffic_against_rmcp() {
+    let mut differs = Vec::new();
+    let mut count = 0;
+    for (name, version) in [
+        ("server-everything", "2025-11-25"),
+        ("python-sdk", "2026-07-28"),
+    ] {
+        let file = format!(
+            "{}/tests/fixtures/mcp/{name}/transcript.ndjson",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        for (index, (from, message)) in transcript(&file).iter().enumerate() {
+            count += 1;
+            let line = index + 1;
+            let ours = ours_message(version, from, message)
+                .unwrap_or_else(|e| panic!("{name}:{line}: ours refuses: {e}"));
+            assert_eq!(&ours, message, "{name}:{line}: ours re-encodes exactly");
+            let text = message.to_string();
+            let rmcp = if from == "client" {
+                theirs_as::<rmcp::model::ClientJsonRpcMessage>(&text)
+            } else {
+                theirs_as::<rmcp::model::ServerJsonRpcMessage>(&text)
+            }
+            .unwrap_or_else(|e| panic!("{name}:{line}: rmcp refuses: {e}"));
+            if let Some(difference) = first_difference(message, &rmcp, "") {
+                differs.push((name, line, difference));
+            }
+        }
+    }
+    println!(
+        "recorded traffic: {count} messages; ours re-encodes all exactly, rmcp accepts all and \
+         re-encodes {} exactly",
+        count - differs.len()
+    );
+    for (name, line, difference) in &differs {
+        let reason = RMCP_TRAFFIC_DIFFERS
+            .iter()
+            .find(|(n, l, d, _)| n == name && l == line && *d == difference)
+            .map_or("NOT EXPECTED", |(.., reason)| reason);
+        println!("  rmcp {name}:{line} {difference}\n    because {reason}");
+    }
+    assert_eq!(count, 136);
+    let found: Vec<(&str, usize, &str)> = differs
+        .iter()
+        .map(|(n, l, d)| (*n, *l, d.as_str()))
+        .collect();
+    let expected: Vec<(&str, usize, &str)> = RMCP_TRAFFIC_DIFFERS
+        .iter()
+        .map(|(n, l, d, _)| (*n, *l, *d))
+        .collect();
+    assert_eq!(found, expected, "the messages rmcp re-encodes differently");
 }
