@@ -12,7 +12,8 @@
 //! absent, `null` or a value, [`policy`] (decode limits; with feature `policy`, safe compilation
 //! of untrusted JSON Schemas), and with feature `tools`: `traffic` (what `toolcall validate`
 //! runs), `bundle` (the published schema bundle) and `schema_diff` (what changed between two
-//! schema versions); with feature `tap`: `tap` (what `toolcall tap` runs).
+//! schema versions); with feature `tap`: `tap` (what `toolcall tap` runs); with feature `hops`:
+//! `hops` (one tool call converted across MCP, the route body, the canonical model and ACP).
 //!
 //! # Features
 //!
@@ -30,7 +31,8 @@
 //! | `canonical` | `canonical` (its constructors check each schema against its dialect's meta-schema) | `policy`, `uuid` |
 //! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
 //! | `tap` | `tap`: checking a live agent or MCP server in its stdio pipe (`toolcall tap`) | `tools`, `signal-hook`, `rustix` (Unix) |
-//! | `cli` | the `toolcall` binary | `tools`, `tap`, `clap` |
+//! | `hops` | `hops`: conversions MCP ↔ route ↔ canonical → MCP result, ACP updates; tool-name projection | `canonical`, `mcp-2025-11-25` |
+//! | `cli` | the `toolcall` binary | `tools`, `tap`, `hops`, `clap` |
 //! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |
 //! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
 //!
@@ -51,6 +53,9 @@ pub mod bundle;
 pub mod canonical;
 pub mod decode;
 pub mod encode;
+#[cfg(feature = "hops")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hops")))]
+pub mod hops;
 mod maybe;
 pub mod mcp;
 pub mod pointer;

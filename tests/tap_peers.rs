@@ -131,7 +131,8 @@ fn run(
     );
     let client: Value = serde_json::from_str(stdout.lines().last().ok_or("no summary")?)?;
     assert_eq!(client["finished"], true, "{client}");
-    let transcript: Vec<String> = std::fs::read_to_string(&transcript)?
+    let transcript_path = transcript;
+    let transcript: Vec<String> = std::fs::read_to_string(&transcript_path)?
         .lines()
         .map(str::to_owned)
         .collect();
@@ -143,11 +144,45 @@ fn run(
     } else {
         Vec::new()
     };
+    if tapped {
+        assert_eq!(
+            verdicts_of(&report, "event"),
+            validated(toolcall, &transcript_path)?,
+            "the tap's verdicts are what `toolcall validate` gives its transcript"
+        );
+    }
     Ok(Run {
         client,
         transcript,
         report,
     })
+}
+
+/// The `message` records of a JSON report (the tap's, or `toolcall validate`'s), without the
+/// member that differs between the two (`drop`: the tap's `event`, validate's `file`).
+fn verdicts_of(records: &[Value], drop: &str) -> Vec<Value> {
+    records
+        .iter()
+        .filter(|record| record.get("verdict").is_some())
+        .map(|record| {
+            let mut record = record.clone();
+            record.as_object_mut().map(|r| r.remove(drop));
+            record
+        })
+        .collect()
+}
+
+/// `toolcall validate --format json` on a transcript: one record per message.
+fn validated(toolcall: &str, transcript: &Path) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+    let output = Command::new(toolcall)
+        .args(["validate", "--format", "json"])
+        .arg(transcript)
+        .output()?;
+    let records: Vec<Value> = String::from_utf8(output.stdout)?
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    Ok(verdicts_of(&records, "file"))
 }
 
 /// The transcript as a sorted list of (sender, what, id): what each message was, without the

@@ -13,6 +13,15 @@
 //! ([`toolcall_contracts::tap`]). Exit status: the child's (128 + the signal when a signal ended
 //! it), 127 when COMMAND cannot be started, 2 on a usage or I/O error before it starts.
 //!
+//! `toolcall tools project [--namespace NAME] [--max-len N] [--alphabet openai|canonical|mcp]
+//! [--chars CHARS] [--format text|json] FILE` projects the tool names of a `tools/list` result
+//! ([`toolcall_contracts::hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
+//! 2 on a usage or I/O error.
+//!
+//! `toolcall convert --to acp [--session-id ID] [--kind TOOL=KIND]... FILE` prints the ACP
+//! `session/update` notifications an agent relaying the tool calls of an MCP transcript would
+//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0, or 2 on a usage or I/O error.
+//!
 //! `toolcall schemas export DIR` writes the publishable schema bundle
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
 //! 0, or 2 on an I/O error.
@@ -30,6 +39,9 @@ use toolcall_contracts::traffic::{
     read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
 };
 use toolcall_contracts::{bundle, schema_diff};
+
+#[path = "toolcall/hops.rs"]
+mod hops;
 
 #[derive(Parser)]
 #[command(
@@ -96,12 +108,99 @@ enum Command {
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<OsString>,
     },
+    /// Work with MCP tool lists.
+    Tools {
+        #[command(subcommand)]
+        command: ToolsCommand,
+    },
+    /// Convert an MCP transcript into the ACP updates an agent relaying its tool calls sends.
+    #[command(long_about = CONVERT_LONG_ABOUT)]
+    Convert {
+        /// What to convert to.
+        #[arg(long, value_enum)]
+        to: hops::Target,
+        /// The ACP `sessionId` of every notification written.
+        #[arg(long, value_name = "ID", default_value = "mcp-relay")]
+        session_id: String,
+        /// The ACP tool kind of an MCP tool (`read`, `edit`, `delete`, `move`, `search`,
+        /// `execute`, `think`, `fetch`, `switch_mode`, `other`); a tool not named is `other`.
+        #[arg(long = "kind", value_name = "TOOL=KIND", value_parser = hops::parse_kind)]
+        kinds: Vec<(String, toolcall_contracts::acp::ToolKind)>,
+        /// The MCP transcript: NDJSON, bare messages or `{"from": ..., "message": ...}` lines;
+        /// `-` is standard input.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
     /// Work with JSON Schema files and bundles.
     Schemas {
         #[command(subcommand)]
         command: SchemasCommand,
     },
 }
+
+/// `toolcall tools ...`; one variant per subcommand.
+#[derive(Subcommand)]
+enum ToolsCommand {
+    /// Project tool names onto a target alphabet and length (deterministic, reversible): the
+    /// name map and why each name changed.
+    #[command(long_about = PROJECT_LONG_ABOUT)]
+    Project {
+        /// Namespace put before every name, with `__` (`NAME__tool`).
+        #[arg(long, value_name = "NAME")]
+        namespace: Option<String>,
+        /// Most characters of a projected name.
+        #[arg(long, value_name = "N", default_value_t = 64)]
+        max_len: usize,
+        /// The characters a projected name may hold.
+        #[arg(long, value_enum, default_value_t = hops::AlphabetArg::Openai)]
+        alphabet: hops::AlphabetArg,
+        /// Exactly these characters instead of `--alphabet` (they must include `_` and the hex
+        /// digits `0-9a-f` when a name is replaced, prefixed or hashed).
+        #[arg(long, value_name = "CHARS")]
+        chars: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = hops::ProjectFormat::Text)]
+        format: hops::ProjectFormat,
+        /// A `tools/list` result (`{"tools": [...]}`), its JSON-RPC response, or an array of
+        /// MCP tools; `-` is standard input.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+}
+
+const PROJECT_LONG_ABOUT: &str = "\
+Project tool names onto a target alphabet and length: the namespace and `__` before each name, \
+every character outside the alphabet replaced by `_`, a name longer than --max-len cut and \
+given a hash suffix (`_` and 8 hex digits of the SHA-256 of the namespace and the name), and \
+the same suffix on each of several tools that would get one name (a tool whose name needed no \
+replacement keeps its own). The same tools always give the same names.
+
+Text output: one `FROM -> TO (WHY; WHY)` line per tool, then `N tools, M names changed`. \
+--format json: one array of {\"from\", \"to\", \"changes\": [WHY...]}, one per tool.
+
+Exit status: 0; 1 when two tools still get one name, or a tool is listed twice (the error names \
+both); 2 on a usage or I/O error.";
+
+const CONVERT_LONG_ABOUT: &str = "\
+Read an MCP transcript (NDJSON: bare JSON-RPC messages, or {\"from\": \"client\"|\"server\", \
+\"message\": ...} lines as `toolcall validate` reads and `toolcall tap` writes them; one or more \
+sessions, each starting with `initialize`) and print, one per line, the ACP `session/update` \
+JSON-RPC notifications an agent relaying its tool calls would send: a `tool_call` for each \
+`tools/call` (in progress), a `tool_call_update` for each of its progress notifications (and \
+task status notifications), and its end, `completed` or `failed` (an error result, a JSON-RPC \
+error, a cancellation).
+
+Every notification has the --session-id (default `mcp-relay`): one ACP session relaying all the \
+MCP sessions. Tool call ids are `mcp-<session>-<id>`: the MCP session's number in the \
+transcript (from 1) and the request's JSON-RPC id, so that calls of different sessions never \
+share one.
+
+What is not relayed as it was goes to standard error as `toolcall convert: line N: ...`: progress \
+after a call ended, a call that never ends, a content block ACP refuses (it stays in \
+`rawOutput`), request metadata ACP has no member for. The last line of standard error counts \
+messages, updates and notes.
+
+Exit status: 0; 2 on a usage or I/O error.";
 
 /// `toolcall schemas ...`; one variant per subcommand.
 #[derive(Subcommand)]
@@ -287,6 +386,30 @@ fn main() -> ExitCode {
                 command,
             ))
         }
+        Command::Tools {
+            command:
+                ToolsCommand::Project {
+                    namespace,
+                    max_len,
+                    alphabet,
+                    chars,
+                    format,
+                    file,
+                },
+        } => hops::project(&hops::Project {
+            namespace: namespace.as_deref(),
+            max_len,
+            alphabet,
+            chars: chars.as_deref(),
+            format,
+            file: &file,
+        }),
+        Command::Convert {
+            to,
+            session_id,
+            kinds,
+            file,
+        } => hops::convert(to, &session_id, &kinds, &file),
         Command::Schemas {
             command: SchemasCommand::Diff { format, old, new },
         } => schemas_diff(format, &old, &new),

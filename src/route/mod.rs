@@ -177,16 +177,27 @@ impl Default for ToolCallRequest {
 }
 
 /// A progress token is a string or an integer that `serde_json` holds as `i64` or `u64`.
-fn check_progress_token(token: &serde_json::Value) -> Result<(), RouteError> {
+pub(crate) fn check_progress_token(token: &serde_json::Value) -> Result<(), RouteError> {
     use serde_json::Value;
-    let found = match token {
-        Value::String(_) => return Ok(()),
-        Value::Number(number) if number.is_i64() || number.is_u64() => return Ok(()),
-        Value::Number(_) => "number",
+    match token {
+        Value::String(_) => Ok(()),
+        Value::Number(number) if number.is_i64() || number.is_u64() => Ok(()),
+        other => Err(RouteError::ProgressToken {
+            found: json_type(other),
+        }),
+    }
+}
+
+/// The JSON type of `value`: `"null"`, `"boolean"`, `"number"`, `"string"`, `"array"` or
+/// `"object"`.
+pub(crate) fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
-    };
-    Err(RouteError::ProgressToken { found })
+    }
 }

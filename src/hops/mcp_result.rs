@@ -1,0 +1,456 @@
+//! Canonical result ↔ MCP `CallToolResult`: what a gateway answers an MCP `tools/call` with.
+//!
+//! **Canonical → MCP** ([`from_outcome`], [`from_result`], [`from_runtime_failure`],
+//! [`from_event`]):
+//!
+//! | canonical | MCP `CallToolResult` |
+//! |---|---|
+//! | JSON success `v` | `structuredContent: v` and `content: [{"type": "text", "text": <v as compact JSON>}]`, the text fallback MCP recommends for clients that predate structured content (2025-06-18 and 2025-11-25 allow only an object there: another value is carried by the text block alone, and reported `dropped`) |
+//! | text success `t` | `content: [{"type": "text", "text": t}]` |
+//! | domain failure | `isError: true`, `content: [{"type": "text", "text": message}]`, `structuredContent: {"code", "message", "data"}` (`data` only when the error has one) |
+//! | runtime failure `code` | what MCP says a server answers when a tool fails: a tool execution error in the result, not a JSON-RPC error: `isError: true`, ``content: [{"type": "text", "text": "the runtime could not complete the call: `CODE`"}]``, `structuredContent: {"code", "message"}` |
+//!
+//! MCP 2026-07-28 results also get `"resultType": "complete"`. [`from_result`] reports the
+//! members that correlate the result (`transaction_id`, `session_key`, `exchange_id`,
+//! `tool_action_id`, `tool_id`, `provider_tool_call_id`, `request_ordinal`) as `dropped`: the
+//! JSON-RPC response carries the correlation by its `id`.
+//!
+//! **MCP → canonical** ([`to_outcome`]; pointers into the MCP result and the canonical
+//! outcome's wire form): `isError: true` is a domain failure: `structuredContent` of the shape
+//! above gives it back exactly; otherwise its `code` is `tool_error` (`defaulted`), its message
+//! the text blocks joined by a space (control characters replaced by spaces, cut at 4096 bytes;
+//! `derived` unless it is one block as it was; none: `the tool reported an error`,
+//! `defaulted`), and its `data` the `structuredContent`. Success with `structuredContent` is a
+//! JSON success (content blocks that are not its text fallback are `dropped`); without, one
+//! text block is a text success, several are joined by a line break (`derived`), none give `""`
+//! (`defaulted`); every other block is `dropped`, as are members of a text block other than
+//! `type` and `text`, `_meta` and unknown members.
+//!
+//! ```
+//! # #[cfg(feature = "hops")] {
+//! use serde_json::json;
+//! use toolcall_contracts::canonical::{CanonicalToolOutput, CanonicalToolResultOutcome};
+//! use toolcall_contracts::hops::mcp_result::from_outcome;
+//! use toolcall_contracts::mcp::v2025_11_25::CallToolResult;
+//!
+//! let outcome = CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Json(json!({"temperature": 36})));
+//! let result = from_outcome::<CallToolResult>(&outcome)?;
+//! assert_eq!(serde_json::to_value(&result.value)?, json!({
+//!     "content": [{"type": "text", "text": "{\"temperature\":36}"}],
+//!     "structuredContent": {"temperature": 36}
+//! }));
+//! assert!(result.report.is_empty());
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use serde_json::{json, Map, Value};
+
+use super::mcp_tool::replace_controls;
+use super::report::{by_name, Change, Converted};
+use super::versions::{from_object, to_object, McpCallToolResult};
+use crate::canonical::{
+    CanonicalToolError, CanonicalToolOutput, CanonicalToolResult, CanonicalToolResultOutcome,
+    ToolContractError, ToolLifecycleEvent, ToolRuntimeErrorCode, MAX_ERROR_MESSAGE_BYTES,
+};
+use crate::pointer;
+
+/// The `code` of a domain failure read from an MCP error result that does not name one.
+pub const MCP_TOOL_ERROR_CODE: &str = "tool_error";
+
+/// The message of a domain failure read from an MCP error result without text.
+pub const MCP_TOOL_ERROR_MESSAGE: &str = "the tool reported an error";
+
+/// Why a result could not be converted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpResultError {
+    /// A `started` event has no result.
+    #[error("a `started` event has no result")]
+    NotTerminal,
+    /// The MCP result has no `content` array.
+    #[error("`/content` must be an array")]
+    MissingContent,
+    /// The domain failure read from the MCP result breaks the canonical rules (an empty or
+    /// too long `code` in `structuredContent`).
+    #[error("`/structuredContent/code` is refused: {source}")]
+    Canonical {
+        /// The canonical refusal.
+        #[source]
+        source: ToolContractError,
+    },
+    /// The MCP type of the requested version refused the JSON built for it.
+    #[error("MCP {version} `CallToolResult` refused the converted result: {message}")]
+    Mcp {
+        /// The MCP version.
+        version: &'static str,
+        /// serde's message.
+        message: String,
+    },
+}
+
+/// Converts the outcome of a completed call into an MCP `CallToolResult` of the version `R`;
+/// pointers in the report are into the outcome's wire form.
+///
+/// # Errors
+/// [`McpResultError::Mcp`] when the version's type refuses the result (never for the served
+/// versions).
+pub fn from_outcome<R: McpCallToolResult>(
+    outcome: &CanonicalToolResultOutcome,
+) -> Result<Converted<R>, McpResultError> {
+    let (result, report) = outcome_to_result(outcome, R::STRUCTURED_CONTENT_ANY);
+    finish::<R>(result, report)
+}
+
+/// [`from_outcome`] on a whole result, its correlation members reported `dropped`.
+///
+/// # Errors
+/// As [`from_outcome`].
+pub fn from_result<R: McpCallToolResult>(
+    result: &CanonicalToolResult,
+) -> Result<Converted<R>, McpResultError> {
+    let (converted, mut report) = outcome_to_result(&result.outcome, R::STRUCTURED_CONTENT_ANY);
+    for change in &mut report {
+        if let Some(from) = &mut change.from {
+            from.insert_str(0, "/outcome");
+        }
+    }
+    let correlation = [
+        ("transaction_id", json!(result.transaction_id.as_str())),
+        (
+            "session_key",
+            serde_json::to_value(&result.session_key).unwrap_or(Value::Null),
+        ),
+        ("exchange_id", json!(result.exchange_id.as_str())),
+        ("tool_action_id", json!(result.tool_action_id.as_str())),
+        ("tool_id", json!(result.tool_id.as_str())),
+        ("provider_tool_call_id", json!(result.provider_tool_call_id)),
+        ("request_ordinal", json!(result.request_ordinal)),
+    ];
+    for (member, value) in correlation {
+        report.push(Change::dropped(
+            pointer::join("", member),
+            value,
+            "correlation of the call: the JSON-RPC response carries it by its `id`",
+        ));
+    }
+    finish::<R>(converted, report)
+}
+
+/// The MCP `CallToolResult` for a call the runtime could not complete (see the
+/// [module docs](self)).
+///
+/// # Errors
+/// As [`from_outcome`].
+pub fn from_runtime_failure<R: McpCallToolResult>(
+    code: ToolRuntimeErrorCode,
+) -> Result<Converted<R>, McpResultError> {
+    let message = runtime_failure_message(code);
+    let mut result = Map::new();
+    result.insert("content".to_owned(), json!([text_block(&message)]));
+    result.insert("isError".to_owned(), json!(true));
+    result.insert(
+        "structuredContent".to_owned(),
+        json!({"code": code.as_str(), "message": message}),
+    );
+    finish::<R>(result, Vec::new())
+}
+
+/// The MCP `CallToolResult` ending a call's lifecycle: [`from_result`] for `completed`,
+/// [`from_runtime_failure`] for `runtime_failed` (its `tool_action_id` and `tool_id` reported
+/// `dropped`).
+///
+/// # Errors
+/// [`McpResultError::NotTerminal`] for `started`; else as [`from_outcome`].
+pub fn from_event<R: McpCallToolResult>(
+    event: &ToolLifecycleEvent,
+) -> Result<Converted<R>, McpResultError> {
+    match event {
+        ToolLifecycleEvent::Started { .. } => Err(McpResultError::NotTerminal),
+        ToolLifecycleEvent::Completed { result } => from_result(result),
+        ToolLifecycleEvent::RuntimeFailed {
+            tool_action_id,
+            tool_id,
+            code,
+        } => {
+            let mut converted = from_runtime_failure::<R>(*code)?;
+            let reason = "correlation of the call: the JSON-RPC response carries it by its `id`";
+            converted.report.push(Change::dropped(
+                "/tool_action_id",
+                json!(tool_action_id.as_str()),
+                reason,
+            ));
+            converted
+                .report
+                .push(Change::dropped("/tool_id", json!(tool_id.as_str()), reason));
+            Ok(converted)
+        }
+    }
+}
+
+/// The text of a runtime failure's result: ``the runtime could not complete the call: `code` ``.
+#[must_use]
+pub fn runtime_failure_message(code: ToolRuntimeErrorCode) -> String {
+    format!(
+        "the runtime could not complete the call: `{}`",
+        code.as_str()
+    )
+}
+
+/// Converts an MCP `CallToolResult` (any served version) into a canonical outcome; see the
+/// [module docs](self).
+///
+/// # Errors
+/// [`McpResultError::MissingContent`]; [`McpResultError::Canonical`] for a `structuredContent`
+/// `code` the canonical model refuses.
+pub fn to_outcome<R: McpCallToolResult>(
+    result: &R,
+) -> Result<Converted<CanonicalToolResultOutcome>, McpResultError> {
+    result_to_outcome(to_object(result))
+}
+
+/// [`to_outcome`] on the JSON of a result (any MCP version).
+///
+/// # Errors
+/// As [`to_outcome`].
+pub fn result_to_outcome(
+    mut result: Map<String, Value>,
+) -> Result<Converted<CanonicalToolResultOutcome>, McpResultError> {
+    let mut report = Vec::new();
+    let Some(Value::Array(content)) = result.remove("content") else {
+        return Err(McpResultError::MissingContent);
+    };
+    let is_error = result.remove("isError") == Some(Value::Bool(true));
+    let structured = match result.remove("structuredContent") {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(value),
+    };
+    if result.get("resultType") == Some(&json!("complete")) {
+        result.remove("resultType");
+    }
+    for (member, value) in by_name(result) {
+        report.push(Change::dropped(
+            pointer::join("", &member),
+            value,
+            "the canonical outcome has no member for it",
+        ));
+    }
+    let outcome = if is_error {
+        CanonicalToolResultOutcome::DomainFailed(error_outcome(&content, structured, &mut report)?)
+    } else {
+        CanonicalToolResultOutcome::Succeeded(success_outcome(&content, structured, &mut report))
+    };
+    Ok(Converted {
+        value: outcome,
+        report,
+    })
+}
+
+fn outcome_to_result(
+    outcome: &CanonicalToolResultOutcome,
+    structured_any: bool,
+) -> (Map<String, Value>, Vec<Change>) {
+    let mut result = Map::new();
+    let mut report = Vec::new();
+    match outcome {
+        CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Json(value)) => {
+            let text = value.to_string();
+            result.insert("content".to_owned(), json!([text_block(&text)]));
+            if structured_any || value.is_object() {
+                result.insert("structuredContent".to_owned(), value.clone());
+            } else {
+                report.push(Change::dropped(
+                    "/output/value",
+                    value.clone(),
+                    "MCP `structuredContent` must be an object in this version: the value is carried by the text block alone",
+                ));
+            }
+        }
+        CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text(text)) => {
+            result.insert("content".to_owned(), json!([text_block(text)]));
+        }
+        CanonicalToolResultOutcome::DomainFailed(error) => {
+            result.insert("content".to_owned(), json!([text_block(error.message())]));
+            result.insert("isError".to_owned(), json!(true));
+            let mut structured = json!({"code": error.code(), "message": error.message()});
+            if let Some(data) = error.data() {
+                structured["data"] = data.clone();
+            }
+            result.insert("structuredContent".to_owned(), structured);
+        }
+    }
+    (result, report)
+}
+
+fn finish<R: McpCallToolResult>(
+    mut result: Map<String, Value>,
+    report: Vec<Change>,
+) -> Result<Converted<R>, McpResultError> {
+    R::complete(&mut result);
+    let value = from_object(result).map_err(|message| McpResultError::Mcp {
+        version: R::PROTOCOL_VERSION,
+        message,
+    })?;
+    Ok(Converted { value, report })
+}
+
+fn text_block(text: &str) -> Value {
+    json!({"type": "text", "text": text})
+}
+
+/// The text of a text block, its other members reported.
+fn block_text<'a>(index: usize, block: &'a Value, report: &mut Vec<Change>) -> Option<&'a str> {
+    let object = block.as_object()?;
+    if object.get("type") != Some(&json!("text")) {
+        return None;
+    }
+    let text = object.get("text")?.as_str()?;
+    for (member, value) in by_name(object.clone()) {
+        if member != "type" && member != "text" {
+            report.push(Change::dropped(
+                format!("/content/{index}/{}", pointer::escape(&member)),
+                value,
+                "the canonical output is the text alone",
+            ));
+        }
+    }
+    Some(text)
+}
+
+fn drop_block(index: usize, block: &Value, report: &mut Vec<Change>) {
+    report.push(Change::dropped(
+        format!("/content/{index}"),
+        block.clone(),
+        "the canonical output holds text or JSON, not this content block",
+    ));
+}
+
+fn success_outcome(
+    content: &[Value],
+    structured: Option<Value>,
+    report: &mut Vec<Change>,
+) -> CanonicalToolOutput {
+    if let Some(value) = structured {
+        for (index, block) in content.iter().enumerate() {
+            let fallback = block.get("type") == Some(&json!("text"))
+                && block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .and_then(|text| serde_json::from_str::<Value>(text).ok())
+                    .is_some_and(|parsed| parsed == value);
+            if !fallback {
+                drop_block(index, block, report);
+            }
+        }
+        return CanonicalToolOutput::Json(value);
+    }
+    let mut texts = Vec::new();
+    for (index, block) in content.iter().enumerate() {
+        match block_text(index, block, report) {
+            Some(text) => texts.push(text),
+            None => drop_block(index, block, report),
+        }
+    }
+    match texts.as_slice() {
+        [] => {
+            report.push(Change::defaulted(
+                "/output/text",
+                json!(""),
+                "the MCP result has no text block",
+            ));
+            CanonicalToolOutput::Text(String::new())
+        }
+        [one] => CanonicalToolOutput::Text((*one).to_owned()),
+        many => {
+            let joined = many.join("\n");
+            report.push(Change::derived(
+                "/content",
+                "/output/text",
+                json!(joined),
+                "several text blocks joined by a line break",
+            ));
+            CanonicalToolOutput::Text(joined)
+        }
+    }
+}
+
+fn error_outcome(
+    content: &[Value],
+    structured: Option<Value>,
+    report: &mut Vec<Change>,
+) -> Result<CanonicalToolError, McpResultError> {
+    // The shape `from_outcome` writes: `{"code", "message"[, "data"]}`, the message as the one
+    // text block.
+    if let Some(Value::Object(object)) = &structured {
+        let code = object.get("code").and_then(Value::as_str);
+        let message = object.get("message").and_then(Value::as_str);
+        let only_ours = object
+            .keys()
+            .all(|key| matches!(key.as_str(), "code" | "message" | "data"));
+        if let (Some(code), Some(message), true) = (code, message, only_ours) {
+            for (index, block) in content.iter().enumerate() {
+                if block != &text_block(message) {
+                    drop_block(index, block, report);
+                }
+            }
+            return CanonicalToolError::try_new(
+                code,
+                message,
+                object.get("data").cloned(),
+                MAX_ERROR_MESSAGE_BYTES,
+            )
+            .map_err(|source| McpResultError::Canonical { source });
+        }
+    }
+    let mut texts = Vec::new();
+    for (index, block) in content.iter().enumerate() {
+        match block_text(index, block, report) {
+            Some(text) => texts.push(text),
+            None => drop_block(index, block, report),
+        }
+    }
+    let joined = texts.join(" ");
+    let mut message = replace_controls(&joined);
+    if message.len() > MAX_ERROR_MESSAGE_BYTES {
+        let mut end = MAX_ERROR_MESSAGE_BYTES;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+    }
+    if message.is_empty() {
+        message = MCP_TOOL_ERROR_MESSAGE.to_owned();
+        report.push(Change::defaulted(
+            "/error/message",
+            json!(message),
+            "the MCP error result has no text",
+        ));
+    } else if texts.len() != 1 || message != joined {
+        report.push(Change::derived(
+            "/content",
+            "/error/message",
+            json!(message),
+            "text blocks joined by a space, control characters replaced by spaces, at most 4096 bytes",
+        ));
+    }
+    report.push(Change::defaulted(
+        "/error/code",
+        json!(MCP_TOOL_ERROR_CODE),
+        "an MCP error result names no code",
+    ));
+    if let Some(data) = &structured {
+        report.push(Change::derived(
+            "/structuredContent",
+            "/error/data",
+            data.clone(),
+            "the structured content of an error result is its data",
+        ));
+    }
+    CanonicalToolError::try_new(
+        MCP_TOOL_ERROR_CODE,
+        message,
+        structured,
+        MAX_ERROR_MESSAGE_BYTES,
+    )
+    .map_err(|source| McpResultError::Canonical { source })
+}

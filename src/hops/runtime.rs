@@ -1,0 +1,223 @@
+//! Route [`ToolCallRequest`] ↔ canonical [`ToolCall`]: what a runtime dispatches for a body a
+//! provider received, through the [`Registry`] of its tools.
+//!
+//! **Route → canonical** ([`to_tool_call`]; pointers into the route body and the canonical
+//! call's wire form):
+//!
+//! | route body | canonical call | |
+//! |---|---|---|
+//! | `name` | `tool_name`, and `tool_id` | the registry's spec of that name (unknown: refused) |
+//! | `arguments` | `arguments` | as is; checked with [`ToolSpec::validate_arguments_pinned`] first when [`CallOptions::validate_arguments`] (against `schema_pin` when the body has one) |
+//! | `tool_call_id` | `provider_tool_call_id` | byte for byte; absent: the caller's [`CallOptions::fallback_tool_call_id`], reported `defaulted` (a synthesized id is recorded), else refused |
+//! | — | `request_ordinal` | [`CallOptions::request_ordinal`] |
+//! | `progress_token`, `call_key`, `schema_pin` | — | `dropped` (the canonical call has no member; keep the body for progress) |
+//!
+//! **Canonical → route** ([`from_tool_call`]): `tool_name` as `name`, `arguments`,
+//! `provider_tool_call_id` as `tool_call_id`; `tool_id` and `request_ordinal` are `dropped`.
+//!
+//! ```
+//! # #[cfg(feature = "hops")] {
+//! use serde_json::json;
+//! use toolcall_contracts::canonical::ToolSpec;
+//! use toolcall_contracts::hops::runtime::{to_tool_call, CallOptions, Registry};
+//! use toolcall_contracts::route::ToolCallRequest;
+//!
+//! let spec: ToolSpec = serde_json::from_value(json!({
+//!     "id": "everything/echo@1", "name": "echo", "description": "Echoes",
+//!     "input_schema": {"type": "object", "required": ["message"]},
+//!     "output_contract": {"success": {"type": "text", "media_type": "text/plain"}},
+//!     "limits": {"max_concurrent": 1, "max_input_bytes": 1024, "max_output_bytes": 1024,
+//!                "execution_deadline_ms": 1000},
+//!     "execution_class": {"type": "cooperative_in_process", "grace_ms": 100}
+//! }))?;
+//! let registry = Registry::new([spec])?;
+//! let mut body = ToolCallRequest::new("echo", json!({"message": "hi"}));
+//! body.tool_call_id = Some("call_01".to_owned());
+//! let options = CallOptions { validate_arguments: true, ..CallOptions::default() };
+//! let call = to_tool_call(&body, &registry, &options)?;
+//! assert_eq!(serde_json::to_value(&call.value)?, json!({
+//!     "tool_name": "echo", "tool_id": "everything/echo@1",
+//!     "provider_tool_call_id": "call_01", "arguments": {"message": "hi"}, "request_ordinal": 0
+//! }));
+//! assert!(call.report.is_empty());
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::report::{Change, Converted};
+use crate::canonical::{ArgumentsError, ToolCall, ToolContractError, ToolName, ToolSpec};
+use crate::route::ToolCallRequest;
+
+/// The tools a runtime serves, by canonical name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Registry {
+    specs: BTreeMap<String, ToolSpec>,
+}
+
+impl Registry {
+    /// A registry of `specs`.
+    ///
+    /// # Errors
+    /// [`RuntimeError::DuplicateName`] when two specs have one name.
+    pub fn new(specs: impl IntoIterator<Item = ToolSpec>) -> Result<Self, RuntimeError> {
+        let mut registry = Self::default();
+        for spec in specs {
+            registry.insert(spec)?;
+        }
+        Ok(registry)
+    }
+
+    /// Adds `spec`.
+    ///
+    /// # Errors
+    /// [`RuntimeError::DuplicateName`] when a spec of that name is registered.
+    pub fn insert(&mut self, spec: ToolSpec) -> Result<(), RuntimeError> {
+        let name = spec.name().as_str().to_owned();
+        if self.specs.contains_key(&name) {
+            return Err(RuntimeError::DuplicateName { name });
+        }
+        self.specs.insert(name, spec);
+        Ok(())
+    }
+
+    /// The spec named `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&ToolSpec> {
+        self.specs.get(name)
+    }
+
+    /// Every spec, by name.
+    pub fn iter(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.specs.values()
+    }
+}
+
+/// What the runtime decides for a conversion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallOptions {
+    /// Position of the call among the calls of one model response (0 for a lone call).
+    pub request_ordinal: u32,
+    /// Check the arguments against the tool's input schema before converting.
+    pub validate_arguments: bool,
+    /// The `provider_tool_call_id` for a body without `tool_call_id`; `None`: such a body is
+    /// refused ([`RuntimeError::MissingToolCallId`]).
+    pub fallback_tool_call_id: Option<String>,
+}
+
+/// Why a route body could not be converted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RuntimeError {
+    /// Two specs have one name.
+    #[error("tool name `{name}` is registered twice")]
+    DuplicateName {
+        /// The name.
+        name: String,
+    },
+    /// The body's `name` is no registered tool.
+    #[error("`/name` `{name}` is not a registered tool")]
+    UnknownTool {
+        /// The name as sent.
+        name: String,
+    },
+    /// The body's `name` breaks the canonical name rule.
+    #[error("`/name` is refused: {source}")]
+    Name {
+        /// The canonical refusal.
+        #[source]
+        source: ToolContractError,
+    },
+    /// The body has no `tool_call_id` and the caller gave no fallback.
+    #[error("`/tool_call_id` is absent and no fallback id was given")]
+    MissingToolCallId,
+    /// The arguments were checked and refused.
+    #[error("`/arguments` are refused: {source}")]
+    Arguments {
+        /// Why.
+        #[source]
+        source: ArgumentsError,
+    },
+}
+
+/// Converts a route body into the canonical call the runtime dispatches; see the
+/// [module docs](self) for each member.
+///
+/// # Errors
+/// [`RuntimeError::Name`], [`RuntimeError::UnknownTool`], [`RuntimeError::MissingToolCallId`],
+/// [`RuntimeError::Arguments`] (only with [`CallOptions::validate_arguments`]).
+pub fn to_tool_call(
+    request: &ToolCallRequest,
+    registry: &Registry,
+    options: &CallOptions,
+) -> Result<Converted<ToolCall>, RuntimeError> {
+    let mut report = Vec::new();
+    let tool_name =
+        ToolName::try_new(request.name.clone()).map_err(|source| RuntimeError::Name { source })?;
+    let spec = registry
+        .get(tool_name.as_str())
+        .ok_or_else(|| RuntimeError::UnknownTool {
+            name: request.name.clone(),
+        })?;
+    if options.validate_arguments {
+        spec.validate_arguments_pinned(&request.arguments, request.schema_pin.as_deref())
+            .map_err(|source| RuntimeError::Arguments { source })?;
+    }
+    let provider_tool_call_id = match (&request.tool_call_id, &options.fallback_tool_call_id) {
+        (Some(id), _) => id.clone(),
+        (None, Some(fallback)) => {
+            report.push(Change::defaulted(
+                "/provider_tool_call_id",
+                json!(fallback),
+                "the route body has no `tool_call_id`: the caller's fallback id, not the producer's",
+            ));
+            fallback.clone()
+        }
+        (None, None) => return Err(RuntimeError::MissingToolCallId),
+    };
+    let dropped = [
+        ("/progress_token", request.progress_token.clone(), "the canonical call has no progress token; progress is reported against the route body's"),
+        ("/call_key", request.call_key.clone().map(|key| json!(key)), "the canonical call has no idempotency key"),
+        ("/schema_pin", request.schema_pin.clone().map(|pin| json!(pin)), "the canonical call has no schema pin"),
+    ];
+    for (pointer, value, reason) in dropped {
+        if let Some(value) = value {
+            report.push(Change::dropped(pointer, value, reason));
+        }
+    }
+    Ok(Converted {
+        value: ToolCall {
+            tool_name,
+            tool_id: spec.id().clone(),
+            provider_tool_call_id,
+            arguments: request.arguments.clone(),
+            request_ordinal: options.request_ordinal,
+        },
+        report,
+    })
+}
+
+/// Converts a canonical call back into a route body; see the [module docs](self).
+#[must_use]
+pub fn from_tool_call(call: &ToolCall) -> Converted<ToolCallRequest> {
+    let mut request = ToolCallRequest::new(call.tool_name.as_str(), call.arguments.clone());
+    request.tool_call_id = Some(call.provider_tool_call_id.clone());
+    Converted {
+        value: request,
+        report: vec![
+            Change::dropped(
+                "/tool_id",
+                json!(call.tool_id.as_str()),
+                "the route body names the tool by its bare name only",
+            ),
+            Change::dropped(
+                "/request_ordinal",
+                json!(call.request_ordinal),
+                "the route body has no request ordinal",
+            ),
+        ],
+    }
+}

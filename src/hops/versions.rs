@@ -1,0 +1,108 @@
+//! The MCP types the conversions take and give, in every version that has them.
+//!
+//! One implementation serves every version: each conversion works on the wire shape of the
+//! members it maps (`name`, `inputSchema`, `arguments`, `_meta.progressToken`, `content`,
+//! `structuredContent`, `isError`, ...), which MCP 2025-06-18, 2025-11-25 and 2026-07-28 define
+//! alike, and the version's generated type is encoded to that shape and decoded from it at the
+//! edge. The traits below are implemented (sealed) for each of those versions whose feature is
+//! on; what differs between them is stated on the trait: 2026-07-28 requires `resultType` in a
+//! result (written `"complete"`), lets `structuredContent` be any JSON value (older versions: an
+//! object) and requires `_meta` in request params. MCP 2024-11-05 and 2025-03-26 have no
+//! `structuredContent` and no `outputSchema`, and are not served.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What every MCP version's type here shares: its wire form and its version.
+pub trait McpType: Serialize + DeserializeOwned + Clone + sealed::Sealed {
+    /// The MCP protocol version of the type (`"2025-11-25"`).
+    const PROTOCOL_VERSION: &'static str;
+}
+
+/// An MCP `Tool` (`tools/list`): [`super::mcp_tool`].
+pub trait McpTool: McpType {}
+
+/// The `params` of an MCP `tools/call` request: [`super::gateway`].
+pub trait McpCallToolParams: McpType {
+    /// The version's JSON-RPC `RequestId` (a string or an integer).
+    type RequestId: Serialize + DeserializeOwned + Clone;
+}
+
+/// An MCP `CallToolResult`: [`super::mcp_result`].
+pub trait McpCallToolResult: McpType {
+    /// Whether `structuredContent` may be any JSON value (2026-07-28) rather than an object.
+    const STRUCTURED_CONTENT_ANY: bool;
+    /// Adds the members this version requires beyond the common shape (2026-07-28:
+    /// `"resultType": "complete"`).
+    #[doc(hidden)]
+    fn complete(result: &mut Map<String, Value>);
+}
+
+/// The `params` of an MCP `notifications/progress`: [`super::acp_updates`].
+pub trait McpProgressParams: McpType {}
+
+macro_rules! version {
+    ($feature:literal, $module:ident, $version:literal, any: $any:literal, complete: |$result:ident| $complete:block) => {
+        #[cfg(feature = $feature)]
+        mod $module {
+            use crate::mcp::$module as mcp;
+            use serde_json::{Map, Value};
+
+            impl super::sealed::Sealed for mcp::Tool {}
+            impl super::McpType for mcp::Tool {
+                const PROTOCOL_VERSION: &'static str = $version;
+            }
+            impl super::McpTool for mcp::Tool {}
+
+            impl super::sealed::Sealed for mcp::CallToolRequestParams {}
+            impl super::McpType for mcp::CallToolRequestParams {
+                const PROTOCOL_VERSION: &'static str = $version;
+            }
+            impl super::McpCallToolParams for mcp::CallToolRequestParams {
+                type RequestId = mcp::RequestId;
+            }
+
+            impl super::sealed::Sealed for mcp::CallToolResult {}
+            impl super::McpType for mcp::CallToolResult {
+                const PROTOCOL_VERSION: &'static str = $version;
+            }
+            impl super::McpCallToolResult for mcp::CallToolResult {
+                const STRUCTURED_CONTENT_ANY: bool = $any;
+                fn complete($result: &mut Map<String, Value>) $complete
+            }
+
+            impl super::sealed::Sealed for mcp::ProgressNotificationParams {}
+            impl super::McpType for mcp::ProgressNotificationParams {
+                const PROTOCOL_VERSION: &'static str = $version;
+            }
+            impl super::McpProgressParams for mcp::ProgressNotificationParams {}
+        }
+    };
+}
+
+version!("mcp-2025-06-18", v2025_06_18, "2025-06-18", any: false, complete: |_result| {});
+version!("mcp-2025-11-25", v2025_11_25, "2025-11-25", any: false, complete: |_result| {});
+version!("mcp-2026-07-28", v2026_07_28, "2026-07-28", any: true, complete: |result| {
+    result
+        .entry("resultType")
+        .or_insert_with(|| Value::String("complete".to_owned()));
+});
+
+/// Encodes `value` to its JSON object (every MCP type here is an object on the wire).
+pub(crate) fn to_object<T: Serialize>(value: &T) -> Map<String, Value> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => map,
+        // The generated MCP types encode to objects and their encoders do not fail.
+        _ => Map::new(),
+    }
+}
+
+/// Decodes an MCP type from its JSON object, the serde message on failure.
+pub(crate) fn from_object<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, String> {
+    serde_json::from_value(Value::Object(object)).map_err(|error| error.to_string())
+}

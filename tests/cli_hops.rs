@@ -1,0 +1,222 @@
+//! End-to-end tests of `toolcall tools project` and `toolcall convert --to acp`: the built
+//! binary on the recorded server-everything fixtures and on small inputs.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+use toolcall_contracts::traffic::{Checker, Status};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const TOOLS_LIST: &str = "tests/fixtures/mcp/server-everything/tools-list.json";
+const TRANSCRIPT: &str = "tests/fixtures/mcp/server-everything/transcript.ndjson";
+
+/// Runs `toolcall` with `args` from the manifest directory, feeding `stdin`.
+fn toolcall(args: &[&str], stdin: &[u8]) -> std::io::Result<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin)?;
+    child.wait_with_output()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn project_prints_the_name_map_of_the_recorded_tools() -> TestResult {
+    let output = toolcall(
+        &["tools", "project", "--namespace", "everything", TOOLS_LIST],
+        b"",
+    )?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 20);
+    assert_eq!(
+        lines[0],
+        "echo -> everything__echo (prefixed with namespace `everything`)"
+    );
+    assert_eq!(lines[19], "19 tools, 19 names changed");
+    Ok(())
+}
+
+#[test]
+fn project_json_is_one_array_of_from_to_changes() -> TestResult {
+    let tools = json!({"tools": [
+        {"name": "search.issues", "inputSchema": {"type": "object"}},
+        {"name": "search_issues", "inputSchema": {"type": "object"}},
+        {"name": "echo", "inputSchema": {"type": "object"}}
+    ]});
+    let output = toolcall(
+        &["tools", "project", "--format", "json", "-"],
+        tools.to_string().as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let rows: Value = serde_json::from_slice(&output.stdout)?;
+    // `_` and the first 8 hex digits of SHA-256("search.issues") (sha256sum).
+    assert_eq!(
+        rows,
+        json!([
+            {"from": "search.issues", "to": "search_issues_b4d02c14", "changes": [
+                "replaced `.` with `_`",
+                "hash suffix `_b4d02c14`: collides with `search_issues`"
+            ]},
+            {"from": "search_issues", "to": "search_issues", "changes": []},
+            {"from": "echo", "to": "echo", "changes": []}
+        ])
+    );
+    // The JSON-RPC response and a bare array are read too; `--max-len` cuts and hashes.
+    let response =
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "x".repeat(20)}]}});
+    let output = toolcall(
+        &[
+            "tools",
+            "project",
+            "--format",
+            "json",
+            "--max-len",
+            "12",
+            "-",
+        ],
+        response.to_string().as_bytes(),
+    )?;
+    let rows: Value = serde_json::from_slice(&output.stdout)?;
+    assert_eq!(rows[0]["to"].as_str().map(str::len), Some(12));
+    assert_eq!(rows[0]["changes"][0], "truncated from 20 to 12 characters");
+    let array = json!([{"name": "a.b"}]);
+    let output = toolcall(
+        &["tools", "project", "--alphabet", "canonical", "-"],
+        array.to_string().as_bytes(),
+    )?;
+    assert_eq!(
+        text(&output.stdout),
+        "a.b -> a.b\n1 tools, 0 names changed\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn project_exits_1_on_a_collision_it_cannot_resolve_naming_both_tools() -> TestResult {
+    // `a.b` gets `a_b` and its suffix (SHA-256("a.b") starts 2e7336dc), which a third tool is.
+    let tools = json!([{"name": "a.b"}, {"name": "a_b"}, {"name": "a_b_2e7336dc"}]);
+    let output = toolcall(&["tools", "project", "-"], tools.to_string().as_bytes())?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: tools `a.b` and `a_b_2e7336dc` both project to `a_b_2e7336dc`\n"
+    );
+    assert!(output.stdout.is_empty());
+    let output = toolcall(&["tools", "project", "-"], b"{\"nope\": 1}")?;
+    assert_eq!(output.status.code(), Some(2));
+    Ok(())
+}
+
+#[test]
+fn convert_writes_acp_updates_that_validate_for_the_recorded_transcript() -> TestResult {
+    let output = toolcall(&["convert", "--to", "acp", TRANSCRIPT], b"")?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    assert_eq!(lines.len(), 69);
+    assert_eq!(
+        lines[0],
+        json!({"jsonrpc": "2.0", "method": "session/update", "params": {
+            "sessionId": "mcp-relay",
+            "update": {"sessionUpdate": "tool_call", "toolCallId": "mcp-1-3", "title": "Echo Tool",
+                       "name": "echo", "kind": "other", "status": "in_progress",
+                       "rawInput": {"message": "hello from the peer"}}
+        }})
+    );
+    let checked = Checker::new()?.check_input(stdout.as_bytes());
+    assert_eq!(checked.len(), 69);
+    assert!(checked.iter().all(|c| c.verdict.status == Status::Ok));
+    let stderr = text(&output.stderr);
+    let notes: Vec<&str> = stderr.lines().collect();
+    assert_eq!(notes.len(), 5);
+    assert_eq!(
+        notes[0],
+        "toolcall convert: line 115: dropped: progress for `mcp-1-32` after the call ended: not relayed (ACP updates end with `completed` or `failed`)"
+    );
+    assert_eq!(
+        notes[4],
+        "toolcall convert: 121 messages, 69 ACP updates, 4 notes"
+    );
+    Ok(())
+}
+
+#[test]
+fn convert_takes_bare_lines_sessions_a_session_id_and_kinds() -> TestResult {
+    // Two MCP sessions, bare lines; a string request id; a JSON-RPC error; a call that never ends.
+    let transcript = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "read", "arguments": {"path": "/x"}}}),
+        json!({"jsonrpc": "2.0", "id": "a", "error": {"code": -32603, "message": "boom"}}),
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "read", "arguments": {}}}),
+    ]
+    .iter()
+    .map(Value::to_string)
+    .collect::<Vec<_>>()
+    .join("\n");
+    let output = toolcall(
+        &[
+            "convert",
+            "--to",
+            "acp",
+            "--session-id",
+            "s-9",
+            "--kind",
+            "read=read",
+            "-",
+        ],
+        transcript.as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let lines: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    let ids: Vec<&Value> = lines
+        .iter()
+        .map(|l| &l["params"]["update"]["toolCallId"])
+        .collect();
+    assert_eq!(
+        ids,
+        [&json!("mcp-1-a"), &json!("mcp-1-a"), &json!("mcp-2-a")]
+    );
+    assert!(lines.iter().all(|l| l["params"]["sessionId"] == "s-9"));
+    assert_eq!(lines[0]["params"]["update"]["kind"], "read");
+    assert_eq!(
+        lines[1]["params"]["update"],
+        json!({"sessionUpdate": "tool_call_update", "toolCallId": "mcp-1-a", "status": "failed",
+               "content": [{"type": "content", "content": {"type": "text", "text": "boom"}}],
+               "rawOutput": {"code": -32603, "message": "boom"}})
+    );
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall convert: line 5: dropped: `mcp-2-a` never ended in the transcript: its ACP tool call stays in progress\n\
+         toolcall convert: 5 messages, 3 ACP updates, 1 notes\n"
+    );
+    let output = toolcall(
+        &["convert", "--to", "acp", "--kind", "read=reading", "-"],
+        b"",
+    )?;
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("`reading` is not an ACP tool kind"));
+    Ok(())
+}

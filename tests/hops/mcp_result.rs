@@ -1,0 +1,285 @@
+//! Canonical result ↔ MCP `CallToolResult`.
+
+use serde_json::{json, Value};
+use toolcall_contracts::canonical::{
+    CanonicalToolError, CanonicalToolOutput, CanonicalToolResult, CanonicalToolResultOutcome,
+    ToolLifecycleEvent, ToolRuntimeErrorCode, MAX_ERROR_MESSAGE_BYTES,
+};
+use toolcall_contracts::hops::mcp_result::{
+    from_event, from_outcome, from_result, from_runtime_failure, to_outcome, McpResultError,
+};
+use toolcall_contracts::mcp::v2025_11_25::CallToolResult;
+
+use super::support::report;
+
+fn mcp(value: Value) -> CallToolResult {
+    serde_json::from_value(value).expect("an MCP 2025-11-25 result")
+}
+
+fn json_success(value: Value) -> CanonicalToolResultOutcome {
+    CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Json(value))
+}
+
+pub fn result(outcome: Value) -> CanonicalToolResult {
+    serde_json::from_value(json!({
+        "transaction_id": "0190b6a4-8e3c-7c1a-9f00-3b1e2d4c5a6f",
+        "session_key": {"channel_id": "cli", "session_id": "s1"},
+        "exchange_id": "0190b6a4-8e3d-7000-8000-000000000001",
+        "tool_action_id": "a1",
+        "tool_id": "everything/get-structured-content@1",
+        "provider_tool_call_id": "10",
+        "request_ordinal": 0,
+        "outcome": outcome
+    }))
+    .expect("a canonical result")
+}
+
+#[test]
+fn a_json_success_is_structured_content_with_its_text_fallback_and_back() {
+    let outcome = json_success(json!({"rain": 2.0}));
+    let converted = from_outcome::<CallToolResult>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({
+            "content": [{"type": "text", "text": "{\"rain\":2.0}"}],
+            "structuredContent": {"rain": 2.0}
+        })
+    );
+    assert!(converted.report.is_empty());
+    let back = to_outcome(&converted.value).unwrap();
+    assert_eq!(back.value, outcome);
+    assert!(back.report.is_empty());
+}
+
+#[test]
+fn a_json_success_that_is_not_an_object_is_text_only_in_2025_11_25() {
+    let outcome = json_success(json!([1, 2]));
+    let converted = from_outcome::<CallToolResult>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({"content": [{"type": "text", "text": "[1,2]"}]})
+    );
+    assert_eq!(
+        report(&converted.report),
+        json!([{"kind": "dropped", "from": "/output/value", "value": [1, 2],
+                "reason": "MCP `structuredContent` must be an object in this version: the value is carried by the text block alone"}])
+    );
+}
+
+#[cfg(feature = "mcp-2026-07-28")]
+#[test]
+fn mcp_2026_07_28_carries_any_structured_value_and_says_the_result_is_complete() {
+    use toolcall_contracts::mcp::v2026_07_28::CallToolResult as Result0728;
+    let outcome = json_success(json!([1, 2]));
+    let converted = from_outcome::<Result0728>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({"content": [{"type": "text", "text": "[1,2]"}], "structuredContent": [1, 2],
+               "resultType": "complete"})
+    );
+    assert!(converted.report.is_empty());
+    let back = to_outcome(&converted.value).unwrap();
+    assert_eq!(back.value, outcome);
+    assert!(back.report.is_empty());
+}
+
+#[test]
+fn a_text_success_is_one_text_block_and_back() {
+    let outcome =
+        CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("Echo: hi\n".into()));
+    let converted = from_outcome::<CallToolResult>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({"content": [{"type": "text", "text": "Echo: hi\n"}]})
+    );
+    assert_eq!(
+        to_outcome(&converted.value).unwrap(),
+        toolcall_contracts::hops::Converted::exact(outcome)
+    );
+}
+
+#[test]
+fn a_domain_failure_is_is_error_with_its_message_and_data_and_back() {
+    let error = CanonicalToolError::try_new(
+        "not_found",
+        "no repository `acme/x`",
+        Some(json!(null)),
+        MAX_ERROR_MESSAGE_BYTES,
+    )
+    .unwrap();
+    let outcome = CanonicalToolResultOutcome::DomainFailed(error);
+    let converted = from_outcome::<CallToolResult>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({
+            "content": [{"type": "text", "text": "no repository `acme/x`"}],
+            "isError": true,
+            "structuredContent": {"code": "not_found", "message": "no repository `acme/x`", "data": null}
+        })
+    );
+    let back = to_outcome(&converted.value).unwrap();
+    assert_eq!(back.value, outcome);
+    assert!(back.report.is_empty());
+}
+
+#[test]
+fn a_runtime_failure_is_a_tool_execution_error_not_a_json_rpc_error() {
+    let converted =
+        from_runtime_failure::<CallToolResult>(ToolRuntimeErrorCode::DeadlineExceeded).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({
+            "content": [{"type": "text", "text": "the runtime could not complete the call: `deadline_exceeded`"}],
+            "isError": true,
+            "structuredContent": {"code": "deadline_exceeded",
+                                  "message": "the runtime could not complete the call: `deadline_exceeded`"}
+        })
+    );
+    let event: ToolLifecycleEvent = serde_json::from_value(json!({
+        "type": "runtime_failed", "tool_action_id": "a1", "tool_id": "t", "code": "panicked"
+    }))
+    .unwrap();
+    let converted = from_event::<CallToolResult>(&event).unwrap();
+    assert_eq!(converted.value.is_error, Some(true));
+    let from: Vec<_> = converted
+        .report
+        .iter()
+        .map(|c| c.from.clone().unwrap())
+        .collect();
+    assert_eq!(from, ["/tool_action_id", "/tool_id"]);
+    let started: ToolLifecycleEvent =
+        serde_json::from_value(json!({"type": "started", "tool_action_id": "a1", "tool_id": "t"}))
+            .unwrap();
+    assert_eq!(
+        from_event::<CallToolResult>(&started).unwrap_err(),
+        McpResultError::NotTerminal
+    );
+}
+
+#[test]
+fn a_whole_result_reports_its_correlation_members() {
+    let result = result(json!({"type": "succeeded", "output": {"type": "text", "text": "ok"}}));
+    let converted = from_result::<CallToolResult>(&result).unwrap();
+    let from: Vec<_> = converted
+        .report
+        .iter()
+        .map(|c| c.from.clone().unwrap())
+        .collect();
+    assert_eq!(
+        from,
+        [
+            "/transaction_id",
+            "/session_key",
+            "/exchange_id",
+            "/tool_action_id",
+            "/tool_id",
+            "/provider_tool_call_id",
+            "/request_ordinal"
+        ]
+    );
+    assert_eq!(
+        converted.report[1].value,
+        json!({"channel_id": "cli", "session_id": "s1"})
+    );
+}
+
+#[test]
+fn recorded_results_convert_with_what_the_canonical_model_cannot_hold_reported() {
+    // server-everything's answers (tests/fixtures/mcp/server-everything/transcript.ndjson).
+    let structured = mcp(json!({
+        "content": [{"type": "text", "text": "{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}"}],
+        "structuredContent": {"temperature": 36, "conditions": "Light rain / drizzle", "humidity": 82}
+    }));
+    let outcome = to_outcome(&structured).unwrap();
+    assert_eq!(
+        outcome.value,
+        json_success(
+            json!({"temperature": 36, "conditions": "Light rain / drizzle", "humidity": 82})
+        )
+    );
+    assert!(outcome.report.is_empty());
+
+    let invalid = mcp(json!({
+        "content": [{"type": "text", "text": "MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at a"}],
+        "isError": true
+    }));
+    let outcome = to_outcome(&invalid).unwrap();
+    assert_eq!(
+        serde_json::to_value(&outcome.value).unwrap(),
+        json!({"type": "domain_failed", "error": {
+            "code": "tool_error",
+            "message": "MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at a"
+        }})
+    );
+    assert_eq!(
+        report(&outcome.report),
+        json!([{"kind": "defaulted", "to": "/error/code", "value": "tool_error",
+                "reason": "an MCP error result names no code"}])
+    );
+
+    let annotated = mcp(json!({"content": [
+        {"type": "text", "text": "Error: Operation failed", "annotations": {"audience": ["user"], "priority": 1}},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+    ]}));
+    let outcome = to_outcome(&annotated).unwrap();
+    assert_eq!(
+        outcome.value,
+        CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text(
+            "Error: Operation failed".into()
+        ))
+    );
+    assert_eq!(
+        report(&outcome.report),
+        json!([
+            {"kind": "dropped", "from": "/content/0/annotations",
+             "value": {"audience": ["user"], "priority": 1},
+             "reason": "the canonical output is the text alone"},
+            {"kind": "dropped", "from": "/content/1",
+             "value": {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+             "reason": "the canonical output holds text or JSON, not this content block"}
+        ])
+    );
+}
+
+#[test]
+fn several_text_blocks_join_and_a_multi_line_error_message_becomes_one_line() {
+    let two =
+        mcp(json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}));
+    let outcome = to_outcome(&two).unwrap();
+    assert_eq!(
+        outcome.value,
+        CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("a\nb".into()))
+    );
+    assert_eq!(outcome.report[0].to.as_deref(), Some("/output/text"));
+    let failed =
+        mcp(json!({"content": [{"type": "text", "text": "line 1\nline 2"}], "isError": true}));
+    let outcome = to_outcome(&failed).unwrap();
+    let CanonicalToolResultOutcome::DomainFailed(error) = &outcome.value else {
+        panic!("a domain failure");
+    };
+    assert_eq!(error.message(), "line 1 line 2");
+    assert_eq!(
+        report(&outcome.report)[0],
+        json!({"kind": "derived", "from": "/content", "to": "/error/message", "value": "line 1 line 2",
+               "reason": "text blocks joined by a space, control characters replaced by spaces, at most 4096 bytes"})
+    );
+    let empty = mcp(json!({"content": [], "isError": true}));
+    let outcome = to_outcome(&empty).unwrap();
+    let CanonicalToolResultOutcome::DomainFailed(error) = &outcome.value else {
+        panic!("a domain failure");
+    };
+    assert_eq!(error.message(), "the tool reported an error");
+}
+
+#[cfg(feature = "mcp-2025-06-18")]
+#[test]
+fn mcp_2025_06_18_results_convert_the_same_way() {
+    use toolcall_contracts::mcp::v2025_06_18::CallToolResult as Result0618;
+    let outcome = json_success(json!({"n": 1}));
+    let converted = from_outcome::<Result0618>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({"content": [{"type": "text", "text": "{\"n\":1}"}], "structuredContent": {"n": 1}})
+    );
+    assert_eq!(to_outcome(&converted.value).unwrap().value, outcome);
+}

@@ -1,0 +1,224 @@
+//! Tool-name projection: presets, replacement, truncation, collisions, the reverse map.
+
+use std::collections::BTreeSet;
+
+use toolcall_contracts::hops::names::{Alphabet, NameChange, NameError, NameProjection, ToolRef};
+
+/// The hash suffix computed here, independently of the library: `_` and the first 8 hex digits
+/// of SHA-256 over `namespace NUL name` (values from `sha256sum`).
+const SEARCH_ISSUES_DOT: &str = "_3c9423c9"; // github\0search.issues
+const A_DOT_B: &str = "_2e7336dc"; // a.b
+
+#[test]
+fn a_name_the_target_accepts_passes_unchanged() {
+    let tools = [ToolRef::bare("get-sum"), ToolRef::bare("echo")];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    assert_eq!(map.exposed(None, "get-sum"), Some("get-sum"));
+    assert_eq!(map.entries()[1].changes, []);
+    assert_eq!(map.changed().count(), 0);
+    assert_eq!(map.resolve("echo"), Some(&tools[1]));
+    assert_eq!(map.resolve("nope"), None);
+}
+
+#[test]
+fn dots_and_slashes_are_replaced_for_openai_and_kept_for_mcp() {
+    let tools = [ToolRef::bare("fs.read/file")];
+    let openai = NameProjection::openai().project(&tools).unwrap();
+    assert_eq!(openai.exposed(None, "fs.read/file"), Some("fs_read_file"));
+    assert_eq!(
+        openai.entries()[0].changes,
+        [NameChange::Replaced {
+            characters: vec!['.', '/'],
+            replacement: '_'
+        }]
+    );
+    assert_eq!(
+        openai.entries()[0].changes[0].to_string(),
+        "replaced `.`, `/` with `_`"
+    );
+    let mcp = NameProjection {
+        alphabet: Alphabet::Mcp,
+        ..NameProjection::openai()
+    }
+    .project(&tools)
+    .unwrap();
+    assert_eq!(mcp.exposed(None, "fs.read/file"), Some("fs.read/file"));
+    let canonical = NameProjection::canonical().project(&tools).unwrap();
+    assert_eq!(
+        canonical.exposed(None, "fs.read/file"),
+        Some("fs.read_file")
+    );
+}
+
+#[test]
+fn a_namespace_prefixes_the_name() {
+    let tools = [ToolRef::new("everything", "echo")];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    assert_eq!(
+        map.exposed(Some("everything"), "echo"),
+        Some("everything__echo")
+    );
+    assert_eq!(map.exposed(None, "echo"), None);
+    assert_eq!(
+        map.entries()[0].changes[0].to_string(),
+        "prefixed with namespace `everything`"
+    );
+    assert_eq!(map.resolve("everything__echo"), Some(&tools[0]));
+}
+
+#[test]
+fn a_replaced_name_colliding_with_an_intact_one_gets_the_hash_suffix() {
+    let tools = [
+        ToolRef::new("github", "search.issues"),
+        ToolRef::new("github", "search_issues"),
+    ];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    let dotted = format!("github__search_issues{SEARCH_ISSUES_DOT}");
+    assert_eq!(
+        map.exposed(Some("github"), "search.issues"),
+        Some(dotted.as_str())
+    );
+    assert_eq!(
+        map.exposed(Some("github"), "search_issues"),
+        Some("github__search_issues")
+    );
+    let why: Vec<String> = map.entries()[0]
+        .changes
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        why,
+        [
+            "prefixed with namespace `github`".to_owned(),
+            "replaced `.` with `_`".to_owned(),
+            format!(
+                "hash suffix `{SEARCH_ISSUES_DOT}`: collides with `search_issues` in namespace `github`"
+            ),
+        ]
+    );
+    assert_eq!(map.resolve(&dotted), Some(&tools[0]));
+    assert_eq!(map.resolve("github__search_issues"), Some(&tools[1]));
+    // The order of the list does not matter.
+    let reversed = [tools[1].clone(), tools[0].clone()];
+    let again = NameProjection::openai().project(&reversed).unwrap();
+    assert_eq!(
+        again.exposed(Some("github"), "search.issues"),
+        Some(dotted.as_str())
+    );
+}
+
+#[test]
+fn two_replaced_names_colliding_both_get_their_own_suffix() {
+    let tools = [ToolRef::bare("a.b"), ToolRef::bare("a/b")];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    let first = map.exposed(None, "a.b").unwrap();
+    let second = map.exposed(None, "a/b").unwrap();
+    assert_eq!(first, format!("a_b{A_DOT_B}"));
+    assert_ne!(first, second);
+    assert!(second.starts_with("a_b_") && second.len() == 12, "{second}");
+}
+
+#[test]
+fn a_name_too_long_is_cut_and_hashed_to_exactly_max_len() {
+    let long = "x".repeat(70);
+    let tools = [ToolRef::new("mcp__server", long.clone())];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    let exposed = map.exposed(Some("mcp__server"), &long).unwrap();
+    assert_eq!(exposed.chars().count(), 64);
+    assert!(exposed.starts_with("mcp__server__xxx"), "{exposed}");
+    let why: Vec<String> = map.entries()[0]
+        .changes
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(why[1], "truncated from 83 to 64 characters");
+    assert!(why[2].starts_with("hash suffix `_") && why[2].ends_with("`: truncated"));
+    // `{1,128}` holds it whole.
+    let wide = NameProjection::openai_128().project(&tools).unwrap();
+    assert_eq!(
+        wide.exposed(Some("mcp__server"), &long),
+        Some(format!("mcp__server__{long}").as_str())
+    );
+}
+
+#[test]
+fn a_collision_the_suffix_does_not_resolve_names_both_tools() {
+    // `a.b` becomes `a_b` + its suffix, which a third tool already is.
+    let tools = [
+        ToolRef::bare("a.b"),
+        ToolRef::bare("a_b"),
+        ToolRef::bare(format!("a_b{A_DOT_B}")),
+    ];
+    let error = NameProjection::openai().project(&tools).unwrap_err();
+    assert_eq!(
+        error,
+        NameError::Collision {
+            first: tools[0].clone(),
+            second: tools[2].clone(),
+            exposed: format!("a_b{A_DOT_B}"),
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        format!("tools `a.b` and `a_b{A_DOT_B}` both project to `a_b{A_DOT_B}`")
+    );
+}
+
+#[test]
+fn refusals_name_what_is_wrong() {
+    let projection = NameProjection::openai();
+    assert_eq!(
+        projection
+            .project(&[ToolRef::bare("")])
+            .unwrap_err()
+            .to_string(),
+        "tool `` has an empty name"
+    );
+    assert_eq!(
+        projection
+            .project(&[ToolRef::new("s", "a"), ToolRef::new("s", "a")])
+            .unwrap_err()
+            .to_string(),
+        "tool `a` in namespace `s` is listed twice"
+    );
+    assert_eq!(
+        NameProjection::openai()
+            .with_max_len(9)
+            .project(&[ToolRef::bare("0123456789")])
+            .unwrap_err()
+            .to_string(),
+        "tool `0123456789` needs a hash suffix, which takes `max_len` of at least `10`, not `9`"
+    );
+    assert_eq!(
+        NameProjection::openai()
+            .with_max_len(0)
+            .project(&[])
+            .unwrap_err(),
+        NameError::MaxLenZero
+    );
+    let letters = NameProjection {
+        alphabet: Alphabet::Custom(
+            "abcdefghijklmnopqrstuvwxyz_"
+                .chars()
+                .collect::<BTreeSet<_>>(),
+        ),
+        max_len: 12,
+        ..NameProjection::openai()
+    };
+    assert_eq!(
+        letters
+            .project(&[ToolRef::bare("abcdefghijklmn")])
+            .unwrap_err()
+            .to_string(),
+        "the hash suffix `0` is not in the target alphabet"
+    );
+    let no_underscore = NameProjection {
+        alphabet: Alphabet::Custom("ab".chars().collect()),
+        ..NameProjection::openai()
+    };
+    assert_eq!(
+        no_underscore.project(&[]).unwrap_err().to_string(),
+        "the replacement `_` is not in the target alphabet"
+    );
+}
