@@ -4930,12 +4930,7 @@ impl rt::Tagged for ElicitRequestParams {
                     )
                     .map(Self::Url)
             }
-            Some(other) => {
-                ElicitRequestFormParams::deserialize(
-                        rt::WithTag::other(payload, Self::TAG, other),
-                    )
-                    .map(Self::Form)
-            }
+            Some(other) => Err(rt::unknown_tag::<Self, D::Error>(other)),
             None => ElicitRequestFormParams::deserialize(payload).map(Self::Form),
         }
     }

@@ -21,12 +21,15 @@ pub trait Tagged: Sized {
     const NAME: &'static str;
     /// The tag values the union knows, for messages.
     const VALUES: &'static [&'static str];
-    /// Whether a branch is taken without the tag (absent or `null`): a non-string tag then also
-    /// selects it, with the whole object.
+    /// Whether a branch is taken without the tag: an absent tag selects it, and so does a tag
+    /// that is not a string (`null` included), kept in the object the branch decodes (the
+    /// branch refuses it, or keeps it and writes it back). Without a fallback, a `null` tag is
+    /// a missing one.
     const FALLBACK: bool;
 
-    /// Decodes the variant `tag` selects (`None`: absent or `null`) from `payload`, the object
-    /// without its tag member.
+    /// Decodes the variant `tag` selects (`None`: absent, or `null` without a fallback, or a
+    /// non-string tag kept in `payload` for the fallback) from `payload`, the object without
+    /// its tag member.
     ///
     /// # Errors
     /// An unknown or missing tag ([`unknown_tag`], [`missing_tag`]), or the variant's error.
@@ -60,6 +63,10 @@ impl<'de, U: Tagged> Visitor<'de> for UnionVisitor<U> {
                         let rest = MapAccessDeserializer::new(TagGuard { map, tag: U::TAG });
                         return U::variant(Some(&tag), rest);
                     }
+                    // The fallback branch decides what a `null` tag is (nothing is dropped).
+                    TagValue::Null if U::FALLBACK => {
+                        object.insert(U::TAG.to_owned(), Value::Null);
+                    }
                     TagValue::Null => {
                         let rest = MapAccessDeserializer::new(TagGuard { map, tag: U::TAG });
                         return U::variant(None, rest);
@@ -82,13 +89,15 @@ impl<'de, U: Tagged> Visitor<'de> for UnionVisitor<U> {
 /// Decodes a buffered union object.
 fn from_object<U: Tagged>(mut object: Map<String, Value>) -> Result<U, serde_json::Error> {
     match object.remove(U::TAG) {
-        None | Some(Value::Null) => U::variant(None, Value::Object(object)),
+        None => U::variant(None, Value::Object(object)),
         Some(Value::String(tag)) => U::variant(Some(&tag), Value::Object(object)),
-        // A fallback branch does not constrain the tag member: a non-string there selects it.
+        // A fallback branch decides what a tag that is not a string is (`null` included): it
+        // gets the member, and refuses it or keeps it.
         Some(other) if U::FALLBACK => {
             object.insert(U::TAG.to_owned(), other);
             U::variant(None, Value::Object(object))
         }
+        Some(Value::Null) => U::variant(None, Value::Object(object)),
         Some(other) => within_key(U::TAG, || {
             Err(de::Error::custom(format_args!(
                 "tag `{}` of `{}` must be a string, found {other}",

@@ -12,6 +12,7 @@ mod duplicate_members;
 mod envelope_params_best_fit;
 #[cfg(feature = "tools")]
 mod extension_result_null;
+mod null_tag_reaches_the_fallback;
 #[cfg(feature = "tools")]
 mod response_to_unknown_method_is_unchecked;
 #[cfg(feature = "tools")]

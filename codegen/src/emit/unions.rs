@@ -186,6 +186,18 @@ fn tagged(item: &Item, u: &Union, tag: &str, paths: &Paths) -> TokenStream {
         }
     }
     let unknown = match (u.catch_all(), fallback) {
+        // A branch taken when the tag is absent but fixed to its value when present (MCP's
+        // form elicitation: `"mode": "form"` or no `mode`) takes no other value: an unknown one
+        // is an unknown tag, named with the values the union knows.
+        (
+            None,
+            Some(Variant {
+                select: Select::Tag {
+                    when_absent: true, ..
+                },
+                ..
+            }),
+        ) => quote!(Some(other) => Err(rt::unknown_tag::<Self, D::Error>(other)),),
         (Some(variant), _) => {
             let name = format_ident!("{}", variant.name);
             let reported = matches!(variant.select, Select::CatchAll { reported: true });
