@@ -58,6 +58,8 @@ pub mod encode;
 pub mod hops;
 mod maybe;
 pub mod mcp;
+#[cfg(any(feature = "tools", feature = "hops"))]
+mod pairing;
 pub mod pointer;
 pub mod policy;
 mod report;

@@ -197,19 +197,24 @@ fn convert_takes_bare_lines_sessions_a_session_id_and_kinds() -> TestResult {
         .collect();
     assert_eq!(
         ids,
-        [&json!("mcp-1-a"), &json!("mcp-1-a"), &json!("mcp-2-a")]
+        // A string id in double quotes, so that `"1"` and `1` never share a tool call id.
+        [
+            &json!("mcp-1-\"a\""),
+            &json!("mcp-1-\"a\""),
+            &json!("mcp-2-\"a\"")
+        ]
     );
     assert!(lines.iter().all(|l| l["params"]["sessionId"] == "s-9"));
     assert_eq!(lines[0]["params"]["update"]["kind"], "read");
     assert_eq!(
         lines[1]["params"]["update"],
-        json!({"sessionUpdate": "tool_call_update", "toolCallId": "mcp-1-a", "status": "failed",
+        json!({"sessionUpdate": "tool_call_update", "toolCallId": "mcp-1-\"a\"", "status": "failed",
                "content": [{"type": "content", "content": {"type": "text", "text": "boom"}}],
                "rawOutput": {"code": -32603, "message": "boom"}})
     );
     assert_eq!(
         text(&output.stderr),
-        "toolcall convert: line 5: dropped: `mcp-2-a` never ended in the transcript: its ACP tool call stays in progress\n\
+        "toolcall convert: line 5: dropped: `mcp-2-\"a\"` never ended in the transcript: its ACP tool call stays in progress\n\
          toolcall convert: 5 messages, 3 ACP updates, 1 notes\n"
     );
     let output = toolcall(

@@ -441,14 +441,42 @@ pub fn notification(session_id: &SessionId, update: SessionUpdate) -> SessionNot
 }
 
 /// The JSON-RPC notification an agent sends for `notification`:
-/// `{"jsonrpc": "2.0", "method": "session/update", "params": ...}`.
+/// `{"jsonrpc": "2.0", "method": "session/update", "params": ...}`, written through the
+/// generated ACP types: members in the ACP schema's order, the same text in every build
+/// (whatever serde_json's `preserve_order`; members of `rawInput`, `rawOutput` and other free
+/// JSON values in the order their map keeps). Encode it with serde (`serde_json::to_string`),
+/// or with `to_string()` for the compact text.
 #[must_use]
-pub fn session_update_message(notification: &SessionNotification) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "method": "session/update",
-        "params": serde_json::to_value(notification).unwrap_or(Value::Null),
-    })
+pub fn session_update_message(notification: &SessionNotification) -> SessionUpdateMessage<'_> {
+    SessionUpdateMessage {
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: notification,
+    }
+}
+
+/// A `session/update` JSON-RPC notification ([`session_update_message`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SessionUpdateMessage<'a> {
+    jsonrpc: &'static str,
+    method: &'static str,
+    params: &'a SessionNotification,
+}
+
+impl SessionUpdateMessage<'_> {
+    /// The notification carried (`params`).
+    #[must_use]
+    pub fn params(&self) -> &SessionNotification {
+        self.params
+    }
+}
+
+impl std::fmt::Display for SessionUpdateMessage<'_> {
+    /// The compact JSON text, one line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = serde_json::to_string(self).map_err(|_| std::fmt::Error)?;
+        f.write_str(&text)
+    }
 }
 
 fn text_content(text: String) -> ToolCallContent {

@@ -78,8 +78,10 @@ pub mod gateway;
 pub mod mcp_result;
 pub mod mcp_tool;
 pub mod names;
+mod numbers;
 pub mod relay;
 mod report;
+mod request_id;
 pub mod runtime;
 mod versions;
 

@@ -186,3 +186,18 @@ pub(crate) fn by_name(map: Map<String, Value>) -> Vec<(String, Value)> {
     members.sort_by(|a, b| a.0.cmp(&b.0));
     members
 }
+
+/// `value` with the members of every object in name order, so that writing it gives the same
+/// text whatever order the map keeps (serde_json's `preserve_order`).
+pub(crate) fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            by_name(map)
+                .into_iter()
+                .map(|(name, value)| (name, sorted(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}

@@ -14,6 +14,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::pairing::Role;
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -105,4 +107,94 @@ pub(crate) fn to_object<T: Serialize>(value: &T) -> Map<String, Value> {
 /// Decodes an MCP type from its JSON object, the serde message on failure.
 pub(crate) fn from_object<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, String> {
     serde_json::from_value(Value::Object(object)).map_err(|error| error.to_string())
+}
+
+/// The methods of each side's requests and notifications, as the generated unions of every
+/// served version whose feature is on list them (`ClientRequest`, `ServerRequest`,
+/// `ClientNotification`, `ServerNotification`; 2026-07-28 has no server requests).
+struct Methods {
+    client_requests: Vec<&'static [&'static str]>,
+    server_requests: Vec<&'static [&'static str]>,
+    client_notifications: Vec<&'static [&'static str]>,
+    server_notifications: Vec<&'static [&'static str]>,
+}
+
+fn methods() -> Methods {
+    use crate::__private::tagged::Tagged;
+    let mut methods = Methods {
+        client_requests: Vec::new(),
+        server_requests: Vec::new(),
+        client_notifications: Vec::new(),
+        server_notifications: Vec::new(),
+    };
+    macro_rules! add {
+        ($feature:literal, $module:ident, requests: [$($request:ident),*], notifications: [$($notification:ident),*]) => {
+            #[cfg(feature = $feature)]
+            {
+                use crate::mcp::$module as mcp;
+                methods.client_requests.push(<mcp::ClientRequest as Tagged>::VALUES);
+                $(methods.server_requests.push(<mcp::$request as Tagged>::VALUES);)*
+                $(methods.client_notifications.push(<mcp::$notification as Tagged>::VALUES);)*
+                methods.server_notifications.push(<mcp::ServerNotification as Tagged>::VALUES);
+            }
+        };
+    }
+    add!("mcp-2025-06-18", v2025_06_18, requests: [ServerRequest], notifications: [ClientNotification]);
+    add!("mcp-2025-11-25", v2025_11_25, requests: [ServerRequest], notifications: [ClientNotification]);
+    // 2026-07-28: servers send no requests, and `ClientNotification` is one notification
+    // (`notifications/cancelled`), not a union.
+    add!("mcp-2026-07-28", v2026_07_28, requests: [], notifications: []);
+    methods
+}
+
+/// Who sends a request or notification of `method`, when only one side does in every served
+/// version: [`Role::Client`] for `tools/call`, [`Role::Peer`] (the server) for
+/// `sampling/createMessage`; `None` for a method both sides send (`ping`, `tasks/get`,
+/// `notifications/progress`, `notifications/cancelled`) or neither.
+pub(crate) fn sender(method: &str, request: bool) -> Option<Role> {
+    static METHODS: std::sync::OnceLock<Methods> = std::sync::OnceLock::new();
+    let methods = METHODS.get_or_init(methods);
+    let (client, server) = if request {
+        (&methods.client_requests, &methods.server_requests)
+    } else {
+        (&methods.client_notifications, &methods.server_notifications)
+    };
+    let lists =
+        |lists: &Vec<&'static [&'static str]>| lists.iter().any(|list| list.contains(&method));
+    match (lists(client), lists(server)) {
+        (true, false) => Some(Role::Client),
+        (false, true) => Some(Role::Peer),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sender_of_a_method_comes_from_the_generated_unions() {
+        assert_eq!(sender("tools/call", true), Some(Role::Client));
+        assert_eq!(sender("initialize", true), Some(Role::Client));
+        assert_eq!(sender("sampling/createMessage", true), Some(Role::Peer));
+        assert_eq!(sender("elicitation/create", true), Some(Role::Peer));
+        assert_eq!(sender("roots/list", true), Some(Role::Peer));
+        for either in [
+            "ping",
+            "tasks/get",
+            "tasks/list",
+            "tasks/cancel",
+            "tasks/result",
+        ] {
+            assert_eq!(sender(either, true), None, "{either}");
+        }
+        assert_eq!(sender("x/unknown", true), None);
+        assert_eq!(sender("notifications/progress", false), None);
+        assert_eq!(sender("notifications/cancelled", false), None);
+        assert_eq!(
+            sender("notifications/initialized", false),
+            Some(Role::Client)
+        );
+        assert_eq!(sender("notifications/message", false), Some(Role::Peer));
+    }
 }

@@ -1,5 +1,6 @@
 //! What one input has said so far: who sent each message, and the requests still waiting for
-//! their response, paired by `id` *and* direction.
+//! their response, paired by `id` *and* direction (the pairing itself, and the transcript
+//! lines, are `crate::pairing`'s, shared with the MCP → ACP relay).
 //!
 //! In ACP (and MCP) both sides send requests, and each side numbers its own: the client's
 //! `session/prompt` `3` and the agent's `session/request_permission` `3` can be pending at the
@@ -24,138 +25,8 @@
 use serde_json::Value;
 
 use super::verdict::Protocol;
-
-/// Who sent a message: the client, or the other side (an ACP agent, an MCP server).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Side {
-    /// The client (`"from": "client"`).
-    Client,
-    /// An ACP agent (`"from": "agent"`).
-    Agent,
-    /// An MCP server (`"from": "server"`).
-    Server,
-}
-
-impl Side {
-    /// The wire name: `client`, `agent` or `server`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Client => "client",
-            Self::Agent => "agent",
-            Self::Server => "server",
-        }
-    }
-
-    /// The side named `name` on the wire.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "client" => Some(Self::Client),
-            "agent" => Some(Self::Agent),
-            "server" => Some(Self::Server),
-            _ => None,
-        }
-    }
-
-    /// The role in pairing: agent and server are the same (the side that is not the client).
-    pub(crate) fn role(self) -> Role {
-        match self {
-            Self::Client => Role::Client,
-            Self::Agent | Self::Server => Role::Peer,
-        }
-    }
-}
-
-impl std::fmt::Display for Side {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl serde::Serialize for Side {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-/// A side as pairing sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Role {
-    /// The client.
-    Client,
-    /// The agent or server.
-    Peer,
-}
-
-impl Role {
-    /// The side that answers this side's requests.
-    pub(crate) fn other(self) -> Self {
-        match self {
-            Self::Client => Self::Peer,
-            Self::Peer => Self::Client,
-        }
-    }
-}
-
-/// A transcript line as read: who sent it (when the line says), and the message.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Line {
-    /// A bare message, or a wrapper's `message` (parsed).
-    Message { from: Option<Side>, value: Value },
-    /// A wrapper's `text`: a line that was not JSON.
-    Text { from: Side, text: String },
-}
-
-/// Unwraps `{"from": ..., "message": ...}` and `{"from": ..., "text": ...}`; any other value is a
-/// bare message. A wrapper has exactly those two members and a known `from`.
-pub(crate) fn unwrap(value: Value) -> Line {
-    let side = match &value {
-        Value::Object(object) if object.len() == 2 => object
-            .get("from")
-            .and_then(Value::as_str)
-            .and_then(Side::from_name),
-        _ => None,
-    };
-    let Some(from) = side else {
-        return Line::Message { from: None, value };
-    };
-    let Value::Object(mut object) = value else {
-        unreachable!("matched an object above")
-    };
-    if let Some(message) = object.remove("message") {
-        return Line::Message {
-            from: Some(from),
-            value: message,
-        };
-    }
-    match object.remove("text") {
-        Some(Value::String(text)) => Line::Text { from, text },
-        other => {
-            // `from` and something else: not a wrapper after all.
-            if let Some(other) = other {
-                object.insert("text".to_owned(), other);
-            }
-            object.insert("from".to_owned(), Value::from(from.name()));
-            Line::Message {
-                from: None,
-                value: Value::Object(object),
-            }
-        }
-    }
-}
-
-/// One request waiting for its response.
-#[derive(Debug, Clone, PartialEq)]
-struct Pending {
-    id: Value,
-    request: Request,
-    /// Who sent it, when known (a wrapper, or the method's schema).
-    from: Option<Role>,
-    /// Responses that may have answered it, received while the pairing was ambiguous.
-    maybe_answered: usize,
-}
+pub use crate::pairing::Side;
+pub(crate) use crate::pairing::{unwrap, Line, Role};
 
 /// A request a response answers: its method, the protocol (and version) it was checked as, and
 /// whether it asked for task-augmented execution (MCP `params.task`).
@@ -166,17 +37,8 @@ pub(crate) struct Request {
     pub(crate) task: bool,
 }
 
-/// What a response answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Answer {
-    /// This request.
-    Paired(Request),
-    /// No pending request has the response's id (in the direction it could answer).
-    NotSeen,
-    /// Requests with the id are pending in more than one direction and the response does not
-    /// say which side sent it, in the order they were sent.
-    Ambiguous(Vec<Request>),
-}
+/// What a response answers: the request ([`Request`]), none seen, or several (ambiguous).
+pub(crate) type Answer = crate::pairing::Answer<Request>;
 
 /// The protocol family a session speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,7 +60,7 @@ pub(crate) enum Family {
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
     /// Every request not yet answered, oldest first.
-    pending: Vec<Pending>,
+    pending: crate::pairing::Pending<Value, Request>,
     /// The protocol of the session, once the transcript showed it.
     family: Option<Family>,
     /// The MCP version of the session, once negotiated (or carried by a request's `_meta`).
@@ -226,16 +88,15 @@ impl Transcript {
         protocol: Protocol,
         task: bool,
     ) {
-        self.pending.push(Pending {
-            id: id.clone(),
-            request: Request {
+        self.pending.request(
+            id.clone(),
+            from,
+            Request {
                 method: method.to_owned(),
                 protocol,
                 task,
             },
-            from,
-            maybe_answered: 0,
-        });
+        );
     }
 
     /// Starts a new session of `family`: no request pending, no MCP version yet.
@@ -274,46 +135,7 @@ impl Transcript {
     /// removed then, until as many ambiguous responses as candidates have come, which answered
     /// them all.
     pub(crate) fn answer(&mut self, id: &Value, from: Option<Role>) -> Answer {
-        let mut candidates: Vec<usize> = Vec::new();
-        for (index, pending) in self.pending.iter().enumerate().rev() {
-            if pending.id != *id {
-                continue;
-            }
-            let possible = match (from, pending.from) {
-                (Some(from), Some(sent)) => sent == from.other(),
-                _ => true,
-            };
-            let duplicate = candidates
-                .iter()
-                .any(|&seen| self.pending[seen].from == pending.from);
-            if possible && !duplicate {
-                candidates.push(index);
-            }
-        }
-        candidates.sort_unstable();
-        match candidates.as_slice() {
-            [] => Answer::NotSeen,
-            [only] => Answer::Paired(self.pending.remove(*only).request),
-            several => {
-                let requests = several
-                    .iter()
-                    .map(|&index| self.pending[index].request.clone())
-                    .collect();
-                let count = several.len();
-                for &index in several {
-                    self.pending[index].maybe_answered += 1;
-                }
-                if several
-                    .iter()
-                    .all(|&index| self.pending[index].maybe_answered >= count)
-                {
-                    for &index in several.iter().rev() {
-                        self.pending.remove(index);
-                    }
-                }
-                Answer::Ambiguous(requests)
-            }
-        }
+        self.pending.answer(id, from)
     }
 }
 
@@ -402,34 +224,5 @@ mod tests {
             paired("fs/read_text_file")
         );
         assert_eq!(transcript.answer(&json!(2), None), paired("session/prompt"));
-    }
-
-    #[test]
-    fn wrappers_carry_the_direction() {
-        let line = unwrap(json!({"from": "agent", "message": {"jsonrpc": "2.0", "id": 1}}));
-        assert_eq!(
-            line,
-            Line::Message {
-                from: Some(Side::Agent),
-                value: json!({"jsonrpc": "2.0", "id": 1})
-            }
-        );
-        assert_eq!(
-            unwrap(json!({"from": "server", "text": "oops"})),
-            Line::Text {
-                from: Side::Server,
-                text: "oops".into()
-            }
-        );
-        // Not wrappers: an unknown side, a third member, a `text` that is not a string.
-        for value in [
-            json!({"from": "proxy", "message": {}}),
-            json!({"from": "client", "message": {}, "x": 1}),
-            json!({"from": "client", "text": 1}),
-        ] {
-            assert_eq!(unwrap(value.clone()), Line::Message { from: None, value });
-        }
-        assert_eq!(Side::Server.role(), Role::Peer);
-        assert_eq!(Side::Client.role().other(), Role::Peer);
     }
 }

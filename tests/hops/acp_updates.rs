@@ -140,7 +140,9 @@ fn started_progress_completed_applied_end_in_the_final_state() {
         toolcall_contracts::acp::SessionUpdate::ToolCallUpdate(last.value),
     ]
     .into_iter()
-    .map(|update| session_update_message(&notification(&session, update)))
+    .map(|update| {
+        serde_json::to_value(session_update_message(&notification(&session, update))).unwrap()
+    })
     .collect();
     assert_eq!(messages[3]["method"], "session/update");
     assert_eq!(messages[3]["params"]["sessionId"], "s-1");

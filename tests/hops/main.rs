@@ -8,6 +8,7 @@ mod mcp_result;
 mod mcp_tool;
 mod names;
 mod props;
+mod relay;
 mod runtime;
 mod support;
 mod transcript;
