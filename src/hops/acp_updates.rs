@@ -344,7 +344,17 @@ pub fn result_to_update(
     result: &Map<String, Value>,
 ) -> Converted<ToolCallUpdate> {
     let mut report = Vec::new();
-    let failed = result.get("isError") == Some(&Value::Bool(true));
+    let failed = match result.get("isError") {
+        None | Some(Value::Bool(_)) => result.get("isError") == Some(&Value::Bool(true)),
+        Some(other) => {
+            report.push(Change::dropped(
+                "/isError",
+                other.clone(),
+                "not a boolean: read as absent, the call `completed` (it stays in `rawOutput`)",
+            ));
+            false
+        }
+    };
     let mut content = Vec::new();
     if let Some(Value::Array(blocks)) = result.get("content") {
         for (index, block) in blocks.iter().enumerate() {

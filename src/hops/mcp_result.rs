@@ -16,15 +16,29 @@
 //! JSON-RPC response carries the correlation by its `id`.
 //!
 //! **MCP → canonical** ([`to_outcome`]; pointers into the MCP result and the canonical
-//! outcome's wire form): `isError: true` is a domain failure: `structuredContent` of the shape
-//! above gives it back exactly; otherwise its `code` is `tool_error` (`defaulted`), its message
-//! the text blocks joined by a space (control characters replaced by spaces, cut at 4096 bytes;
-//! `derived` unless it is one block as it was; none: `the tool reported an error`,
-//! `defaulted`), and its `data` the `structuredContent`. Success with `structuredContent` is a
-//! JSON success (content blocks that are not its text fallback are `dropped`); without, one
-//! text block is a text success, several are joined by a line break (`derived`), none give `""`
-//! (`defaulted`); every other block is `dropped`, as are members of a text block other than
-//! `type` and `text`, `_meta` and unknown members.
+//! outcome's wire form). `isError: true` is a domain failure; absent, `false` or `null` a
+//! success (`false` and `null` are reported `dropped`: the canonical success has no member for
+//! them); another type is refused ([`McpResultError::IsError`]). A `resultType` other than
+//! `complete` (2026-07-28's `input_required`) is refused ([`McpResultError::NotComplete`]);
+//! `complete` is written back by [`from_outcome`] for 2026-07-28 and not reported.
+//! - A domain failure: `structuredContent` of the shape above (`code`, `message`, `data` only)
+//!   whose `code` and `message` the canonical model accepts gives it back exactly (the first
+//!   text block equal to the message is its text; any other block is `dropped`). Otherwise
+//!   (no such shape, or a third party's `{"code", "message"}` the canonical model refuses, the
+//!   refused member reported `derived` into the data) its `code` is `tool_error` (`defaulted`),
+//!   its message the text blocks joined by a space (control characters replaced by spaces, cut
+//!   at 4096 bytes; `derived` unless it is one block as it was; none: `the tool reported an
+//!   error`, `defaulted`), and its `data` the `structuredContent` (`derived`).
+//! - A success with `structuredContent` (any value, `null` included: 2026-07-28 allows any JSON
+//!   value) is a JSON success. Its text fallback is the first text block whose text parses to
+//!   that value: its other members (`annotations`, `_meta`) are `dropped`, and so is its text
+//!   when it is not the compact JSON [`from_outcome`] writes; every other content block, a
+//!   second fallback included, is `dropped`.
+//! - A success without `structuredContent`: one text block is a text success, several are
+//!   joined by a line break (`derived`), none give `""` (`defaulted`); every other block is
+//!   `dropped`, as are members of a text block other than `type` and `text`.
+//!
+//! `_meta` and unknown members of the result are `dropped`.
 //!
 //! ```
 //! # #[cfg(feature = "hops")] {
@@ -54,6 +68,7 @@ use crate::canonical::{
     ToolContractError, ToolLifecycleEvent, ToolRuntimeErrorCode, MAX_ERROR_MESSAGE_BYTES,
 };
 use crate::pointer;
+use crate::route::json_type;
 
 /// The `code` of a domain failure read from an MCP error result that does not name one.
 pub const MCP_TOOL_ERROR_CODE: &str = "tool_error";
@@ -71,10 +86,25 @@ pub enum McpResultError {
     /// The MCP result has no `content` array.
     #[error("`/content` must be an array")]
     MissingContent,
-    /// The domain failure read from the MCP result breaks the canonical rules (an empty or
-    /// too long `code` in `structuredContent`).
-    #[error("`/structuredContent/code` is refused: {source}")]
+    /// `isError` is neither a boolean nor `null`.
+    #[error("`/isError` must be a boolean, found {found}")]
+    IsError {
+        /// JSON type found.
+        found: &'static str,
+    },
+    /// The result does not end the call: `resultType` is not `complete` (MCP 2026-07-28's
+    /// `input_required` asks the client for input and a retry).
+    #[error("`/resultType` is `{result_type}`: the result does not end the call")]
+    NotComplete {
+        /// The `resultType` found.
+        result_type: String,
+    },
+    /// The domain failure read from the MCP result breaks the canonical rules (never for the
+    /// text the conversion derives; kept for a future rule).
+    #[error("`{pointer}` is refused: {source}")]
     Canonical {
+        /// Pointer into the MCP result.
+        pointer: &'static str,
         /// The canonical refusal.
         #[source]
         source: ToolContractError,
@@ -201,8 +231,9 @@ pub fn runtime_failure_message(code: ToolRuntimeErrorCode) -> String {
 /// [module docs](self).
 ///
 /// # Errors
-/// [`McpResultError::MissingContent`]; [`McpResultError::Canonical`] for a `structuredContent`
-/// `code` the canonical model refuses.
+/// [`McpResultError::MissingContent`] without a `content` array; [`McpResultError::IsError`]
+/// when `isError` is neither a boolean nor `null`; [`McpResultError::NotComplete`] for a
+/// `resultType` other than `complete`.
 pub fn to_outcome<R: McpCallToolResult>(
     result: &R,
 ) -> Result<Converted<CanonicalToolResultOutcome>, McpResultError> {
@@ -217,17 +248,49 @@ pub fn result_to_outcome(
     mut result: Map<String, Value>,
 ) -> Result<Converted<CanonicalToolResultOutcome>, McpResultError> {
     let mut report = Vec::new();
+    match result.get("resultType") {
+        Some(Value::String(complete)) if complete == "complete" => {
+            // MCP 2026-07-28 writes it on every complete result; `from_outcome` writes it back.
+            result.remove("resultType");
+        }
+        Some(Value::String(other)) => {
+            return Err(McpResultError::NotComplete {
+                result_type: other.clone(),
+            })
+        }
+        _ => {}
+    }
     let Some(Value::Array(content)) = result.remove("content") else {
         return Err(McpResultError::MissingContent);
     };
-    let is_error = result.remove("isError") == Some(Value::Bool(true));
-    let structured = match result.remove("structuredContent") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(value),
+    let is_error = match result.remove("isError") {
+        None => false,
+        Some(Value::Bool(true)) => true,
+        Some(Value::Bool(false)) => {
+            report.push(Change::dropped(
+                "/isError",
+                json!(false),
+                "`false` is MCP's default: the canonical success has no member for it",
+            ));
+            false
+        }
+        Some(Value::Null) => {
+            report.push(Change::dropped(
+                "/isError",
+                Value::Null,
+                "`null` is read as absent: the call succeeded",
+            ));
+            false
+        }
+        Some(other) => {
+            return Err(McpResultError::IsError {
+                found: json_type(&other),
+            })
+        }
     };
-    if result.get("resultType") == Some(&json!("complete")) {
-        result.remove("resultType");
-    }
+    // Absent: no structured content; any value, `null` included (MCP 2026-07-28 allows any
+    // JSON value there), is the JSON output.
+    let structured = result.remove("structuredContent");
     for (member, value) in by_name(result) {
         report.push(Change::dropped(
             pointer::join("", &member),
@@ -298,8 +361,13 @@ fn text_block(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
 
-/// The text of a text block, its other members reported.
-fn block_text<'a>(index: usize, block: &'a Value, report: &mut Vec<Change>) -> Option<&'a str> {
+/// The text of a text block, its other members reported (`why` they are not carried).
+fn block_text<'a>(
+    index: usize,
+    block: &'a Value,
+    why: &str,
+    report: &mut Vec<Change>,
+) -> Option<&'a str> {
     let object = block.as_object()?;
     if object.get("type") != Some(&json!("text")) {
         return None;
@@ -310,7 +378,7 @@ fn block_text<'a>(index: usize, block: &'a Value, report: &mut Vec<Change>) -> O
             report.push(Change::dropped(
                 format!("/content/{index}/{}", pointer::escape(&member)),
                 value,
-                "the canonical output is the text alone",
+                why,
             ));
         }
     }
@@ -331,22 +399,45 @@ fn success_outcome(
     report: &mut Vec<Change>,
 ) -> CanonicalToolOutput {
     if let Some(value) = structured {
+        // The first text block whose text is this JSON is its fallback; any other block,
+        // a second fallback included, is dropped.
+        let compact = value.to_string();
+        let mut fallback = false;
         for (index, block) in content.iter().enumerate() {
-            let fallback = block.get("type") == Some(&json!("text"))
-                && block
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .and_then(|text| serde_json::from_str::<Value>(text).ok())
-                    .is_some_and(|parsed| parsed == value);
-            if !fallback {
+            let text = block.get("text").and_then(Value::as_str).filter(|text| {
+                !fallback
+                    && block.get("type") == Some(&json!("text"))
+                    && serde_json::from_str::<Value>(text).is_ok_and(|parsed| parsed == value)
+            });
+            let Some(text) = text else {
                 drop_block(index, block, report);
+                continue;
+            };
+            fallback = true;
+            block_text(
+                index,
+                block,
+                "the canonical output is the JSON alone, not the members of its text fallback",
+                report,
+            );
+            if text != compact {
+                report.push(Change::dropped(
+                    format!("/content/{index}/text"),
+                    json!(text),
+                    "the text fallback is not the compact JSON of `structuredContent`: the canonical output keeps the JSON, whose text fallback is written compact",
+                ));
             }
         }
         return CanonicalToolOutput::Json(value);
     }
     let mut texts = Vec::new();
     for (index, block) in content.iter().enumerate() {
-        match block_text(index, block, report) {
+        match block_text(
+            index,
+            block,
+            "the canonical output is the text alone",
+            report,
+        ) {
             Some(text) => texts.push(text),
             None => drop_block(index, block, report),
         }
@@ -388,23 +479,51 @@ fn error_outcome(
             .keys()
             .all(|key| matches!(key.as_str(), "code" | "message" | "data"));
         if let (Some(code), Some(message), true) = (code, message, only_ours) {
-            for (index, block) in content.iter().enumerate() {
-                if block != &text_block(message) {
-                    drop_block(index, block, report);
-                }
-            }
-            return CanonicalToolError::try_new(
+            match CanonicalToolError::try_new(
                 code,
                 message,
                 object.get("data").cloned(),
                 MAX_ERROR_MESSAGE_BYTES,
-            )
-            .map_err(|source| McpResultError::Canonical { source });
+            ) {
+                Ok(error) => {
+                    // The first block that is the message as text is its text; any other is
+                    // dropped.
+                    let mut seen = false;
+                    for (index, block) in content.iter().enumerate() {
+                        if !seen && block == &text_block(message) {
+                            seen = true;
+                        } else {
+                            drop_block(index, block, report);
+                        }
+                    }
+                    return Ok(error);
+                }
+                // A third party's payload of the same shape: the generic path keeps it as data.
+                Err(source) => {
+                    let member = match source {
+                        ToolContractError::InvalidErrorCode { .. } => "code",
+                        _ => "message",
+                    };
+                    report.push(Change::derived(
+                        pointer::join("/structuredContent", member),
+                        pointer::join("/error/data", member),
+                        object.get(member).cloned().unwrap_or(Value::Null),
+                        format!(
+                            "not a canonical error `{member}` ({source}): the structured content is read as the error's data"
+                        ),
+                    ));
+                }
+            }
         }
     }
     let mut texts = Vec::new();
     for (index, block) in content.iter().enumerate() {
-        match block_text(index, block, report) {
+        match block_text(
+            index,
+            block,
+            "the canonical error message is the text alone",
+            report,
+        ) {
             Some(text) => texts.push(text),
             None => drop_block(index, block, report),
         }
@@ -452,5 +571,8 @@ fn error_outcome(
         structured,
         MAX_ERROR_MESSAGE_BYTES,
     )
-    .map_err(|source| McpResultError::Canonical { source })
+    .map_err(|source| McpResultError::Canonical {
+        pointer: "/content",
+        source,
+    })
 }

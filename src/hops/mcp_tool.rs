@@ -14,8 +14,9 @@
 //!
 //! **Canonical → MCP** ([`from_tool_spec`]): `name`, `description` (an empty one is written
 //! `""`), `input_schema` as `inputSchema` (it must be an object schema with `"type":
-//! "object"`, as MCP requires), a JSON success schema as `outputSchema` (one that is not an
-//! object schema with `"type": "object"` is `dropped`); `id`, `limits`, `execution_class`,
+//! "object"`, as MCP requires), a JSON success schema as `outputSchema` (2025-06-18 and
+//! 2025-11-25: an object schema with `"type": "object"`, any other is `dropped`; 2026-07-28:
+//! any JSON Schema object, a boolean schema is `dropped`); `id`, `limits`, `execution_class`,
 //! `error_data_schema` and a text success's `media_type` have no MCP member and are `dropped`.
 //!
 //! ```
@@ -294,13 +295,20 @@ pub fn from_tool_spec<T: McpTool>(spec: &ToolSpec) -> Result<Converted<T>, McpTo
     tool.insert("description".to_owned(), json!(spec.description()));
     tool.insert("inputSchema".to_owned(), input.clone());
     match &spec.output_contract().success {
-        ToolSuccessContract::Json { schema } if is_object_schema(schema.as_value()) => {
+        ToolSuccessContract::Json { schema }
+            if is_object_schema(schema.as_value())
+                || (T::OUTPUT_SCHEMA_ANY && schema.as_value().is_object()) =>
+        {
             tool.insert("outputSchema".to_owned(), schema.as_value().clone());
         }
         ToolSuccessContract::Json { schema } => report.push(Change::dropped(
             "/output_contract/success/schema",
             schema.as_value().clone(),
-            "MCP `outputSchema` must be an object schema with `\"type\": \"object\"`",
+            if T::OUTPUT_SCHEMA_ANY {
+                "MCP `outputSchema` must be a JSON Schema object, not a boolean schema"
+            } else {
+                "MCP `outputSchema` must be an object schema with `\"type\": \"object\"` in this version"
+            },
         )),
         ToolSuccessContract::Text { media_type } => report.push(Change::dropped(
             "/output_contract/success/media_type",

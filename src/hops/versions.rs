@@ -7,7 +7,8 @@
 //! edge. The traits below are implemented (sealed) for each of those versions whose feature is
 //! on; what differs between them is stated on the trait: 2026-07-28 requires `resultType` in a
 //! result (written `"complete"`), lets `structuredContent` be any JSON value (older versions: an
-//! object) and requires `_meta` in request params. MCP 2024-11-05 and 2025-03-26 have no
+//! object) and `outputSchema` any JSON Schema object (older versions: `"type": "object"` at its
+//! root), and requires `_meta` in request params. MCP 2024-11-05 and 2025-03-26 have no
 //! `structuredContent` and no `outputSchema`, and are not served.
 
 use serde::de::DeserializeOwned;
@@ -27,7 +28,11 @@ pub trait McpType: Serialize + DeserializeOwned + Clone + sealed::Sealed {
 }
 
 /// An MCP `Tool` (`tools/list`): [`super::mcp_tool`].
-pub trait McpTool: McpType {}
+pub trait McpTool: McpType {
+    /// Whether `outputSchema` may be any JSON Schema object (2026-07-28) rather than one with
+    /// `"type": "object"` at its root (2025-06-18, 2025-11-25).
+    const OUTPUT_SCHEMA_ANY: bool;
+}
 
 /// The `params` of an MCP `tools/call` request: [`super::gateway`].
 pub trait McpCallToolParams: McpType {
@@ -59,7 +64,9 @@ macro_rules! version {
             impl super::McpType for mcp::Tool {
                 const PROTOCOL_VERSION: &'static str = $version;
             }
-            impl super::McpTool for mcp::Tool {}
+            impl super::McpTool for mcp::Tool {
+                const OUTPUT_SCHEMA_ANY: bool = $any;
+            }
 
             impl super::sealed::Sealed for mcp::CallToolRequestParams {}
             impl super::McpType for mcp::CallToolRequestParams {

@@ -283,3 +283,131 @@ fn mcp_2025_06_18_results_convert_the_same_way() {
     );
     assert_eq!(to_outcome(&converted.value).unwrap().value, outcome);
 }
+
+fn outcome_of(result: Value) -> Result<(CanonicalToolResultOutcome, Value), McpResultError> {
+    let converted = toolcall_contracts::hops::mcp_result::result_to_outcome(
+        result.as_object().unwrap().clone(),
+    )?;
+    Ok((converted.value, report(&converted.report)))
+}
+
+#[test]
+fn a_text_fallback_reports_what_the_json_does_not_carry() {
+    // Annotations on the fallback, its pretty-printed text, a second fallback block.
+    let (outcome, changes) = outcome_of(json!({
+        "content": [
+            {"type": "text", "text": "{\"t\": 36}", "annotations": {"audience": ["user"]}},
+            {"type": "text", "text": "{\"t\":36}"}
+        ],
+        "structuredContent": {"t": 36}
+    }))
+    .unwrap();
+    assert_eq!(outcome, json_success(json!({"t": 36})));
+    assert_eq!(
+        changes,
+        json!([
+            {"kind": "dropped", "from": "/content/0/annotations", "value": {"audience": ["user"]},
+             "reason": "the canonical output is the JSON alone, not the members of its text fallback"},
+            {"kind": "dropped", "from": "/content/0/text", "value": "{\"t\": 36}",
+             "reason": "the text fallback is not the compact JSON of `structuredContent`: the canonical output keeps the JSON, whose text fallback is written compact"},
+            {"kind": "dropped", "from": "/content/1", "value": {"type": "text", "text": "{\"t\":36}"},
+             "reason": "the canonical output holds text or JSON, not this content block"}
+        ])
+    );
+    // A domain failure's message block, twice: the second is reported.
+    let (_, changes) = outcome_of(json!({
+        "content": [{"type": "text", "text": "gone"}, {"type": "text", "text": "gone"}],
+        "isError": true,
+        "structuredContent": {"code": "not_found", "message": "gone"}
+    }))
+    .unwrap();
+    assert_eq!(changes[0]["from"], "/content/1");
+    assert_eq!(changes.as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn is_error_false_null_and_structured_null_are_reported_and_a_string_is_refused() {
+    let text = json!([{"type": "text", "text": "ok"}]);
+    let (outcome, changes) = outcome_of(json!({"content": text, "isError": false})).unwrap();
+    assert_eq!(
+        outcome,
+        CanonicalToolResultOutcome::Succeeded(CanonicalToolOutput::Text("ok".into()))
+    );
+    assert_eq!(
+        changes,
+        json!([{"kind": "dropped", "from": "/isError", "value": false,
+                "reason": "`false` is MCP's default: the canonical success has no member for it"}])
+    );
+    let (_, changes) = outcome_of(json!({"content": text, "isError": null})).unwrap();
+    assert_eq!(
+        changes,
+        json!([{"kind": "dropped", "from": "/isError", "value": null,
+                "reason": "`null` is read as absent: the call succeeded"}])
+    );
+    let error = outcome_of(json!({"content": text, "isError": "true"})).unwrap_err();
+    assert_eq!(error, McpResultError::IsError { found: "string" });
+    assert_eq!(
+        error.to_string(),
+        "`/isError` must be a boolean, found string"
+    );
+    // `structuredContent: null` is the JSON `null` (MCP 2026-07-28 allows any value there).
+    let (outcome, changes) = outcome_of(json!({
+        "content": [{"type": "text", "text": "null"}], "structuredContent": null
+    }))
+    .unwrap();
+    assert_eq!(outcome, json_success(Value::Null));
+    assert_eq!(changes, json!([]));
+    let error =
+        outcome_of(json!({"resultType": "input_required", "requestState": "s"})).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`/resultType` is `input_required`: the result does not end the call"
+    );
+}
+
+#[test]
+fn a_third_party_code_and_message_the_canonical_error_refuses_is_kept_as_data() {
+    let structured = json!({"code": "E42", "message": "line 1\nline 2"});
+    let (outcome, changes) = outcome_of(json!({
+        "content": [{"type": "text", "text": "failed"}], "isError": true,
+        "structuredContent": structured
+    }))
+    .unwrap();
+    let CanonicalToolResultOutcome::DomainFailed(error) = &outcome else {
+        panic!("a domain failure")
+    };
+    assert_eq!(error.code(), "tool_error");
+    assert_eq!(error.message(), "failed");
+    assert_eq!(error.data(), Some(&structured));
+    assert_eq!(changes[0]["from"], "/structuredContent/message");
+    assert_eq!(changes[0]["to"], "/error/data/message");
+    assert_eq!(
+        changes[0]["reason"],
+        "not a canonical error `message` (`message` has a control character at byte 6): the structured content is read as the error's data"
+    );
+    assert_eq!(changes.as_array().map(Vec::len), Some(3));
+    // A refused code names `/structuredContent/code`.
+    let (_, changes) = outcome_of(json!({
+        "content": [{"type": "text", "text": "failed"}], "isError": true,
+        "structuredContent": {"code": "", "message": "m"}
+    }))
+    .unwrap();
+    assert_eq!(changes[0]["from"], "/structuredContent/code");
+}
+
+#[cfg(feature = "mcp-2026-07-28")]
+#[test]
+fn mcp_2026_07_28_carries_a_null_json_success_both_ways() {
+    use toolcall_contracts::mcp::v2026_07_28::CallToolResult as Result0728;
+    let outcome = json_success(Value::Null);
+    let converted = from_outcome::<Result0728>(&outcome).unwrap();
+    assert_eq!(
+        serde_json::to_value(&converted.value).unwrap(),
+        json!({"content": [{"type": "text", "text": "null"}], "structuredContent": null,
+               "resultType": "complete"})
+    );
+    assert!(converted.report.is_empty());
+    let back = to_outcome(&converted.value).unwrap();
+    assert_eq!(back.value, outcome);
+    assert!(back.report.is_empty());
+}

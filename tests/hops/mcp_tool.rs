@@ -200,3 +200,28 @@ fn mcp_2026_07_28_tools_convert_the_same_way() {
         serde_json::to_value(&tool).unwrap()
     );
 }
+
+#[cfg(feature = "mcp-2026-07-28")]
+#[test]
+fn mcp_2026_07_28_takes_any_output_schema_object_and_older_versions_an_object_type() {
+    use toolcall_contracts::mcp::v2026_07_28::Tool as Tool0728;
+    let mut wire = serde_json::to_value(echo_spec()).unwrap();
+    wire["output_contract"] = json!({"success": {"type": "json", "schema": {"type": "array", "items": {"type": "integer"}}}});
+    let spec = serde_json::from_value(wire).unwrap();
+    let tool = from_tool_spec::<Tool0728>(&spec).unwrap();
+    assert_eq!(
+        serde_json::to_value(&tool.value).unwrap()["outputSchema"],
+        json!({"type": "array", "items": {"type": "integer"}})
+    );
+    assert!(tool
+        .report
+        .iter()
+        .all(|change| change.from.as_deref() != Some("/output_contract/success/schema")));
+    let older = from_tool_spec::<Tool>(&spec).unwrap();
+    assert_eq!(
+        serde_json::to_value(&older.report[0]).unwrap(),
+        json!({"kind": "dropped", "from": "/output_contract/success/schema",
+               "value": {"type": "array", "items": {"type": "integer"}},
+               "reason": "MCP `outputSchema` must be an object schema with `\"type\": \"object\"` in this version"})
+    );
+}

@@ -437,3 +437,16 @@ fn messages_that_answer_or_report_on_nothing_are_noted() {
     );
     // The client's answer to the server's `tools/call` pairs with it: no note for line 7.
 }
+
+#[test]
+fn an_is_error_that_is_not_a_boolean_is_noted() {
+    let (updates, notes) = relay(&[
+        call(json!(4), "x"),
+        json!({"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text", "text": "x"}], "isError": "true"}}),
+    ]);
+    assert_eq!(updates[1]["status"], "completed");
+    assert_eq!(
+        notes,
+        ["2: dropped `/result/isError`: not a boolean: read as absent, the call `completed` (it stays in `rawOutput`)"]
+    );
+}
