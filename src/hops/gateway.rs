@@ -6,10 +6,10 @@
 //!
 //! | MCP `params` | route body | |
 //! |---|---|---|
-//! | `name` | `name` | the exposed name mapped back to the provider's bare name through the gateway's [`NameMap`] (`derived` when it differs); without a map, as is |
+//! | `name` | `name` | the exposed name mapped back to the provider's bare name through the gateway's [`NameMap`] (`derived` when it differs), and the tool it resolved to, with its namespace (the provider), returned beside the body ([`RoutedCall::tool`]); without a map, as is |
 //! | `arguments` | `arguments` | exactly as sent; absent: `{}` (`defaulted`): the route contract requires `arguments`, and MCP treats absent arguments as none |
 //! | `_meta.progressToken` | `progress_token` | a string stays a string, an integer an integer |
-//! | JSON-RPC `id` | `tool_call_id` | only with [`ToolCallIdSource::RequestId`], and then reported `derived` (the route contract: a synthesized id is recorded as such); a string id as is, an integer in decimal |
+//! | JSON-RPC `id` | `tool_call_id` | only with [`ToolCallIdSource::RequestId`], and then reported `derived` (the route contract: a synthesized id is recorded as such); a string id as is, an integer in decimal; any other id (`1.5`, `true`, `null`) refused |
 //! | other `_meta` members, `task`, unknown members | — | `dropped` |
 //!
 //! **Route → MCP** ([`from_route_request`]): `name` through the map to the exposed name,
@@ -30,7 +30,8 @@
 //! }))?;
 //! let options = GatewayOptions { tool_call_id: ToolCallIdSource::RequestId };
 //! let body = to_route_request(&params, Some(&RequestId::Integer(19)), None, &options)?;
-//! assert_eq!(serde_json::to_value(&body.value)?, json!({
+//! assert_eq!(body.value.tool.name, "trigger-long-running-operation");
+//! assert_eq!(serde_json::to_value(&body.value.request)?, json!({
 //!     "name": "trigger-long-running-operation",
 //!     "arguments": {"duration": 0.5, "steps": 5},
 //!     "tool_call_id": "19",
@@ -43,8 +44,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::names::NameMap;
+use super::names::{NameMap, ToolRef};
 use super::report::{by_name, Change, Converted};
+use super::request_id::Key;
 use super::versions::{from_object, to_object, McpCallToolParams};
 use crate::pointer;
 use crate::route::{check_progress_token, json_type, RouteError, ToolCallRequest};
@@ -58,6 +60,18 @@ pub enum ToolCallIdSource {
     /// The JSON-RPC request id (a string as is, an integer in decimal), reported `derived`.
     /// Unique per MCP session only: a gateway serving several sessions prefixes it itself.
     RequestId,
+}
+
+/// A `tools/call` resolved at the gateway: the tool (its provider's namespace and bare name)
+/// and the route body to forward to that provider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoutedCall {
+    /// The tool the exposed name resolved to through the name map: `namespace` names the
+    /// provider to forward to (`None` for a tool listed without one); without a name map, the
+    /// name as sent, without a namespace.
+    pub tool: ToolRef,
+    /// The route body; its `name` is the tool's bare name (`tool.name`).
+    pub request: ToolCallRequest,
 }
 
 /// What the gateway decides for a conversion.
@@ -91,6 +105,13 @@ pub enum GatewayError {
     /// `tool_call_id` was asked from the request id and there is none.
     #[error("`tool_call_id` is to be derived from the JSON-RPC request id, and none was given")]
     MissingRequestId,
+    /// `tool_call_id` was asked from the request id, and it is not an MCP `RequestId` (a
+    /// string or an integer: `1.5`, `true` and `null` are refused).
+    #[error("the JSON-RPC request id must be a string or an integer: {found}")]
+    RequestId {
+        /// What was found (`found boolean`, ``\`1.5\` is a number but not an integer``).
+        found: String,
+    },
     /// The route body's `arguments` are not an object, which MCP requires.
     #[error("`/arguments` must be an object for MCP, found {found}")]
     ArgumentsNotObject {
@@ -127,13 +148,14 @@ pub enum GatewayError {
 ///
 /// # Errors
 /// [`GatewayError::MissingName`], [`GatewayError::UnknownTool`] (a name not in `names`),
-/// [`GatewayError::McpProgressToken`], [`GatewayError::MissingRequestId`].
+/// [`GatewayError::McpProgressToken`], [`GatewayError::MissingRequestId`],
+/// [`GatewayError::RequestId`] (a request id that is neither a string nor an integer).
 pub fn to_route_request<P: McpCallToolParams>(
     params: &P,
     request_id: Option<&P::RequestId>,
     names: Option<&NameMap>,
     options: &GatewayOptions,
-) -> Result<Converted<ToolCallRequest>, GatewayError> {
+) -> Result<Converted<RoutedCall>, GatewayError> {
     let request_id = request_id.map(|id| serde_json::to_value(id).unwrap_or(Value::Null));
     call_to_route(to_object(params), request_id.as_ref(), names, options)
 }
@@ -148,13 +170,13 @@ pub fn call_to_route(
     request_id: Option<&Value>,
     names: Option<&NameMap>,
     options: &GatewayOptions,
-) -> Result<Converted<ToolCallRequest>, GatewayError> {
+) -> Result<Converted<RoutedCall>, GatewayError> {
     let mut report = Vec::new();
     let exposed = match params.remove("name") {
         Some(Value::String(name)) => name,
         _ => return Err(GatewayError::MissingName),
     };
-    let name = match names {
+    let tool = match names {
         Some(map) => {
             let tool = map
                 .resolve(&exposed)
@@ -169,10 +191,11 @@ pub fn call_to_route(
                     "the exposed name mapped back to the provider's bare name",
                 ));
             }
-            tool.name.clone()
+            tool.clone()
         }
-        None => exposed,
+        None => ToolRef::bare(exposed),
     };
+    let name = tool.name.clone();
     let arguments = match params.remove("arguments") {
         Some(arguments) => arguments,
         None => {
@@ -191,10 +214,14 @@ pub fn call_to_route(
         None => {}
     }
     if options.tool_call_id == ToolCallIdSource::RequestId {
-        let id = match request_id {
-            Some(Value::String(id)) => id.clone(),
-            Some(Value::Number(id)) => id.to_string(),
-            _ => return Err(GatewayError::MissingRequestId),
+        let id = match request_id.map(|id| Key::read(id, None)) {
+            Some(Ok(Key::String(id) | Key::Integer(id))) => id,
+            Some(Err(error)) => {
+                return Err(GatewayError::RequestId {
+                    found: error.to_string(),
+                })
+            }
+            None => return Err(GatewayError::MissingRequestId),
         };
         report.push(Change::derived(
             "/id",
@@ -212,7 +239,7 @@ pub fn call_to_route(
         report.push(Change::dropped(pointer::join("", &member), value, reason));
     }
     Ok(Converted {
-        value: request,
+        value: RoutedCall { tool, request },
         report,
     })
 }

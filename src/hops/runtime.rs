@@ -6,7 +6,7 @@
 //!
 //! | route body | canonical call | |
 //! |---|---|---|
-//! | `name` | `tool_name`, and `tool_id` | the registry's spec of that name (unknown: refused) |
+//! | `name` | `tool_name`, and `tool_id` | the registry's spec of that name: its route name ([`Registry::insert_with_route_name`], the canonical name then reported `derived`), else its canonical name (unknown: refused) |
 //! | `arguments` | `arguments` | as is; checked with [`ToolSpec::validate_arguments_pinned`] first when [`CallOptions::validate_arguments`] (against `schema_pin` when the body has one) |
 //! | `tool_call_id` | `provider_tool_call_id` | byte for byte; absent: the caller's [`CallOptions::fallback_tool_call_id`], reported `defaulted` (a synthesized id is recorded), else refused |
 //! | — | `request_ordinal` | [`CallOptions::request_ordinal`] |
@@ -52,14 +52,23 @@ use super::report::{Change, Converted};
 use crate::canonical::{ArgumentsError, ToolCall, ToolContractError, ToolName, ToolSpec};
 use crate::route::ToolCallRequest;
 
-/// The tools a runtime serves, by canonical name.
+/// The tools a runtime serves, by canonical name, and by the route name a provider calls each
+/// by when it is not the canonical name.
+///
+/// A route body names a tool by the provider's bare name; MCP names may hold `/` (SEP-986),
+/// which the canonical [`ToolName`] refuses. Such a tool is registered under a canonical name
+/// (say `repo_search`, [`super::names::NameProjection::canonical`] projects one) with
+/// [`Registry::insert_with_route_name`] for its bare name (`repo/search`): [`to_tool_call`]
+/// then finds it by the name the route body carries.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Registry {
     specs: BTreeMap<String, ToolSpec>,
+    /// Route name → canonical name, for names that differ.
+    route_names: BTreeMap<String, String>,
 }
 
 impl Registry {
-    /// A registry of `specs`.
+    /// A registry of `specs`, each found by its canonical name.
     ///
     /// # Errors
     /// [`RuntimeError::DuplicateName`] when two specs have one name.
@@ -71,23 +80,57 @@ impl Registry {
         Ok(registry)
     }
 
-    /// Adds `spec`.
+    /// Adds `spec`, found by its canonical name.
     ///
     /// # Errors
-    /// [`RuntimeError::DuplicateName`] when a spec of that name is registered.
+    /// [`RuntimeError::DuplicateName`] when a spec of that name is registered, or a route name
+    /// is that name.
     pub fn insert(&mut self, spec: ToolSpec) -> Result<(), RuntimeError> {
         let name = spec.name().as_str().to_owned();
-        if self.specs.contains_key(&name) {
+        if self.specs.contains_key(&name) || self.route_names.contains_key(&name) {
             return Err(RuntimeError::DuplicateName { name });
         }
         self.specs.insert(name, spec);
         Ok(())
     }
 
-    /// The spec named `name`.
+    /// Adds `spec`, found by its canonical name and by `route_name`, the name route bodies call
+    /// it by (the provider's bare name, such as an MCP name with `/`).
+    ///
+    /// # Errors
+    /// [`RuntimeError::DuplicateName`] when the canonical name or `route_name` is taken.
+    pub fn insert_with_route_name(
+        &mut self,
+        route_name: impl Into<String>,
+        spec: ToolSpec,
+    ) -> Result<(), RuntimeError> {
+        let route_name = route_name.into();
+        let canonical = spec.name().as_str().to_owned();
+        if route_name != canonical
+            && (self.specs.contains_key(&route_name) || self.route_names.contains_key(&route_name))
+        {
+            return Err(RuntimeError::DuplicateName { name: route_name });
+        }
+        self.insert(spec)?;
+        if route_name != canonical {
+            self.route_names.insert(route_name, canonical);
+        }
+        Ok(())
+    }
+
+    /// The spec named `name` (its canonical name).
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {
         self.specs.get(name)
+    }
+
+    /// The spec a route body's `name` calls: by its route name, else by its canonical name.
+    #[must_use]
+    pub fn resolve(&self, route_name: &str) -> Option<&ToolSpec> {
+        match self.route_names.get(route_name) {
+            Some(canonical) => self.specs.get(canonical),
+            None => self.specs.get(route_name),
+        }
     }
 
     /// Every spec, by name.
@@ -147,7 +190,8 @@ pub enum RuntimeError {
 /// [module docs](self) for each member.
 ///
 /// # Errors
-/// [`RuntimeError::Name`], [`RuntimeError::UnknownTool`], [`RuntimeError::MissingToolCallId`],
+/// [`RuntimeError::Name`] (a name that is no route name and breaks the canonical rule),
+/// [`RuntimeError::UnknownTool`], [`RuntimeError::MissingToolCallId`],
 /// [`RuntimeError::Arguments`] (only with [`CallOptions::validate_arguments`]).
 pub fn to_tool_call(
     request: &ToolCallRequest,
@@ -155,13 +199,21 @@ pub fn to_tool_call(
     options: &CallOptions,
 ) -> Result<Converted<ToolCall>, RuntimeError> {
     let mut report = Vec::new();
-    let tool_name =
+    let Some(spec) = registry.resolve(&request.name) else {
         ToolName::try_new(request.name.clone()).map_err(|source| RuntimeError::Name { source })?;
-    let spec = registry
-        .get(tool_name.as_str())
-        .ok_or_else(|| RuntimeError::UnknownTool {
+        return Err(RuntimeError::UnknownTool {
             name: request.name.clone(),
-        })?;
+        });
+    };
+    let tool_name = spec.name().clone();
+    if tool_name.as_str() != request.name {
+        report.push(Change::derived(
+            "/name",
+            "/tool_name",
+            json!(tool_name.as_str()),
+            "the canonical name the registry holds for the route name",
+        ));
+    }
     if options.validate_arguments {
         spec.validate_arguments_pinned(&request.arguments, request.schema_pin.as_deref())
             .map_err(|source| RuntimeError::Arguments { source })?;

@@ -25,13 +25,14 @@ fn arguments_pass_exactly_and_an_integer_progress_token_stays_an_integer() {
     }));
     let body = to_route_request(&call, None, None, &GatewayOptions::default()).unwrap();
     assert_eq!(
-        serde_json::to_value(&body.value).unwrap(),
+        serde_json::to_value(&body.value.request).unwrap(),
         json!({"name": "get-sum", "arguments": {"a": 2, "b": 3.5, "c": 2.0}, "progress_token": 7})
     );
-    assert_eq!(body.value.arguments["c"].to_string(), "2.0");
+    assert_eq!(body.value.request.arguments["c"].to_string(), "2.0");
     assert!(body.report.is_empty());
-    body.value.validate().unwrap();
-    let back = from_route_request::<CallToolRequestParams>(&body.value, None, None).unwrap();
+    body.value.request.validate().unwrap();
+    let back =
+        from_route_request::<CallToolRequestParams>(&body.value.request, None, None).unwrap();
     assert_eq!(back.value, call);
     assert!(back.report.is_empty());
 }
@@ -40,8 +41,9 @@ fn arguments_pass_exactly_and_an_integer_progress_token_stays_an_integer() {
 fn a_string_progress_token_stays_a_string() {
     let call = params(json!({"name": "count", "arguments": {}, "_meta": {"progressToken": "p-1"}}));
     let body = to_route_request(&call, None, None, &GatewayOptions::default()).unwrap();
-    assert_eq!(body.value.progress_token, Some(json!("p-1")));
-    let back = from_route_request::<CallToolRequestParams>(&body.value, None, None).unwrap();
+    assert_eq!(body.value.request.progress_token, Some(json!("p-1")));
+    let back =
+        from_route_request::<CallToolRequestParams>(&body.value.request, None, None).unwrap();
     assert_eq!(
         serde_json::to_value(&back.value).unwrap(),
         json!({"name": "count", "arguments": {}, "_meta": {"progressToken": "p-1"}})
@@ -58,7 +60,7 @@ fn absent_arguments_become_an_empty_object_reported() {
     )
     .unwrap();
     assert_eq!(
-        serde_json::to_value(&body.value).unwrap(),
+        serde_json::to_value(&body.value.request).unwrap(),
         json!({"name": "get-env", "arguments": {}})
     );
     assert_eq!(
@@ -78,9 +80,9 @@ fn the_request_id_becomes_tool_call_id_only_when_asked_and_is_recorded_as_derive
         &GatewayOptions::default(),
     )
     .unwrap();
-    assert_eq!(plain.value.tool_call_id, None);
+    assert_eq!(plain.value.request.tool_call_id, None);
     let integer = to_route_request(&call, Some(&RequestId::Integer(3)), None, &DERIVE).unwrap();
-    assert_eq!(integer.value.tool_call_id.as_deref(), Some("3"));
+    assert_eq!(integer.value.request.tool_call_id.as_deref(), Some("3"));
     assert_eq!(
         report(&integer.report),
         json!([{"kind": "derived", "from": "/id", "to": "/tool_call_id", "value": "3",
@@ -93,7 +95,7 @@ fn the_request_id_becomes_tool_call_id_only_when_asked_and_is_recorded_as_derive
         &DERIVE,
     )
     .unwrap();
-    assert_eq!(string.value.tool_call_id.as_deref(), Some("req-9"));
+    assert_eq!(string.value.request.tool_call_id.as_deref(), Some("req-9"));
     assert_eq!(
         to_route_request(&call, None, None, &DERIVE).unwrap_err(),
         GatewayError::MissingRequestId
@@ -110,7 +112,7 @@ fn other_meta_members_and_a_task_are_dropped_with_their_values() {
     }));
     let body = to_route_request(&call, None, None, &GatewayOptions::default()).unwrap();
     assert_eq!(
-        serde_json::to_value(&body.value).unwrap(),
+        serde_json::to_value(&body.value.request).unwrap(),
         json!({"name": "simulate-research-query", "arguments": {"topic": "python"}, "progress_token": 4})
     );
     assert_eq!(
@@ -137,14 +139,18 @@ fn exposed_names_map_back_to_bare_names_and_forward_again() {
         .to_owned();
     let call = params(json!({"name": exposed, "arguments": {"q": "x"}}));
     let body = to_route_request(&call, None, Some(&map), &GatewayOptions::default()).unwrap();
-    assert_eq!(body.value.name, "search.issues");
+    assert_eq!(body.value.request.name, "search.issues");
     assert_eq!(
         report(&body.report),
         json!([{"kind": "derived", "from": "/name", "to": "/name", "value": "search.issues",
                 "reason": "the exposed name mapped back to the provider's bare name"}])
     );
-    let back = from_route_request::<CallToolRequestParams>(&body.value, Some("github"), Some(&map))
-        .unwrap();
+    let back = from_route_request::<CallToolRequestParams>(
+        &body.value.request,
+        Some("github"),
+        Some(&map),
+    )
+    .unwrap();
     assert_eq!(back.value, call);
     let unknown = params(json!({"name": "github__nope", "arguments": {}}));
     let error =
@@ -207,10 +213,10 @@ fn mcp_2025_06_18_calls_convert_the_same_way() {
     let body =
         to_route_request(&params, Some(&Id0618::String("r1".into())), None, &DERIVE).unwrap();
     assert_eq!(
-        serde_json::to_value(&body.value).unwrap(),
+        serde_json::to_value(&body.value.request).unwrap(),
         json!({"name": "echo", "arguments": {"message": "hi"}, "tool_call_id": "r1", "progress_token": "p"})
     );
-    let back = from_route_request::<Params0618>(&body.value, None, None).unwrap();
+    let back = from_route_request::<Params0618>(&body.value.request, None, None).unwrap();
     assert_eq!(serde_json::to_value(&back.value).unwrap(), wire);
 }
 
@@ -238,7 +244,7 @@ fn json_params_of_any_shape_report_what_the_body_cannot_carry() {
     )
     .unwrap();
     assert_eq!(
-        serde_json::to_value(&body.value).unwrap(),
+        serde_json::to_value(&body.value.request).unwrap(),
         json!({"name": "echo", "arguments": null, "tool_call_id": "r-1"})
     );
     assert_eq!(
@@ -261,5 +267,108 @@ fn json_params_of_any_shape_report_what_the_body_cannot_carry() {
         .unwrap_err()
         .to_string(),
         "`/_meta/progressToken` must be a string or an integer, found boolean"
+    );
+}
+
+#[test]
+fn a_request_id_of_the_wrong_type_or_a_float_is_refused_saying_so() {
+    use toolcall_contracts::hops::gateway::call_to_route;
+    let params = json!({"name": "echo", "arguments": {}});
+    let route = |id: serde_json::Value| {
+        call_to_route(
+            params.as_object().unwrap().clone(),
+            Some(&id),
+            None,
+            &DERIVE,
+        )
+        .map(|body| body.value.request.tool_call_id)
+        .map_err(|error| error.to_string())
+    };
+    assert_eq!(route(json!(7)), Ok(Some("7".to_owned())));
+    assert_eq!(route(json!("7")), Ok(Some("7".to_owned())));
+    assert_eq!(
+        route(json!(1.5)),
+        Err("the JSON-RPC request id must be a string or an integer: `1.5` is a number but not an integer".to_owned())
+    );
+    assert_eq!(
+        route(json!(true)),
+        Err("the JSON-RPC request id must be a string or an integer: found boolean".to_owned())
+    );
+    assert_eq!(
+        route(json!(null)),
+        Err("the JSON-RPC request id must be a string or an integer: found null".to_owned())
+    );
+}
+
+/// An MCP tool name with `/` (SEP-986), exposed with a namespace to a model, registered under a
+/// canonical name: the exposed name resolves to the provider and its bare name, and the
+/// registry finds the canonical tool by that bare name.
+#[test]
+fn a_slashed_name_goes_from_the_exposed_name_to_the_canonical_tool() {
+    use std::time::Duration;
+    use toolcall_contracts::canonical::{ToolExecutionClass, ToolId, ToolLimits, ToolName};
+    use toolcall_contracts::hops::gateway::call_to_route;
+    use toolcall_contracts::hops::mcp_tool::{to_tool_spec, ToolRegistration};
+    use toolcall_contracts::hops::runtime::{to_tool_call, CallOptions, Registry};
+    use toolcall_contracts::mcp::v2025_11_25::Tool;
+
+    let tool: Tool =
+        serde_json::from_value(json!({"name": "repo/search", "inputSchema": {"type": "object"}}))
+            .unwrap();
+    let exposed = NameProjection::openai()
+        .project(&[ToolRef::new("gh", "repo/search")])
+        .unwrap();
+    let canonical = NameProjection::canonical()
+        .project(&[ToolRef::bare("repo/search")])
+        .unwrap();
+    let canonical_name = canonical.exposed(None, "repo/search").unwrap();
+    assert_eq!(canonical_name, "repo_search");
+    let mut registration = ToolRegistration::new(
+        ToolId::try_new("gh/repo-search@1").unwrap(),
+        ToolLimits::default(),
+        ToolExecutionClass::CooperativeInProcess {
+            grace: Duration::from_millis(10),
+        },
+    );
+    registration.name = Some(ToolName::try_new(canonical_name).unwrap());
+    let spec = to_tool_spec(&tool, &registration).unwrap().value;
+    let mut registry = Registry::default();
+    registry
+        .insert_with_route_name("repo/search", spec)
+        .unwrap();
+
+    let name = exposed.exposed(Some("gh"), "repo/search").unwrap();
+    assert_eq!(name, "gh__repo_search");
+    let params = json!({"name": name, "arguments": {}});
+    let body = call_to_route(
+        params.as_object().unwrap().clone(),
+        Some(&json!(4)),
+        Some(&exposed),
+        &DERIVE,
+    )
+    .unwrap();
+    assert_eq!(body.value.tool, ToolRef::new("gh", "repo/search"));
+    assert_eq!(
+        serde_json::to_value(&body.value.request).unwrap(),
+        json!({"name": "repo/search", "arguments": {}, "tool_call_id": "4"})
+    );
+    let call = to_tool_call(&body.value.request, &registry, &CallOptions::default()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&call.value).unwrap(),
+        json!({"tool_name": "repo_search", "tool_id": "gh/repo-search@1",
+               "provider_tool_call_id": "4", "arguments": {}, "request_ordinal": 0})
+    );
+    assert_eq!(
+        report(&call.report),
+        json!([{"kind": "derived", "from": "/name", "to": "/tool_name", "value": "repo_search",
+                "reason": "the canonical name the registry holds for the route name"}])
+    );
+    // Not registered under its route name: refused by the canonical rule, as before.
+    let bare = Registry::default();
+    assert!(
+        to_tool_call(&body.value.request, &bare, &CallOptions::default())
+            .unwrap_err()
+            .to_string()
+            .starts_with("`/name` is refused")
     );
 }

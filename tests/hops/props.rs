@@ -71,9 +71,9 @@ proptest! {
         let params: CallToolRequestParams = serde_json::from_value(wire.clone()).unwrap();
         let body = to_route_request(&params, None, None, &GatewayOptions::default()).unwrap();
         prop_assert!(body.report.is_empty());
-        prop_assert_eq!(&body.value.arguments, &wire["arguments"]);
-        prop_assert_eq!(&body.value.progress_token, &token);
-        let back = from_route_request::<CallToolRequestParams>(&body.value, None, None).unwrap();
+        prop_assert_eq!(&body.value.request.arguments, &wire["arguments"]);
+        prop_assert_eq!(&body.value.request.progress_token, &token);
+        let back = from_route_request::<CallToolRequestParams>(&body.value.request, None, None).unwrap();
         prop_assert!(back.report.is_empty());
         prop_assert_eq!(serde_json::to_value(&back.value).unwrap(), wire);
     }

@@ -75,7 +75,7 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
             expected["progress_token"] = token.clone();
         }
         assert_eq!(
-            serde_json::to_value(&body.value).unwrap(),
+            serde_json::to_value(&body.value.request).unwrap(),
             expected,
             "call {number}"
         );
@@ -95,7 +95,8 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
             "call {number}"
         );
         // Back to MCP: the params as sent, but the task (reported above).
-        let back = from_route_request::<CallToolRequestParams>(&body.value, None, None).unwrap();
+        let back =
+            from_route_request::<CallToolRequestParams>(&body.value.request, None, None).unwrap();
         let mut sent = wire.clone();
         sent.as_object_mut().unwrap().remove("task");
         assert_eq!(
@@ -116,7 +117,7 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
         match (wire["name"].as_str().unwrap(), *number) {
             ("no-such-tool", 31) => {
                 assert_eq!(
-                    to_tool_call(&body.value, &registry, &checked).unwrap_err(),
+                    to_tool_call(&body.value.request, &registry, &checked).unwrap_err(),
                     RuntimeError::UnknownTool {
                         name: "no-such-tool".into()
                     }
@@ -124,7 +125,7 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
                 continue;
             }
             ("get-sum", 30) => {
-                let error = to_tool_call(&body.value, &registry, &checked).unwrap_err();
+                let error = to_tool_call(&body.value.request, &registry, &checked).unwrap_err();
                 assert_eq!(
                     error.to_string(),
                     "`/arguments` are refused: `arguments` are invalid: instance at `/a` fails `type` at schema `/properties/a/type`"
@@ -133,7 +134,7 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
             }
             _ => {}
         }
-        let call = to_tool_call(&body.value, &registry, &checked).unwrap();
+        let call = to_tool_call(&body.value.request, &registry, &checked).unwrap();
         assert_eq!(call.value.provider_tool_call_id, number.to_string());
         assert_eq!(call.value.arguments, wire["arguments"]);
         assert_eq!(
@@ -145,7 +146,7 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
             .iter()
             .map(|c| c.from.clone().unwrap())
             .collect();
-        let token = body.value.progress_token.is_some();
+        let token = body.value.request.progress_token.is_some();
         assert_eq!(
             dropped,
             if token {
@@ -157,7 +158,7 @@ fn every_tools_call_converts_to_a_route_body_and_a_canonical_call_and_back() {
         );
         // Back to the route body: all but the progress token (reported above).
         let again = from_tool_call(&call.value);
-        let mut without_token = body.value.clone();
+        let mut without_token = body.value.request.clone();
         without_token.progress_token = None;
         assert_eq!(again.value, without_token, "call {number}");
         converted += 1;
