@@ -115,7 +115,7 @@ fn project_exits_1_on_a_collision_it_cannot_resolve_naming_both_tools() -> TestR
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         text(&output.stderr),
-        "toolcall: tools `a.b` and `a_b_2e7336dc` both project to `a_b_2e7336dc`\n"
+        "toolcall: -: tools `a.b` and `a_b_2e7336dc` both project to `a_b_2e7336dc` (tools 0, 2)\n"
     );
     assert!(output.stdout.is_empty());
     let output = toolcall(&["tools", "project", "-"], b"{\"nope\": 1}")?;
@@ -223,5 +223,165 @@ fn convert_takes_bare_lines_sessions_a_session_id_and_kinds() -> TestResult {
     )?;
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("`reading` is not an ACP tool kind"));
+    Ok(())
+}
+
+#[test]
+fn project_resolves_what_the_suffix_can_and_escapes_names_the_text_would_misread() -> TestResult {
+    let tools = json!([{"name": "q.q"}, {"name": "q_q"}, {"name": "q.q.5eb5a66d"}]);
+    let output = toolcall(&["tools", "project", "-"], tools.to_string().as_bytes())?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "q.q -> q_q_5eb5a66d (replaced `.` with `_`; hash suffix `_5eb5a66d`: collides with `q_q`)\n\
+         q_q -> q_q\n\
+         q.q.5eb5a66d -> q_q_5eb5a66d_eed13199 (replaced `.` with `_`; hash suffix `_eed13199`: collides with `q.q`)\n\
+         3 tools, 2 names changed\n"
+    );
+    let tools = json!([{"name": "a -> b"}, {"name": "c\nd"}, {"name": "ok"}]);
+    let output = toolcall(&["tools", "project", "-"], tools.to_string().as_bytes())?;
+    assert_eq!(
+        text(&output.stdout),
+        "\"a -> b\" -> a_-__b (replaced ` `, `>` with `_`)\n\
+         \"c\\nd\" -> c_d (replaced `\\n` with `_`)\n\
+         ok -> ok\n\
+         3 tools, 2 names changed\n"
+    );
+    // `--chars` without `_` is fine while nothing needs replacing.
+    let tools = json!([{"name": "ab"}, {"name": "ba"}]);
+    let output = toolcall(
+        &["tools", "project", "--chars", "ab", "-"],
+        tools.to_string().as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "ab -> ab\nba -> ba\n2 tools, 0 names changed\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn project_errors_name_the_file_the_tools_indexes_and_the_reason() -> TestResult {
+    let output = toolcall(
+        &["tools", "project", "-"],
+        br#"[{"name": "x"}, {"name": "y"}, {"name": "x"}]"#,
+    )?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: -: tool `x` is listed twice, at `0` and `2`\n"
+    );
+    let output = toolcall(
+        &["tools", "project", "-"],
+        br#"[{"name": "a.b"}, {"name": "a_b"}, {"name": "a_b_2e7336dc"}]"#,
+    )?;
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: -: tools `a.b` and `a_b_2e7336dc` both project to `a_b_2e7336dc` (tools 0, 2)\n"
+    );
+    let output = toolcall(&["tools", "project", "--namespace", "", "-"], b"[]")?;
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: `--namespace` must not be empty (leave it out for no namespace)\n"
+    );
+    let output = toolcall(&["tools", "project", "tests/no-such-file.json"], b"")?;
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: cannot read `tests/no-such-file.json`: No such file or directory (os error 2)\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothing_relays(
+) -> TestResult {
+    let transcript = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                            "params": {"name": "read", "arguments": {}}})
+    .to_string();
+    let output = toolcall(
+        &["convert", "--to", "acp", "--kind", "write=edit", "-"],
+        transcript.as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: `--kind` names tool `write`, which - never calls or lists\n"
+    );
+    assert!(output.stdout.is_empty());
+    let output = toolcall(
+        &[
+            "convert",
+            "--to",
+            "acp",
+            "--kind",
+            "read=read",
+            "--kind",
+            "read=edit",
+            "-",
+        ],
+        transcript.as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: `--kind` names tool `read` twice\n"
+    );
+    // Messages, and not one update: exit 1. No message at all: exit 0.
+    let orphan = json!({"jsonrpc": "2.0", "id": 9, "result": {"content": []}}).to_string();
+    let output = toolcall(&["convert", "--to", "acp", "-"], orphan.as_bytes())?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall convert: line 1: dropped: a response with id `9` answers no pending request of the other side in this MCP session: not relayed\n\
+         toolcall convert: 1 messages, 0 ACP updates, 1 notes\n"
+    );
+    let output = toolcall(&["convert", "--to", "acp", "-"], b"")?;
+    assert_eq!(output.status.code(), Some(0));
+    let output = toolcall(
+        &["convert", "--to", "acp", "tests/no-such-file.ndjson"],
+        b"",
+    )?;
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall: cannot read `tests/no-such-file.ndjson`: No such file or directory (os error 2)\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_line() -> TestResult
+{
+    // 62 levels of arguments: the notification nests them 3 levels deeper (params, update,
+    // rawInput), past `toolcall validate`'s default depth of 64.
+    let mut arguments = json!({});
+    for _ in 0..62 {
+        arguments = json!({"x": arguments});
+    }
+    let transcript = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "x", "arguments": arguments}}),
+        json!({"jsonrpc": "2.0", "id": "a\nb", "method": "tools/call",
+               "params": {"name": "x", "arguments": {}}}),
+    ]
+    .iter()
+    .map(Value::to_string)
+    .collect::<Vec<_>>()
+    .join("\n");
+    let output = toolcall(&["convert", "--to", "acp", "-"], transcript.as_bytes())?;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    let notes: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        notes,
+        [
+            "toolcall convert: line 1: dropped: `mcp-1-1` never ended in the transcript: its ACP tool call stays in progress",
+            "toolcall convert: line 1: the ACP notification written is over `toolcall validate`'s default limits: input nesting depth reaches `65` at byte `515`, over `max_depth` of `64`",
+            "toolcall convert: line 2: dropped: `mcp-1-\"a\\nb\"` never ended in the transcript: its ACP tool call stays in progress",
+            "toolcall convert: 2 messages, 2 ACP updates, 3 notes",
+        ]
+    );
     Ok(())
 }

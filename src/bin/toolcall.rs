@@ -20,7 +20,8 @@
 //!
 //! `toolcall convert --to acp [--session-id ID] [--kind TOOL=KIND]... FILE` prints the ACP
 //! `session/update` notifications an agent relaying the tool calls of an MCP transcript would
-//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0, or 2 on a usage or I/O error.
+//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0; 1 when the input has messages
+//! and none gave an update; 2 on a usage or I/O error.
 //!
 //! `toolcall schemas export DIR` writes the publishable schema bundle
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
@@ -124,6 +125,7 @@ enum Command {
         session_id: String,
         /// The ACP tool kind of an MCP tool (`read`, `edit`, `delete`, `move`, `search`,
         /// `execute`, `think`, `fetch`, `switch_mode`, `other`); a tool not named is `other`.
+        /// Each tool at most once, and one the transcript calls or lists.
         #[arg(long = "kind", value_name = "TOOL=KIND", value_parser = hops::parse_kind)]
         kinds: Vec<(String, toolcall_contracts::acp::ToolKind)>,
         /// The MCP transcript: NDJSON, bare messages or `{"from": ..., "message": ...}` lines;
@@ -145,7 +147,8 @@ enum ToolsCommand {
     /// name map and why each name changed.
     #[command(long_about = PROJECT_LONG_ABOUT)]
     Project {
-        /// Namespace put before every name, with `__` (`NAME__tool`).
+        /// Namespace put before every name, with `__` (`NAME__tool`); not empty (leave it out
+        /// for no namespace).
         #[arg(long, value_name = "NAME")]
         namespace: Option<String>,
         /// Most characters of a projected name.
@@ -175,11 +178,13 @@ given a hash suffix (`_` and 8 hex digits of the SHA-256 of the namespace and th
 the same suffix on each of several tools that would get one name (a tool whose name needed no \
 replacement keeps its own). The same tools always give the same names.
 
-Text output: one `FROM -> TO (WHY; WHY)` line per tool, then `N tools, M names changed`. \
---format json: one array of {\"from\", \"to\", \"changes\": [WHY...]}, one per tool.
+Text output: one `FROM -> TO (WHY; WHY)` line per tool, then `N tools, M names changed`; a name \
+that could be misread there (empty, with a line break or another control character, ` -> ` or \
+` (`, a space or `\"` at either end) is written as a JSON string. --format json: one array of \
+{\"from\", \"to\", \"changes\": [WHY...]}, one per tool.
 
 Exit status: 0; 1 when two tools still get one name, or a tool is listed twice (the error names \
-both); 2 on a usage or I/O error.";
+both, with their indexes in the list); 2 on a usage or I/O error.";
 
 const CONVERT_LONG_ABOUT: &str = "\
 Read an MCP transcript (NDJSON: bare JSON-RPC messages, or {\"from\": \"client\"|\"server\", \
@@ -192,15 +197,21 @@ error, a cancellation).
 
 Every notification has the --session-id (default `mcp-relay`): one ACP session relaying all the \
 MCP sessions. Tool call ids are `mcp-<session>-<id>`: the MCP session's number in the \
-transcript (from 1) and the request's JSON-RPC id, so that calls of different sessions never \
-share one.
+transcript (from 1) and the request's JSON-RPC id, an integer in its digits (`mcp-1-7`), a \
+string in double quotes as is (`mcp-1-\"7\"`), so that distinct requests never share one. \
+Responses, cancellations and progress are paired with their request by id and direction; in a \
+bare transcript, one that may belong to the client's call or to a request of the server is \
+not relayed (wrap the lines with `from`).
 
 What is not relayed as it was goes to standard error as `toolcall convert: line N: ...`: progress \
 after a call ended, a call that never ends, a content block ACP refuses (it stays in \
-`rawOutput`), request metadata ACP has no member for. The last line of standard error counts \
+`rawOutput`), request metadata ACP has no member for, a number written otherwise (`1e2` as \
+`100.0`), a response or progress that belongs to no request, a notification over `toolcall \
+validate`'s default limits (1 MiB, depth 64). The last line of standard error counts \
 messages, updates and notes.
 
-Exit status: 0; 2 on a usage or I/O error.";
+Exit status: 0; 1 when the input has messages and none gave an update; 2 on a usage or I/O \
+error (a --kind naming a tool twice, or a tool the transcript never calls or lists).";
 
 /// `toolcall schemas ...`; one variant per subcommand.
 #[derive(Subcommand)]

@@ -14,8 +14,11 @@
 //!    gets the hash suffix ([`NameChange::Truncated`], [`NameChange::HashSuffix`]);
 //! 4. **collide**: when several tools give one name, each of them gets the hash suffix, except
 //!    the one tool among them whose name was intact (prefixed at most, nothing replaced or
-//!    truncated), which keeps it; if names still coincide, the projection fails naming both
-//!    tools ([`NameError::Collision`]).
+//!    truncated), which keeps it; this repeats while a suffixed name meets another changed name
+//!    (`q.q`, `q_q` and `q.q.5eb5a66d`: `q.q` gets `q_q_5eb5a66d`, then `q.q.5eb5a66d` its own
+//!    suffix). If names still coincide, where no name is left to change (a suffixed name equal
+//!    to another tool's intact name), the projection fails naming both tools
+//!    ([`NameError::Collision`]).
 //!
 //! The hash suffix is `replacement` and the first 8 lowercase hex digits of the SHA-256 of the
 //! tool's namespace, a NUL byte and its name (of the name alone without a namespace): the same
@@ -128,9 +131,13 @@ impl NameProjection {
     ///
     /// # Errors
     /// - [`NameError::MaxLenZero`] when `max_len` is 0;
-    /// - [`NameError::NotInAlphabet`] when `replacement` or a character of `separator` is not in
-    ///   the alphabet (`what` says which), or a hex digit when a suffix is needed;
+    /// - [`NameError::NotInAlphabet`] when a character the projection writes is not in the
+    ///   alphabet (`what` says which): `replacement` when a character is replaced or a suffix
+    ///   is needed, a character of `separator` when a tool has a namespace, a hex digit when a
+    ///   suffix is needed (an alphabet without them is fine for names that need none of these);
     /// - [`NameError::EmptyName`] for a tool with an empty name;
+    /// - [`NameError::EmptyNamespace`] for a tool with an empty namespace (`Some("")`; give
+    ///   `None` for a tool without one);
     /// - [`NameError::DuplicateTool`] when a tool is listed twice;
     /// - [`NameError::MaxLenTooShort`] when a name must be truncated or hashed and `max_len`
     ///   leaves no character before the suffix;
@@ -139,60 +146,66 @@ impl NameProjection {
         if self.max_len == 0 {
             return Err(NameError::MaxLenZero);
         }
-        if !self.alphabet.allows(self.replacement) {
-            return Err(NameError::NotInAlphabet {
-                what: "replacement",
-                character: self.replacement,
-            });
-        }
-        if let Some(character) = self.separator.chars().find(|&c| !self.alphabet.allows(c)) {
-            return Err(NameError::NotInAlphabet {
-                what: "separator",
-                character,
-            });
-        }
         let mut seen = BTreeSet::new();
         let mut entries = Vec::with_capacity(tools.len());
-        for tool in tools {
+        for (index, tool) in tools.iter().enumerate() {
             if tool.name.is_empty() {
                 return Err(NameError::EmptyName { tool: tool.clone() });
             }
+            if tool.namespace.as_deref() == Some("") {
+                return Err(NameError::EmptyNamespace { tool: tool.clone() });
+            }
             if !seen.insert(tool) {
-                return Err(NameError::DuplicateTool { tool: tool.clone() });
+                let first = tools
+                    .iter()
+                    .position(|other| other == tool)
+                    .unwrap_or(index);
+                return Err(NameError::DuplicateTool {
+                    tool: tool.clone(),
+                    first,
+                    second: index,
+                });
             }
             entries.push(self.first_pass(tool)?);
         }
-        // Collisions: every changed name among those that coincide gets its hash suffix.
-        let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        for (index, entry) in entries.iter().enumerate() {
-            groups
-                .entry(entry.exposed.as_str())
-                .or_default()
-                .push(index);
-        }
-        let mut rehash = Vec::new();
-        for indices in groups.values().filter(|indices| indices.len() > 1) {
-            let intact = indices.iter().filter(|&&i| entries[i].is_intact()).count();
-            for &index in indices {
-                let entry = &entries[index];
-                let keeps = entry.is_intact() && intact == 1;
-                if !keeps && !entry.is_hashed() {
-                    let other = indices
-                        .iter()
-                        .find(|&&other| other != index)
-                        .map(|&other| entries[other].tool.clone());
-                    rehash.extend(other.map(|other| (index, other)));
+        // Collisions: every changed name among those that coincide gets its hash suffix, round
+        // after round (a suffixed name may meet another changed name), until no group has a
+        // name left to change.
+        loop {
+            let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+            for (index, entry) in entries.iter().enumerate() {
+                groups
+                    .entry(entry.exposed.as_str())
+                    .or_default()
+                    .push(index);
+            }
+            let mut rehash = Vec::new();
+            for indices in groups.values().filter(|indices| indices.len() > 1) {
+                let intact = indices.iter().filter(|&&i| entries[i].is_intact()).count();
+                for &index in indices {
+                    let entry = &entries[index];
+                    let keeps = entry.is_intact() && intact == 1;
+                    if !keeps && !entry.is_hashed() {
+                        let other = indices
+                            .iter()
+                            .find(|&&other| other != index)
+                            .map(|&other| entries[other].tool.clone());
+                        rehash.extend(other.map(|other| (index, other)));
+                    }
                 }
             }
-        }
-        for (index, other) in rehash {
-            let entry = &mut entries[index];
-            let exposed = self.hashed(&entry.tool, &entry.exposed)?;
-            entry.exposed = exposed;
-            entry.changes.push(NameChange::HashSuffix {
-                suffix: self.suffix(&entry.tool),
-                collided_with: Some(other),
-            });
+            if rehash.is_empty() {
+                break;
+            }
+            for (index, other) in rehash {
+                let entry = &mut entries[index];
+                let exposed = self.hashed(&entry.tool, &entry.exposed)?;
+                entry.exposed = exposed;
+                entry.changes.push(NameChange::HashSuffix {
+                    suffix: self.suffix(&entry.tool),
+                    collided_with: Some(other),
+                });
+            }
         }
         let mut by_exposed = BTreeMap::new();
         for (index, entry) in entries.iter().enumerate() {
@@ -227,6 +240,12 @@ impl NameProjection {
         let mut changes = Vec::new();
         let full = tool.full_name(&self.separator);
         if let Some(namespace) = &tool.namespace {
+            if let Some(character) = self.separator.chars().find(|&c| !self.alphabet.allows(c)) {
+                return Err(NameError::NotInAlphabet {
+                    what: "separator",
+                    character,
+                });
+            }
             changes.push(NameChange::Prefixed {
                 namespace: namespace.clone(),
             });
@@ -244,6 +263,7 @@ impl NameProjection {
             })
             .collect();
         if !replaced.is_empty() {
+            self.check_replacement()?;
             changes.push(NameChange::Replaced {
                 characters: replaced.into_iter().collect(),
                 replacement: self.replacement,
@@ -270,8 +290,21 @@ impl NameProjection {
         })
     }
 
+    /// [`NameError::NotInAlphabet`] unless the alphabet has `replacement`.
+    fn check_replacement(&self) -> Result<(), NameError> {
+        if self.alphabet.allows(self.replacement) {
+            Ok(())
+        } else {
+            Err(NameError::NotInAlphabet {
+                what: "replacement",
+                character: self.replacement,
+            })
+        }
+    }
+
     /// `base` cut to leave room for the suffix, then the suffix.
     fn hashed(&self, tool: &ToolRef, base: &str) -> Result<String, NameError> {
+        self.check_replacement()?;
         let keep = self
             .max_len
             .checked_sub(HASH_SUFFIX_CHARS)
@@ -524,11 +557,21 @@ pub enum NameError {
         /// The tool.
         tool: ToolRef,
     },
+    /// A tool has an empty namespace (`None` is a tool without one).
+    #[error("tool {tool} has an empty namespace")]
+    EmptyNamespace {
+        /// The tool.
+        tool: ToolRef,
+    },
     /// A tool is listed twice.
-    #[error("tool {tool} is listed twice")]
+    #[error("tool {tool} is listed twice, at `{first}` and `{second}`")]
     DuplicateTool {
         /// The tool.
         tool: ToolRef,
+        /// Its first index in the list.
+        first: usize,
+        /// Its second index.
+        second: usize,
     },
     /// A name needs the hash suffix and `max_len` leaves no room before it.
     #[error("tool {tool} needs a hash suffix, which takes `max_len` of at least `{needed}`, not `{max_len}`")]

@@ -180,7 +180,7 @@ fn refusals_name_what_is_wrong() {
             .project(&[ToolRef::new("s", "a"), ToolRef::new("s", "a")])
             .unwrap_err()
             .to_string(),
-        "tool `a` in namespace `s` is listed twice"
+        "tool `a` in namespace `s` is listed twice, at `0` and `1`"
     );
     assert_eq!(
         NameProjection::openai()
@@ -217,8 +217,76 @@ fn refusals_name_what_is_wrong() {
         alphabet: Alphabet::Custom("ab".chars().collect()),
         ..NameProjection::openai()
     };
+    // Checked when a name needs it (a replacement, a namespace, a suffix), not before: names
+    // that need none of them pass (the old check refused every list, the empty one included).
     assert_eq!(
-        no_underscore.project(&[]).unwrap_err().to_string(),
+        no_underscore
+            .project(&[ToolRef::bare("a.b")])
+            .unwrap_err()
+            .to_string(),
         "the replacement `_` is not in the target alphabet"
+    );
+    let plain = no_underscore
+        .project(&[ToolRef::bare("ab"), ToolRef::bare("ba")])
+        .unwrap();
+    assert_eq!(plain.changed().count(), 0);
+    assert_eq!(
+        no_underscore
+            .project(&[ToolRef::new("a", "b")])
+            .unwrap_err()
+            .to_string(),
+        "the separator `_` is not in the target alphabet"
+    );
+}
+
+#[test]
+fn a_collision_the_suffix_can_resolve_is_resolved_round_after_round() {
+    // `q.q` meets `q_q` and gets `q_q_5eb5a66d`, which `q.q.5eb5a66d` also projects to: that
+    // one gets its own suffix in turn (SHA-256("q.q") starts 5eb5a66d, of "q.q.5eb5a66d"
+    // eed13199: sha256sum).
+    let tools = [
+        ToolRef::bare("q.q"),
+        ToolRef::bare("q_q"),
+        ToolRef::bare("q.q.5eb5a66d"),
+    ];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    let exposed: Vec<&str> = map.entries().iter().map(|e| e.exposed.as_str()).collect();
+    assert_eq!(exposed, ["q_q_5eb5a66d", "q_q", "q_q_5eb5a66d_eed13199"]);
+    assert_eq!(
+        map.entries()[2].changes[1].to_string(),
+        "hash suffix `_eed13199`: collides with `q.q`"
+    );
+    for (tool, name) in tools.iter().zip(exposed) {
+        assert_eq!(map.resolve(name), Some(tool));
+    }
+    // A suffixed name equal to another tool's intact name has nothing left to change.
+    let error = NameProjection::openai()
+        .project(&[
+            ToolRef::bare("a.b"),
+            ToolRef::bare("a_b"),
+            ToolRef::bare(format!("a_b{A_DOT_B}")),
+        ])
+        .unwrap_err();
+    assert!(matches!(error, NameError::Collision { .. }));
+}
+
+#[test]
+fn an_empty_namespace_and_a_duplicate_are_refused_naming_the_tool() {
+    assert_eq!(
+        NameProjection::openai()
+            .project(&[ToolRef::new("", "x")])
+            .unwrap_err()
+            .to_string(),
+        "tool `x` in namespace `` has an empty namespace"
+    );
+    assert_eq!(
+        NameProjection::openai()
+            .project(&[ToolRef::bare("x"), ToolRef::bare("y"), ToolRef::bare("x")])
+            .unwrap_err(),
+        NameError::DuplicateTool {
+            tool: ToolRef::bare("x"),
+            first: 0,
+            second: 2
+        }
     );
 }

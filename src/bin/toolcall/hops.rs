@@ -1,6 +1,7 @@
 //! `toolcall tools project` and `toolcall convert --to acp`: the command-line face of
 //! [`toolcall_contracts::hops`].
 
+use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -10,7 +11,8 @@ use toolcall_contracts::acp::{SessionId, ToolKind};
 use toolcall_contracts::hops::acp_updates::{session_update_message, ToolKinds};
 use toolcall_contracts::hops::names::{Alphabet, NameError, NameProjection, ToolRef};
 use toolcall_contracts::hops::relay::Relay;
-use toolcall_contracts::traffic::{read_input, split_messages};
+use toolcall_contracts::policy::DecodeLimits;
+use toolcall_contracts::traffic::{read_input, split_messages, Message};
 
 /// `--alphabet` presets.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -60,6 +62,10 @@ pub struct Project<'a> {
 /// `toolcall tools project`. Exit status: 0, 1 when two tools cannot be told apart (a
 /// collision the hash suffix does not resolve, a tool listed twice), 2 on a usage or I/O error.
 pub fn project(args: &Project<'_>) -> io::Result<ExitCode> {
+    if args.namespace == Some("") {
+        eprintln!("toolcall: `--namespace` must not be empty (leave it out for no namespace)");
+        return Ok(ExitCode::from(2));
+    }
     let names = match read_tool_names(args.file) {
         Ok(names) => names,
         Err(message) => {
@@ -87,7 +93,7 @@ pub fn project(args: &Project<'_>) -> io::Result<ExitCode> {
     let map = match projection.project(&tools) {
         Ok(map) => map,
         Err(error) => {
-            eprintln!("toolcall: {error}");
+            eprintln!("toolcall: {}", name_error(args.file, &tools, &error));
             let code = match error {
                 NameError::Collision { .. } | NameError::DuplicateTool { .. } => 1,
                 _ => 2,
@@ -111,7 +117,12 @@ pub fn project(args: &Project<'_>) -> io::Result<ExitCode> {
         }
         ProjectFormat::Text => {
             for entry in map.entries() {
-                write!(out, "{} -> {}", entry.tool.name, entry.exposed)?;
+                write!(
+                    out,
+                    "{} -> {}",
+                    text_name(&entry.tool.name),
+                    text_name(&entry.exposed)
+                )?;
                 if !entry.changes.is_empty() {
                     let changes: Vec<String> =
                         entry.changes.iter().map(ToString::to_string).collect();
@@ -131,9 +142,54 @@ pub fn project(args: &Project<'_>) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A name in the text output: as is, or as a JSON string (quoted, escaped) when it could be
+/// misread there: empty, a control character (a line break), ` -> `, ` (`, or a space or `"`
+/// at either end.
+fn text_name(name: &str) -> String {
+    let misread = name.is_empty()
+        || name.chars().any(char::is_control)
+        || name.contains(" -> ")
+        || name.contains(" (")
+        || name.starts_with([' ', '"'])
+        || name.ends_with([' ', '"']);
+    if misread {
+        Value::String(name.to_owned()).to_string()
+    } else {
+        name.to_owned()
+    }
+}
+
+/// `FILE: ERROR`, with the index of each tool the error names in the list.
+fn name_error(file: &Path, tools: &[ToolRef], error: &NameError) -> String {
+    let at = |tool: &ToolRef| {
+        tools
+            .iter()
+            .position(|other| other == tool)
+            .map_or_else(String::new, |index| format!(" (tool {index})"))
+    };
+    let detail = match error {
+        NameError::EmptyName { tool } | NameError::MaxLenTooShort { tool, .. } => {
+            format!("{error}{}", at(tool))
+        }
+        NameError::Collision { first, second, .. } => {
+            let second_index = tools
+                .iter()
+                .rposition(|other| other == second)
+                .map_or_else(String::new, |index| format!(", {index}"));
+            let first_index = tools
+                .iter()
+                .position(|other| other == first)
+                .map_or_else(String::new, |index| index.to_string());
+            format!("{error} (tools {first_index}{second_index})")
+        }
+        other => other.to_string(),
+    };
+    format!("{}: {detail}", file.display())
+}
+
 /// The tool names of a `tools/list` result, a `tools/list` response, or an array of tools.
 fn read_tool_names(file: &Path) -> Result<Vec<String>, String> {
-    let content = read_input(file).map_err(|error| error.to_string())?;
+    let content = read_input(file).map_err(|error| crate::chain(&error))?;
     let value: Value = serde_json::from_slice(&content)
         .map_err(|error| format!("{}: not JSON: {error}", file.display()))?;
     let tools = match &value {
@@ -179,7 +235,9 @@ pub fn parse_kind(text: &str) -> Result<(String, ToolKind), String> {
     }
 }
 
-/// `toolcall convert --to acp`. Exit status: 0, 2 on an I/O error.
+/// `toolcall convert --to acp`. Exit status: 0; 1 when the input has messages and none gave
+/// an ACP update; 2 on a usage or I/O error (a `--kind` naming a tool twice, or a tool the
+/// transcript never names).
 pub fn convert(
     _target: Target,
     session_id: &str,
@@ -189,28 +247,60 @@ pub fn convert(
     let content = match read_input(file) {
         Ok(content) => content,
         Err(error) => {
-            eprintln!("toolcall: {error}");
+            eprintln!("toolcall: {}", crate::chain(&error));
             return Ok(ExitCode::from(2));
         }
     };
+    let messages = split_messages(&content);
+    let named = tool_names(&messages);
+    let mut seen = BTreeSet::new();
+    for (tool, _) in kinds {
+        if !seen.insert(tool.as_str()) {
+            eprintln!("toolcall: `--kind` names tool `{tool}` twice");
+            return Ok(ExitCode::from(2));
+        }
+        if !named.contains(tool.as_str()) {
+            eprintln!(
+                "toolcall: `--kind` names tool `{tool}`, which {} never calls or lists",
+                file.display()
+            );
+            return Ok(ExitCode::from(2));
+        }
+    }
     let kinds = kinds.iter().fold(ToolKinds::new(), |kinds, (tool, kind)| {
         kinds.with(tool, *kind)
     });
     let mut relay = Relay::new(SessionId::from(session_id), kinds);
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let messages = split_messages(&content);
+    let limits = DecodeLimits::default();
+    let mut limit_notes = Vec::new();
     let mut updates = 0;
     for message in &messages {
         for notification in relay.push(message.line, message.text) {
-            writeln!(out, "{}", session_update_message(&notification))?;
+            let text = session_update_message(&notification).to_string();
+            if let Err(error) = limits.check(text.as_bytes()) {
+                limit_notes.push((
+                    message.line,
+                    format!(
+                        "the ACP notification written is over `toolcall validate`'s default limits: {error}"
+                    ),
+                ));
+            }
+            writeln!(out, "{text}")?;
             updates += 1;
         }
     }
     out.flush()?;
-    let notes = relay.finish();
+    let mut notes: Vec<(usize, String)> = relay
+        .finish()
+        .into_iter()
+        .map(|note| (note.line, note.change.to_string()))
+        .collect();
+    notes.extend(limit_notes);
+    notes.sort_by_key(|(line, _)| *line);
     let mut err = io::stderr().lock();
-    for note in &notes {
-        writeln!(err, "toolcall convert: line {}: {}", note.line, note.change)?;
+    for (line, note) in &notes {
+        writeln!(err, "toolcall convert: line {line}: {}", one_line(note))?;
     }
     writeln!(
         err,
@@ -218,5 +308,45 @@ pub fn convert(
         messages.len(),
         notes.len()
     )?;
+    if updates == 0 && !messages.is_empty() {
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `text` with each control character escaped (`\n`), so that a note stays on its line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The tool names a transcript calls (`tools/call` params) or lists (`tools/list` results),
+/// wrapped or bare.
+fn tool_names(messages: &[Message<'_>]) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for message in messages {
+        let Ok(value) = serde_json::from_slice::<Value>(message.text) else {
+            continue;
+        };
+        let message = value.get("message").unwrap_or(&value);
+        if let Some(name) = message.pointer("/params/name").and_then(Value::as_str) {
+            if message.get("method").and_then(Value::as_str) == Some("tools/call") {
+                names.insert(name.to_owned());
+            }
+        }
+        let listed = message.pointer("/result/tools").and_then(Value::as_array);
+        for tool in listed.into_iter().flatten() {
+            if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                names.insert(name.to_owned());
+            }
+        }
+    }
+    names
 }
