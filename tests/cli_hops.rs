@@ -385,3 +385,26 @@ fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_l
     );
     Ok(())
 }
+
+/// The worked example of README's "Across the hops": the command's output, exactly as the
+/// README shows it.
+#[test]
+fn the_readme_example_is_what_convert_prints() -> TestResult {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))?;
+    let command = "$ sed -n 55,61p tests/fixtures/mcp/server-everything/transcript.ndjson \\\n    | cargo run --locked --features cli --bin toolcall -- convert --to acp -\n";
+    let start = readme.find(command).ok_or("the README has the example")? + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").ok_or("a closed block")?];
+    let transcript =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TRANSCRIPT))?;
+    let lines: Vec<&str> = transcript.lines().skip(54).take(7).collect();
+    let output = toolcall(
+        &["convert", "--to", "acp", "-"],
+        format!("{}\n", lines.join("\n")).as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        format!("{}{}", text(&output.stdout), text(&output.stderr)),
+        shown
+    );
+    Ok(())
+}

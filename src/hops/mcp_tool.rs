@@ -5,7 +5,7 @@
 //!
 //! | MCP | canonical | |
 //! |---|---|---|
-//! | `name` | `name` | the registration's `name` instead when it sets one (reported `derived`); else a [`ToolName`] (`A-Z a-z 0-9 _ - .`, 1 to 128): a name with `/` is refused, project it first ([`super::names`]) |
+//! | `name` | `name` | the registration's `name` instead when it sets one (reported `derived`); else a [`ToolName`] (`A-Z a-z 0-9 _ - .`, 1 to 128, the characters MCP 2025-11-25 allows): a name with `/` (SEP-986 as proposed) is refused; project it ([`super::names::NameProjection::canonical`]) into the registration's `name`, and register the spec under its MCP name with [`super::runtime::Registry::insert_with_route_name`] |
 //! | `description` | `description` | absent: `""` (`defaulted`); each control character (line breaks included) replaced by a space (`derived`, with the text written); over 4096 bytes: refused |
 //! | `inputSchema` | `input_schema` | as is; draft-07, 2019-09 or 2020-12 |
 //! | `outputSchema` | `output_contract.success` | `{"type": "json", "schema": ...}`; absent: text of the registration's media type (`defaulted`) |

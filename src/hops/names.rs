@@ -1,10 +1,15 @@
 //! Tool-name projection: from a (namespace, tool name) to a name a model provider or client
 //! accepts, deterministic, never two tools to one name, reversible through the [`NameMap`].
 //!
-//! MCP tool names are 1 to 128 characters of `A-Z a-z 0-9 _ - . /` (SEP-986; servers send
-//! longer and odder ones), gateways prefix a server namespace, and model providers and several
-//! MCP clients accept only `^[a-zA-Z0-9_-]{1,64}$` (some `{1,128}`). [`NameProjection`] maps
-//! every name, in this order:
+//! What MCP says of tool names: the 2025-11-25 specification (Server Features → Tools → "Tool
+//! Names", <https://modelcontextprotocol.io/specification/2025-11-25/server/tools>) says they
+//! SHOULD be 1 to 128 characters, case-sensitive, of `A-Z a-z 0-9 _ - .` only, and unique
+//! within a server. SEP-986 as proposed
+//! (<https://modelcontextprotocol.io/community/seps/986-specify-format-for-tool-names>, which
+//! issue 14 quoted) had 1 to 64 characters and `/` as well; the specification it led to has
+//! 128 and no `/`. Servers send longer and odder names than either, gateways prefix a server
+//! namespace, and model providers and several MCP clients accept only `^[a-zA-Z0-9_-]{1,64}$`
+//! (some `{1,128}`). [`NameProjection`] maps every name, in this order:
 //!
 //! 1. **prefix**: `namespace` + `separator` (default `__`) + name, when the tool has a
 //!    namespace ([`NameChange::Prefixed`]);
@@ -51,9 +56,10 @@ pub const HASH_SUFFIX_CHARS: usize = 9;
 pub enum Alphabet {
     /// `a-z A-Z 0-9 _ -`: OpenAI's and Anthropic's tool-name rule, and several MCP clients'.
     OpenAi,
-    /// `a-z A-Z 0-9 _ - .`: the canonical [`crate::canonical::ToolName`] rule.
+    /// `a-z A-Z 0-9 _ - .`: the canonical [`crate::canonical::ToolName`] rule, and the
+    /// characters the MCP 2025-11-25 specification allows in a tool name.
     Canonical,
-    /// `a-z A-Z 0-9 _ - . /`: MCP's (SEP-986).
+    /// `a-z A-Z 0-9 _ - . /`: SEP-986 as proposed (`/` for namespaces), which servers send.
     Mcp,
     /// Exactly these characters.
     Custom(BTreeSet<char>),

@@ -19,9 +19,9 @@ use toolcall_contracts::traffic::{read_input, split_messages, Message};
 pub enum AlphabetArg {
     /// `a-z A-Z 0-9 _ -` (OpenAI, Anthropic and several MCP clients).
     Openai,
-    /// `a-z A-Z 0-9 _ - .` (the canonical tool name).
+    /// `a-z A-Z 0-9 _ - .` (the canonical tool name; MCP 2025-11-25's tool-name characters).
     Canonical,
-    /// `a-z A-Z 0-9 _ - . /` (MCP, SEP-986).
+    /// `a-z A-Z 0-9 _ - . /` (SEP-986 as proposed, with `/`).
     Mcp,
 }
 
