@@ -474,11 +474,9 @@ impl Relay {
         };
         let by_client = from != Some(Role::Peer);
         match method {
-            "initialize" | "server/discover" if by_client => {
-                if self.started {
-                    self.end_session();
-                    self.session += 1;
-                }
+            "initialize" | "server/discover" if by_client && self.started => {
+                self.end_session();
+                self.session += 1;
             }
             "tools/call" if !by_client => {
                 self.note(
