@@ -6,14 +6,14 @@
 //! everywhere else; the careful pass, the errors and the report are always serde_json's. Every
 //! input gets the same verdict, the same value and the same report with or without the feature
 //! (the inputs on which the two parsers differ, and how each goes to serde_json, are listed in
-//! `src/decode/screen.rs` and in `BENCHMARKS.md`).
+//! `src/decode/simd.rs` and in `BENCHMARKS.md`).
 
 use serde::de::DeserializeOwned;
 
 use crate::__private::session::Session;
 
 #[cfg(feature = "simd")]
-mod screen;
+mod guard;
 #[cfg(feature = "simd")]
 mod simd;
 use crate::policy::{DecodeLimits, LimitError};

@@ -190,3 +190,40 @@ fn duplicate_members() {
     let (encoded, _) = agree::<SessionNotification>(&with_raw_input(r#"{"a":1,"a":2}"#)).unwrap();
     assert_eq!(raw_input_of(&encoded), r#"{"a":2}"#);
 }
+
+#[test]
+fn invalid_json_in_a_skipped_member() {
+    // The route body skips members it does not define (`IgnoredAny`): sonic-rs skips them with
+    // its own validation, serde_json with its own; they must refuse the same.
+    for skipped in [
+        "[01]",
+        "[1.]",
+        "[-]",
+        "[1e]",
+        "tru",
+        "nul",
+        "[1,]",
+        "{\"a\":1,}",
+        "{\"a\" 1}",
+        "{1:2}",
+        "\"\\x\"",
+        "\"\\u12\"",
+        "\"a\u{1}b\"",
+        "[1 2]",
+        "\"\\ud800\"",
+        "[\"a\"\"b\"]",
+        "-01",
+        "[.5]",
+        "[+1]",
+        "[NaN]",
+        "1e400",
+        "{\"a\":}",
+        "[",
+        "{\"a\":1",
+    ] {
+        let input = format!(r#"{{"name":"a","arguments":{{}},"x":{skipped}}}"#);
+        let verdict = agree::<ToolCallRequest>(input.as_bytes());
+        let expected_ok = matches!(skipped, "\"\\ud800\"" | "1e400");
+        assert_eq!(verdict.is_ok(), expected_ok, "{input}: {verdict:?}");
+    }
+}

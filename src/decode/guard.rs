@@ -1,0 +1,256 @@
+//! A deserializer adapter for the SIMD pass (feature `simd`): it hands the generated impls what
+//! sonic-rs reads, and trips (fails the pass, so that the careful pass on serde_json decides)
+//! on what sonic-rs may read differently from serde_json.
+//!
+//! It trips on:
+//! - a number read as an `f64` (`visit_f64`): negative zero (sonic-rs reads `-0` as `0.0`,
+//!   serde_json as `-0.0`), every fraction and exponent (serde_json's default float parsing is
+//!   not correctly rounded for every input; sonic-rs's is), and every integer outside
+//!   `i64::MIN..=u64::MAX` (both read it as an `f64`). Integers within that range are read
+//!   exactly by both.
+//! - nesting deeper than [`MAX_DEPTH`] arrays and objects that a visitor walks (serde_json
+//!   refuses past 128, sonic-rs past 255; and below that sonic-rs takes more stack);
+//! - an externally tagged enum (`visit_enum`): not walked here, so not guarded.
+//!
+//! Everything else is forwarded as is. A skipped value (`IgnoredAny`) is walked with visitors
+//! too, so that its nesting is guarded (serde_json skips at any depth; sonic-rs's own skipping
+//! recurses on the stack and refuses past 255).
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// The deepest nesting the SIMD pass walks: where sonic-rs's stack use stays within
+/// serde_json's at serde_json's own limit of 128 levels. sonic-rs's frames are larger
+/// (measured with `ToolCallLocation` and a nested `_meta`, least stack for a decode to
+/// succeed: release, 64 levels 47 KiB against serde_json's 55 KiB at 120; a debug build, 16
+/// levels 315 KiB against serde_json's 295 KiB at 120, about 20 KiB a level where serde_json
+/// takes 2.3 KiB), so deeper input is decoded by serde_json, which refuses past 128 as before.
+pub(super) const MAX_DEPTH: usize = if cfg!(debug_assertions) { 16 } else { 64 };
+
+/// What the guard saw during one pass.
+#[derive(Default)]
+pub(super) struct Watch {
+    depth: Cell<usize>,
+    tripped: Cell<bool>,
+}
+
+impl Watch {
+    /// Whether the pass met something sonic-rs may read differently: its result is not used.
+    pub(super) fn tripped(&self) -> bool {
+        self.tripped.get()
+    }
+
+    fn trip<E: de::Error>(&self, what: &str) -> E {
+        self.tripped.set(true);
+        E::custom(format_args!("{what}: left to serde_json"))
+    }
+}
+
+/// A deserializer whose visitors are guarded by `watch`.
+pub(super) struct Guard<'w, D> {
+    inner: D,
+    watch: &'w Watch,
+}
+
+impl<'w, D> Guard<'w, D> {
+    pub(super) fn new(inner: D, watch: &'w Watch) -> Self {
+        Self { inner, watch }
+    }
+}
+
+/// Forwards `deserialize_*` methods to the inner deserializer with the visitor guarded.
+macro_rules! guarded {
+    ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
+                self.inner.$method($($($arg,)*)? GuardVisitor { inner: visitor, watch: self.watch })
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
+    type Error = D::Error;
+
+    guarded! {
+        deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
+        deserialize_i64; deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32;
+        deserialize_u64; deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char;
+        deserialize_str; deserialize_string; deserialize_bytes; deserialize_byte_buf;
+        deserialize_option; deserialize_unit; deserialize_seq; deserialize_map;
+        deserialize_identifier;
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+    }
+
+    /// Walks the skipped value with visitors (sonic-rs's own skipping does not say how deep it
+    /// went, and recurses on its own stack), so that its nesting is guarded too.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_any(GuardVisitor {
+            inner: visitor,
+            watch: self.watch,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+struct GuardVisitor<'w, V> {
+    inner: V,
+    watch: &'w Watch,
+}
+
+/// Forwards `visit_*` methods of one value to the inner visitor.
+macro_rules! forward {
+    ($($method:ident($ty:ty);)*) => {
+        $(
+            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.inner.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+
+    forward! {
+        visit_bool(bool); visit_i8(i8); visit_i16(i16); visit_i32(i32); visit_i64(i64);
+        visit_i128(i128); visit_u8(u8); visit_u16(u16); visit_u32(u32); visit_u64(u64);
+        visit_u128(u128); visit_char(char); visit_str(&str); visit_borrowed_str(&'de str);
+        visit_string(String); visit_bytes(&[u8]); visit_borrowed_bytes(&'de [u8]);
+        visit_byte_buf(Vec<u8>);
+    }
+
+    fn visit_f32<E: de::Error>(self, _: f32) -> Result<V::Value, E> {
+        Err(self.watch.trip("a float"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<V::Value, E> {
+        Err(self.watch.trip("a float"))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.inner.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.inner.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_some(Guard::new(d, self.watch))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_newtype_struct(Guard::new(d, self.watch))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        let watch = self.watch;
+        nested(watch, || {
+            self.inner.visit_seq(GuardSeq { inner: seq, watch })
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        let watch = self.watch;
+        nested(watch, || {
+            self.inner.visit_map(GuardMap { inner: map, watch })
+        })
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
+        Err(self.watch.trip("an enum"))
+    }
+}
+
+/// Runs `f` one level deeper, tripping past [`MAX_DEPTH`].
+fn nested<T, E: de::Error>(watch: &Watch, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    let depth = watch.depth.get() + 1;
+    if depth > MAX_DEPTH {
+        return Err(watch.trip("deep nesting"));
+    }
+    watch.depth.set(depth);
+    let result = f();
+    watch.depth.set(depth - 1);
+    result
+}
+
+struct GuardSeed<'w, S> {
+    inner: S,
+    watch: &'w Watch,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuardSeed<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.inner.deserialize(Guard::new(d, self.watch))
+    }
+}
+
+struct GuardSeq<'w, A> {
+    inner: A,
+    watch: &'w Watch,
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuardSeq<'_, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        self.inner.next_element_seed(GuardSeed {
+            inner: seed,
+            watch: self.watch,
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+struct GuardMap<'w, A> {
+    inner: A,
+    watch: &'w Watch,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardMap<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.inner.next_key_seed(GuardSeed {
+            inner: seed,
+            watch: self.watch,
+        })
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.inner.next_value_seed(GuardSeed {
+            inner: seed,
+            watch: self.watch,
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
