@@ -615,13 +615,14 @@ pub fn tool_specs(count: usize, seed: u64) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Text with a quote or a newline every 15 bytes or so (between 8 and 22), as in generated code
-/// or minified JSON carried inside a string: the escape-dense encode input.
+/// Text with a quote or a newline every 12 bytes or so of text (between 5 and 18), as in
+/// generated code or minified JSON carried inside a string: the escape-dense encode input
+/// (about one escape every 15 bytes of the JSON, member names included).
 fn escape_dense_text(rng: &mut Rng, low: usize, high: usize) -> String {
     let bytes = rng.between(low, high);
     let mut out = String::with_capacity(bytes + 40);
     let mut since = 0;
-    let mut gap = rng.between(8, 22);
+    let mut gap = rng.between(5, 18);
     while out.len() < bytes {
         let word: &&str = rng.pick(WORDS);
         for c in word.chars().chain([' ']) {
@@ -630,7 +631,7 @@ fn escape_dense_text(rng: &mut Rng, low: usize, high: usize) -> String {
             if since >= gap {
                 out.push(*rng.pick(&['"', '"', '\n']));
                 since = 0;
-                gap = rng.between(8, 22);
+                gap = rng.between(5, 18);
             }
         }
     }

@@ -37,7 +37,10 @@ where
     T: DeserializeOwned + Serialize + PartialEq + Debug,
 {
     let name = std::any::type_name::<T>();
-    match (decode_with::<T>(data, limits), decode_serde_json::<T>(data, limits)) {
+    match (
+        decode_with::<T>(data, limits),
+        decode_serde_json::<T>(data, limits),
+    ) {
         (Ok(fast), Ok(reference)) => {
             assert_eq!(fast.value, reference.value, "{name}: values differ");
             assert_eq!(

@@ -254,3 +254,81 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardMap<'_, A> {
         self.inner.size_hint()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::de::{Deserialize, IgnoredAny};
+    use serde_json::Value;
+
+    use super::*;
+
+    /// Decodes `json` as `T` through sonic-rs and the guard: the value, or `None` when the
+    /// guard tripped.
+    fn through<T: for<'de> Deserialize<'de>>(json: &str) -> Option<Result<T, String>> {
+        let watch = Watch::default();
+        let mut de = sonic_rs::Deserializer::from_str(json);
+        let value = T::deserialize(Guard::new(&mut de, &watch)).map_err(|e| e.to_string());
+        (!watch.tripped()).then_some(value)
+    }
+
+    #[test]
+    fn integers_strings_and_literals_pass() {
+        let json = r#"{"a":[1,-2,18446744073709551615,-9223372036854775808],"b":"x\ny","c":[true,null,{}]}"#;
+        assert_eq!(
+            through::<Value>(json),
+            Some(Ok(serde_json::from_str::<Value>(json).unwrap()))
+        );
+    }
+
+    #[test]
+    fn floats_trip() {
+        for json in [
+            "-0",
+            "[-0.0]",
+            r#"{"a":1.5}"#,
+            "1e2",
+            "18446744073709551616",
+            "-9223372036854775809",
+        ] {
+            assert!(through::<Value>(json).is_none(), "{json}");
+        }
+        assert!(through::<f64>("2.5").is_none());
+        assert_eq!(through::<f64>("2"), Some(Ok(2.0)));
+    }
+
+    #[test]
+    fn nesting_past_the_limit_trips_also_when_skipped() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(through::<Value>(&nested(MAX_DEPTH)).is_some_and(|v| v.is_ok()));
+        assert!(through::<Value>(&nested(MAX_DEPTH + 1)).is_none());
+        assert!(through::<IgnoredAny>(&nested(MAX_DEPTH)).is_some_and(|v| v.is_ok()));
+        assert!(through::<IgnoredAny>(&nested(MAX_DEPTH + 1)).is_none());
+        // A float inside a skipped value trips too (the careful pass then decides).
+        assert!(through::<IgnoredAny>("[1.5]").is_none());
+    }
+
+    /// A type read as an externally tagged enum.
+    #[derive(Debug)]
+    struct Enum;
+
+    impl<'de> Deserialize<'de> for Enum {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Enum;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an enum")
+                }
+                fn visit_enum<A: de::EnumAccess<'de>>(self, _: A) -> Result<Enum, A::Error> {
+                    Ok(Enum)
+                }
+            }
+            d.deserialize_enum("Enum", &["A"], V)
+        }
+    }
+
+    #[test]
+    fn enums_trip() {
+        assert!(through::<Enum>(r#"{"A":1}"#).is_none());
+    }
+}
