@@ -14,7 +14,7 @@
 //!
 //! Everything else is forwarded as is. A skipped value (`IgnoredAny`) is walked with visitors
 //! too, so that its nesting is guarded (serde_json skips at any depth; sonic-rs's own skipping
-//! recurses on the stack and refuses past 255).
+//! recurses on the stack: 200 levels overflowed a 2 MiB thread in a debug build).
 
 use std::cell::Cell;
 use std::fmt;
