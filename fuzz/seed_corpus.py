@@ -4,9 +4,9 @@
 Sources: tests/vectors/<root type>/{valid,invalid}/*.json (the `instance`), examples/*.ndjson,
 ../shared/acp-examples/docs-v1.ndjson (ACP docs examples), schema/*/*.schema.json and small
 closures of schema/acp/acp.schema.json definitions. Only inputs under 8 KiB are kept. Run from
-the repository root: `python3 fuzz/seed_corpus.py` (it replaces fuzz/corpus/ entirely; the
-fuzzer's own additions are not kept, on purpose: the committed corpus stays small and
-reviewable).
+the repository root: `python3 fuzz/seed_corpus.py` (it replaces fuzz/corpus/ except the
+`found-<sha1>` files, a fuzz run's corpus minimized and committed on purpose; other additions of
+the fuzzer are not kept: the committed corpus stays small and reviewable).
 """
 
 import json
@@ -294,12 +294,19 @@ def codegen_seeds():
 
 
 def main():
+    # What fuzzing found and kept (`found-<sha1>`: a run's corpus, minimized with libFuzzer's
+    # `-set_cover_merge=1`, see README.md) survives a regeneration; everything else is rewritten.
+    found = {}
     if CORPUS.exists():
+        found = {path: path.read_bytes() for path in CORPUS.glob("*/found-*")}
         shutil.rmtree(CORPUS)
     decoder_seeds()
     differential_seeds()
     policy_seeds()
     codegen_seeds()
+    for path, data in found.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
     for directory in sorted(CORPUS.iterdir()):
         files = list(directory.iterdir())
         size = sum(f.stat().st_size for f in files)

@@ -10,9 +10,12 @@
 //!   exactly by both.
 //! - nesting deeper than [`MAX_DEPTH`] arrays and objects that a visitor walks (serde_json
 //!   refuses past 128, sonic-rs past 255; and below that sonic-rs takes more stack);
-//! - an externally tagged enum (`visit_enum`): not walked here, so not guarded.
+//! - an externally tagged enum: not walked here, so not guarded.
 //!
-//! Everything else is forwarded as is. A skipped value (`IgnoredAny`) is walked with visitors
+//! Every value is read with sonic-rs's `deserialize_any` (but `Option`s and newtype structs,
+//! which sonic-rs reads without skipping anything), and the visitor refuses a value of the wrong
+//! kind: sonic-rs's typed methods skip such a value recursively, with no depth limit, to name it
+//! in their error. A skipped value (`IgnoredAny`) is walked with visitors
 //! too, so that its nesting is guarded (serde_json skips at any depth; sonic-rs's own skipping
 //! recurses on the stack: 200 levels overflowed a 2 MiB thread in a debug build).
 
@@ -60,12 +63,16 @@ impl<'w, D> Guard<'w, D> {
     }
 }
 
-/// Forwards `deserialize_*` methods to the inner deserializer with the visitor guarded.
-macro_rules! guarded {
+/// Reads every value with the inner deserializer's `deserialize_any`, the visitor guarded: the
+/// visitor then refuses a value of the wrong kind itself. sonic-rs's typed methods would instead
+/// skip a container of the wrong kind (`[` where a string is expected) to name it in the error,
+/// with a recursive skip that no depth limit bounds: a megabyte of `[` would overflow the stack.
+macro_rules! through_any {
     ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
-                self.inner.$method($($($arg,)*)? GuardVisitor { inner: visitor, watch: self.watch })
+                $($(let _ = $arg;)*)?
+                self.deserialize_any(visitor)
             }
         )*
     };
@@ -74,28 +81,62 @@ macro_rules! guarded {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
     type Error = D::Error;
 
-    guarded! {
-        deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
-        deserialize_i64; deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32;
-        deserialize_u64; deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char;
-        deserialize_str; deserialize_string; deserialize_bytes; deserialize_byte_buf;
-        deserialize_option; deserialize_unit; deserialize_seq; deserialize_map;
-        deserialize_identifier;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_any(GuardVisitor {
+            inner: visitor,
+            watch: self.watch,
+        })
+    }
+
+    through_any! {
+        deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32; deserialize_i64;
+        deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32; deserialize_u64;
+        deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char; deserialize_str;
+        deserialize_string; deserialize_bytes; deserialize_byte_buf; deserialize_unit;
+        deserialize_seq; deserialize_map; deserialize_identifier;
         deserialize_unit_struct(name: &'static str);
-        deserialize_newtype_struct(name: &'static str);
         deserialize_tuple(len: usize);
         deserialize_tuple_struct(name: &'static str, len: usize);
         deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
     }
 
     /// Walks the skipped value with visitors (sonic-rs's own skipping does not say how deep it
     /// went, and recurses on its own stack), so that its nesting is guarded too.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_any(GuardVisitor {
+        self.deserialize_any(visitor)
+    }
+
+    /// sonic-rs's own: `null` is `visit_none`, anything else `visit_some` (nothing skipped).
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_option(GuardVisitor {
             inner: visitor,
             watch: self.watch,
         })
+    }
+
+    /// sonic-rs's own: its private tokens, else `visit_newtype_struct` (nothing skipped).
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_newtype_struct(
+            name,
+            GuardVisitor {
+                inner: visitor,
+                watch: self.watch,
+            },
+        )
+    }
+
+    /// Not guarded: trips without reading (externally tagged enums are left to serde_json).
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, D::Error> {
+        Err(self.watch.trip("an enum"))
     }
 
     fn is_human_readable(&self) -> bool {

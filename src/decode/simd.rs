@@ -76,12 +76,13 @@ fn values_agree() -> bool {
         let mut de = sonic_rs::Deserializer::from_str(probe);
         let simd = serde::Deserialize::deserialize(Guard::new(&mut de, &watch));
         let text_kept = serde_json::from_str::<serde_json::Value>("1.50")
-            .is_ok_and(|number| number.to_string() == "1.50");
+            .and_then(|number| serde_json::to_string(&number))
+            .is_ok_and(|text| text == "1.50");
         !text_kept
             && matches!(
                 (simd, serde_json::from_str::<serde_json::Value>(probe)),
                 (Ok::<serde_json::Value, _>(simd), Ok(reference)) if simd == reference
-                    && simd.to_string() == reference.to_string()
+                    && serde_json::to_vec(&simd).ok() == serde_json::to_vec(&reference).ok()
             )
     })
 }

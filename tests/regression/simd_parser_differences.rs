@@ -8,7 +8,9 @@
 
 use serde::de::DeserializeOwned;
 use toolcall_contracts::__private::decode_serde_json;
-use toolcall_contracts::acp::{ReadTextFileRequest, SessionNotification, ToolCallLocation};
+use toolcall_contracts::acp::{
+    ReadTextFileRequest, SessionNotification, ToolCallLocation, ToolCallUpdate,
+};
 use toolcall_contracts::route::ToolCallRequest;
 use toolcall_contracts::{decode, encode, Contract, DecodeError, Leniency, DECODE_LIMITS};
 
@@ -226,5 +228,26 @@ fn invalid_json_in_a_skipped_member() {
         let verdict = agree::<ToolCallRequest>(input.as_bytes());
         let expected_ok = matches!(skipped, "\"\\ud800\"" | "1e400");
         assert_eq!(verdict.is_ok(), expected_ok, "{input}: {verdict:?}");
+    }
+}
+
+#[test]
+fn deep_container_of_the_wrong_kind() {
+    // Found by the replay of `decode_simd_differential`'s corpus in a debug build: an array
+    // nested hundreds of levels where an object or a string is expected overflowed the stack.
+    // sonic-rs's typed methods skip a value of the wrong kind to name it in their error, with a
+    // recursive skip and no depth limit; the SIMD pass now reads every value with
+    // `deserialize_any` and lets the visitor refuse it. A megabyte of `[` (the default byte
+    // limit), at the top and inside a member, on a test thread's 2 MiB stack.
+    let deep = "[".repeat(DECODE_LIMITS.max_bytes - 64);
+    for input in [
+        deep.clone(),
+        format!(r#"{{"sessionId":{deep}"#),
+        format!(r#"{{"name":"a","arguments":{{}},"call_key":{deep}"#),
+    ] {
+        let error = agree::<SessionNotification>(input.as_bytes()).unwrap_err();
+        assert!(error.limit.is_some() || !error.message.is_empty());
+        agree::<ToolCallRequest>(input.as_bytes()).unwrap_err();
+        agree::<ToolCallUpdate>(input.as_bytes()).unwrap_err();
     }
 }
