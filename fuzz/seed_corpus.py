@@ -4,9 +4,9 @@
 Sources: tests/vectors/<root type>/{valid,invalid}/*.json (the `instance`), examples/*.ndjson,
 ../shared/acp-examples/docs-v1.ndjson (ACP docs examples), schema/*/*.schema.json and small
 closures of schema/acp/acp.schema.json definitions. Only inputs under 8 KiB are kept. Run from
-the repository root: `python3 fuzz/seed_corpus.py` (it replaces fuzz/corpus/ entirely; the
-fuzzer's own additions are not kept, on purpose: the committed corpus stays small and
-reviewable).
+the repository root: `python3 fuzz/seed_corpus.py` (it replaces fuzz/corpus/ except the
+`found-<sha1>` files, a fuzz run's corpus minimized and committed on purpose; other additions of
+the fuzzer are not kept: the committed corpus stays small and reviewable).
 """
 
 import json
@@ -17,6 +17,7 @@ import shutil
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fuzz" / "corpus"
 DOCS = ROOT.parent / "shared" / "acp-examples" / "docs-v1.ndjson"
+TRAFFIC = ROOT.parent / "shared" / "acp-traffic"
 MAX_BYTES = 8 * 1024
 
 
@@ -102,6 +103,66 @@ def decoder_seeds():
     write("route_tool_call_request", "edge-deep.json",
           '{"name":"n","arguments":' + "[" * 70 + "]" * 70 + "}")
     write("acp_session_notification", "edge-not-json.json", b"\xff\xfe{")
+
+
+def differential_seeds():
+    """decode_simd_differential: the decoder seeds of the four types, the shared ACP examples
+    and traffic, and the inputs on which sonic-rs and serde_json differ (src/decode/screen.rs)."""
+    target = "decode_simd_differential"
+    for source in ("acp_session_notification", "acp_tool_call_update", "route_tool_call_request"):
+        for path in sorted((CORPUS / source).iterdir()):
+            write(target, f"{source}-{path.name}", path.read_bytes())
+    lines = []
+    sources = [DOCS] + (sorted(TRAFFIC.glob("messages*.ndjson")) if TRAFFIC.exists() else [])
+    for path in sources:
+        if path.exists() and "provenance" not in path.name:
+            lines += [(f"{path.stem}-{n:03}", value) for n, _, value in ndjson(path)]
+    for name, value in lines:
+        if not isinstance(value, dict) or not isinstance(value.get("params"), dict):
+            continue
+        params = value["params"]
+        if value.get("method") == "session/update":
+            write(target, f"{name}.json", compact(params))
+            if isinstance(params.get("update"), dict):
+                write(target, f"{name}-update.json", compact(params["update"]))
+        elif value.get("method") == "session/request_permission":
+            write(target, f"{name}.json", compact(params))
+    body = '{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c",' \
+           '"status":"completed","rawInput":%s}}'
+    for name, raw in [
+        ("negative-zero", "-0"), ("negative-zero-float", "[-0.0,-0e3,-0.5]"),
+        ("exponent-overflow", "1e400"), ("exponent-underflow", "[1e-400,-1e-400]"),
+        ("u64-max", "18446744073709551615"), ("above-u64", "18446744073709551616"),
+        ("below-i64", "-9223372036854775809"), ("23-digits", "12345678901234567890123"),
+        ("long-mantissa", "2.2250738585072011e-308"), ("float-exact", "9007199254740993.0"),
+        ("surrogate-pair", '"\\ud83d\\ude00"'), ("surrogate-lone", '"\\ud800"'),
+        ("surrogate-trailing", '"\\udc00x"'), ("escaped-backslash-u", '"\\\\ud800"'),
+        ("control-character", '"a\u0001b"'), ("duplicate-in-value", '{"a":1,"a":2}'),
+        ("deep-64", "[" * 64 + "]" * 64), ("deep-65", "[" * 65 + "]" * 65),
+        ("deep-129", "[" * 129 + "]" * 129), ("deep-256", "[" * 256 + "]" * 256),
+    ]:
+        write(target, f"edge-{name}.json", body % raw)
+    route = '{"name":"search","arguments":{"q":"x"},%s}'
+    for name, extra in [
+        ("skipped-lone-surrogate", '"x":"\\ud800"'), ("skipped-deep", '"x":' + "[" * 200 + "]" * 200),
+        ("null-defaulted", '"tool_call_id":null'), ("duplicate", '"name":"b"'),
+    ]:
+        write(target, f"edge-route-{name}.json", route % extra)
+    write(target, "edge-route-skipped-invalid-utf8.json",
+          b'{"name":"a","arguments":{},"x":"\xff"}')
+    write(target, "edge-invalid-utf8.json", b'{"name":"\xff","arguments":{}}')
+    write(target, "edge-integer-as-float.json",
+          '{"toolCallId":"c","locations":[{"path":"/a","line":1.0}]}')
+    plain = '{"name":"a","arguments":{}}'
+    for name, text in [
+        ("trailing-data", plain + " x"), ("trailing-nul", plain + "\u0000"),
+        ("bom", "\ufeff" + plain), ("form-feed", "\u000c" + plain), ("nbsp", plain + "\u00a0"),
+        ("json-whitespace", "\r\n\t " + plain + " \n"), ("trailing-comma", plain[:-1] + ",}"),
+    ]:
+        write(target, f"edge-{name}.json", text)
+    big = {"sessionId": "s", "update": {"sessionUpdate": "agent_message_chunk",
+           "content": {"type": "text", "text": "fn main() {\n    println!(\"x\");\n}\n" * 150}}}
+    write(target, "edge-big.json", compact(big))
 
 
 def policy_seeds():
@@ -233,11 +294,19 @@ def codegen_seeds():
 
 
 def main():
+    # What fuzzing found and kept (`found-<sha1>`: a run's corpus, minimized with libFuzzer's
+    # `-set_cover_merge=1`, see README.md) survives a regeneration; everything else is rewritten.
+    found = {}
     if CORPUS.exists():
+        found = {path: path.read_bytes() for path in CORPUS.glob("*/found-*")}
         shutil.rmtree(CORPUS)
     decoder_seeds()
+    differential_seeds()
     policy_seeds()
     codegen_seeds()
+    for path, data in found.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
     for directory in sorted(CORPUS.iterdir()):
         files = list(directory.iterdir())
         size = sum(f.stat().st_size for f in files)

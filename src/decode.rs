@@ -1,9 +1,21 @@
 //! Decoding with a leniency report: [`decode`] returns the value and every place where the
 //! decoder applied leniency the schema declares.
+//!
+//! With the `simd` feature the first, optimistic pass parses with sonic-rs (SIMD string scanning
+//! and UTF-8 checks) wherever it is known to agree with serde_json, and with serde_json
+//! everywhere else; the careful pass, the errors and the report are always serde_json's. Every
+//! input gets the same verdict, the same value and the same report with or without the feature
+//! (the inputs on which the two parsers differ, and how each goes to serde_json, are listed in
+//! `src/decode/simd.rs` and in `BENCHMARKS.md`).
 
 use serde::de::DeserializeOwned;
 
 use crate::__private::session::Session;
+
+#[cfg(feature = "simd")]
+mod guard;
+#[cfg(feature = "simd")]
+mod simd;
 use crate::policy::{DecodeLimits, LimitError};
 pub use crate::report::{Leniency, LeniencyKind};
 
@@ -71,7 +83,8 @@ impl DecodeError {
 /// own 128 levels). `decode` is also the fast path: it decodes in one pass over the input, and
 /// decodes a second time, carefully, only when something fails or leniency was applied; plain
 /// `from_slice` always decodes carefully (it captures the text of members that declare
-/// leniency, to recover from a malformed value).
+/// leniency, to recover from a malformed value). With the `simd` feature the optimistic pass
+/// parses with sonic-rs where it agrees with serde_json (same verdict, value and report).
 ///
 /// # Errors
 /// [`DecodeError`] with the pointer of the member that failed and serde's message; with
@@ -101,6 +114,24 @@ pub fn decode_with<T: DeserializeOwned>(
     json: &[u8],
     limits: &DecodeLimits,
 ) -> Result<Decoded<T>, DecodeError> {
+    decode_in(json, limits, Parser::Fastest)
+}
+
+/// The parser of the optimistic pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parser {
+    /// sonic-rs where it agrees with serde_json (feature `simd`), else serde_json.
+    Fastest,
+    /// serde_json only: the path without the `simd` feature.
+    SerdeJson,
+}
+
+/// [`decode_with`] with the optimistic pass on `parser`.
+pub(crate) fn decode_in<T: DeserializeOwned>(
+    json: &[u8],
+    limits: &DecodeLimits,
+    parser: Parser,
+) -> Result<Decoded<T>, DecodeError> {
     if json.len() > limits.max_bytes || limits.max_depth < SERDE_JSON_MAX_DEPTH {
         limits.check(json).map_err(DecodeError::from_limit)?;
     }
@@ -108,7 +139,7 @@ pub fn decode_with<T: DeserializeOwned>(
     // path tracking. It gives exactly the careful result whenever nothing fails and no leniency
     // applies. Otherwise a careful second pass decides, and reports.
     let session = Session::begin_optimistic();
-    if let Ok(value) = serde_json::from_slice::<T>(json) {
+    if let Some(value) = optimistic::<T>(json, parser) {
         if !session.saw_event() {
             let (report, _) = session.finish();
             return Ok(Decoded { value, report });
@@ -135,4 +166,17 @@ pub fn decode_with<T: DeserializeOwned>(
             failed_at.unwrap_or_default(),
         )),
     }
+}
+
+/// The optimistic pass: the value, or `None` when it failed (the careful pass then decides).
+fn optimistic<T: DeserializeOwned>(json: &[u8], parser: Parser) -> Option<T> {
+    #[cfg(feature = "simd")]
+    if parser == Parser::Fastest {
+        if let simd::Pass::Ran(value) = simd::optimistic::<T>(json) {
+            return value;
+        }
+    }
+    #[cfg(not(feature = "simd"))]
+    let _ = parser;
+    serde_json::from_slice::<T>(json).ok()
 }

@@ -89,6 +89,11 @@ fn codegen_generate() {
 }
 
 #[test]
+fn decode_simd_differential() {
+    replay("decode_simd_differential");
+}
+
+#[test]
 fn every_target_is_replayed() {
     let names: Vec<&str> = targets::TARGETS.iter().map(|(name, _)| *name).collect();
     assert_eq!(
@@ -100,6 +105,7 @@ fn every_target_is_replayed() {
             "canonical_tool_spec",
             "policy_compile_check",
             "codegen_generate",
+            "decode_simd_differential",
         ]
     );
 }

@@ -614,3 +614,48 @@ pub fn tool_specs(count: usize, seed: u64) -> Vec<Vec<u8>> {
         })
         .collect()
 }
+
+/// Text with a quote or a newline every 12 bytes or so of text (between 5 and 18), as in
+/// generated code or minified JSON carried inside a string: the escape-dense encode input
+/// (about one escape every 15 bytes of the JSON, member names included).
+fn escape_dense_text(rng: &mut Rng, low: usize, high: usize) -> String {
+    let bytes = rng.between(low, high);
+    let mut out = String::with_capacity(bytes + 40);
+    let mut since = 0;
+    let mut gap = rng.between(5, 18);
+    while out.len() < bytes {
+        let word: &&str = rng.pick(WORDS);
+        for c in word.chars().chain([' ']) {
+            out.push(c);
+            since += 1;
+            if since >= gap {
+                out.push(*rng.pick(&['"', '"', '\n']));
+                since = 0;
+                gap = rng.between(5, 18);
+            }
+        }
+    }
+    out
+}
+
+/// `count` `tool_call_update` notifications whose `text` content (1 to 4 KB) is escape-dense
+/// ([`escape_dense_text`]), compact.
+pub fn escape_dense(count: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed ^ 0x00e5_ca9e);
+    let session = format!("sess_{}", rng.hex(12));
+    (0..count)
+        .map(|n| {
+            let text = escape_dense_text(&mut rng, 1_000, 4_000);
+            let params = json!({
+                "sessionId": session,
+                "update": {
+                    "sessionUpdate": "tool_call_update",
+                    "toolCallId": format!("call_{n:05}_{}", rng.hex(6)),
+                    "status": "completed",
+                    "content": [text_content(text)],
+                },
+            });
+            serde_json::to_vec(&params).expect("a Value always encodes")
+        })
+        .collect()
+}

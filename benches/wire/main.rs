@@ -45,6 +45,9 @@ const ROUTE_LEN: usize = 200;
 const SPEC_LEN: usize = 100;
 
 const SESSION_GROUP: &str = "session_update";
+const ESCAPED_GROUP: &str = "escape_dense";
+/// Messages in the escape-dense corpus.
+const ESCAPED_LEN: usize = 200;
 const ROUTE_GROUP: &str = "route_body";
 const ROUTE_CORPUS_GROUP: &str = "route_corpus";
 const SPEC_GROUP: &str = "canonical_tool_spec";
@@ -74,14 +77,27 @@ fn main() {
     check_corpus(&messages);
     let (ours, official, values) = decoded(&messages);
     let variants = variants(&messages, &ours, &official, &values);
-    assert!(variants.iter().map(|v| v.0).eq(VARIANT_NAMES));
+    assert!(variants
+        .iter()
+        .map(|v| v.0)
+        .eq(VARIANT_NAMES.iter().copied()));
     session_update(&mut c, &variants, bytes);
+
+    let escaped = corpus::escape_dense(ESCAPED_LEN, corpus::SEED);
+    let escaped_bytes: usize = escaped.iter().map(Vec::len).sum();
+    check_escaped(&escaped);
+    let (escaped_ours, escaped_official, _) = decoded(&escaped);
+    let escaped_variants = escaped_variants(&escaped, &escaped_ours, &escaped_official);
+    escape_dense(&mut c, &escaped_variants, escaped_bytes);
 
     let bodies = corpus::route_bodies(ROUTE_LEN, corpus::SEED);
     check_route_bodies(&bodies);
     let (key, pin) = typical_key_and_pin();
     let route_variants = route_variants(&key, &pin);
-    assert!(route_variants.iter().map(|v| v.0).eq(ROUTE_NAMES));
+    assert!(route_variants
+        .iter()
+        .map(|v| v.0)
+        .eq(ROUTE_NAMES.iter().copied()));
     route_body(&mut c, &route_variants);
     route_corpus(&mut c, &bodies);
 
@@ -98,9 +114,15 @@ fn main() {
     let spec_bytes = 0;
 
     c.final_summary();
+    let escaped_figures: Vec<(&str, f64)> = ESCAPED_NAMES
+        .iter()
+        .filter_map(|name| estimate_ns(&output, ESCAPED_GROUP, name, started).map(|ns| (*name, ns)))
+        .collect();
     if summary(&output, started, bytes, spec_bytes) {
+        report_escaped(&escaped_figures, escaped_bytes, "criterion");
         eprintln!("\ninterleaved: {PAIRED_ROUNDS} rounds, best round per variant ...");
         report_paired(&paired(&variants), bytes);
+        report_escaped(&paired(&escaped_variants), escaped_bytes, "interleaved");
         report_paired_route(&paired(&route_variants));
     }
 }
@@ -124,9 +146,19 @@ fn run_one(name: &str) {
     let (key, pin) = typical_key_and_pin();
     let session = variants(&messages, &ours, &official, &values);
     let route = route_variants(&key, &pin);
+    // The escape-dense corpus only when asked for (so that the other counts run on the heap
+    // they always ran on).
+    let escaped = if name.starts_with(ESCAPED_GROUP) {
+        corpus::escape_dense(ESCAPED_LEN, corpus::SEED)
+    } else {
+        Vec::new()
+    };
+    let (escaped_ours, escaped_official, _) = decoded(&escaped);
+    let escaped_group = escaped_variants(&escaped, &escaped_ours, &escaped_official);
     let all = session
         .iter()
         .map(|v| (SESSION_GROUP, v))
+        .chain(escaped_group.iter().map(|v| (ESCAPED_GROUP, v)))
         .chain(route.iter().map(|v| (ROUTE_GROUP, v)));
     let Some((_, (_, run))) = all
         .into_iter()
@@ -134,7 +166,8 @@ fn run_one(name: &str) {
     else {
         panic!(
             "WIRE_RUN: no variant `{name}`: `{SESSION_GROUP}/` + one of {VARIANT_NAMES:?}, \
-             or `{ROUTE_GROUP}/` + one of {ROUTE_NAMES:?}"
+             `{ESCAPED_GROUP}/` + one of {ESCAPED_NAMES:?}, or `{ROUTE_GROUP}/` + one of \
+             {ROUTE_NAMES:?}"
         );
     };
     for _ in 0..passes {
@@ -249,6 +282,21 @@ fn variants<'a>(
                 }
             }),
         ),
+        #[cfg(feature = "simd")]
+        (
+            "decode/ours_without_simd",
+            Box::new(move || {
+                for m in messages {
+                    black_box(
+                        toolcall_contracts::__private::decode_serde_json::<Ours>(
+                            black_box(m),
+                            &toolcall_contracts::DECODE_LIMITS,
+                        )
+                        .expect("checked"),
+                    );
+                }
+            }),
+        ),
         (
             "decode/ours_from_slice",
             Box::new(move || {
@@ -278,6 +326,15 @@ fn variants<'a>(
             Box::new(move || {
                 for m in messages {
                     black_box(serde_json::from_slice::<IgnoredAny>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        #[cfg(feature = "simd")]
+        (
+            "decode/ignored_any_simd",
+            Box::new(move || {
+                for m in messages {
+                    black_box(sonic_rs::from_slice::<IgnoredAny>(black_box(m)).expect("checked"));
                 }
             }),
         ),
@@ -314,6 +371,149 @@ fn variants<'a>(
             }),
         ),
     ]
+}
+
+/// The escape-dense corpus: both crates decode each message and ours re-encodes it to the same
+/// bytes. Prints its shape and density once.
+fn check_escaped(messages: &[Vec<u8>]) {
+    for (n, message) in messages.iter().enumerate() {
+        let ours = toolcall_contracts::decode::<Ours>(message)
+            .unwrap_or_else(|e| panic!("escape-dense message {n}: refused: {e}"));
+        assert!(ours.report.is_empty(), "escape-dense message {n}: leniency");
+        assert_eq!(
+            &toolcall_contracts::encode(&ours.value).expect("encodes"),
+            message,
+            "escape-dense message {n}: not the same bytes"
+        );
+        serde_json::from_slice::<Official>(message)
+            .unwrap_or_else(|e| panic!("escape-dense message {n}: the official crate: {e}"));
+    }
+    let bytes: usize = messages.iter().map(Vec::len).sum();
+    let escapes: usize = messages
+        .iter()
+        .map(|m| {
+            m.windows(2)
+                .filter(|w| w == br#"\""# || w == br"\n")
+                .count()
+        })
+        .sum();
+    eprintln!(
+        "escape-dense corpus: {} messages, {bytes} bytes, {escapes} escaped quotes and newlines \
+         (one per {:.1} bytes)",
+        messages.len(),
+        bytes as f64 / escapes as f64
+    );
+}
+
+/// The variants of the `escape_dense` group: encode and decode, ours and the official crate's.
+fn escaped_variants<'a>(
+    messages: &'a [Vec<u8>],
+    ours: &'a [Ours],
+    official: &'a [Official],
+) -> Vec<Variant<'a>> {
+    vec![
+        (
+            "encode/ours",
+            Box::new(move || {
+                for v in ours {
+                    black_box(toolcall_contracts::encode(black_box(v)).expect("encodes"));
+                }
+            }),
+        ),
+        (
+            "encode/ours_serde_json",
+            Box::new(move || {
+                for v in ours {
+                    black_box(serde_json::to_vec(black_box(v)).expect("encodes"));
+                }
+            }),
+        ),
+        (
+            "encode/official",
+            Box::new(move || {
+                for v in official {
+                    black_box(serde_json::to_vec(black_box(v)).expect("encodes"));
+                }
+            }),
+        ),
+        (
+            "decode/ours",
+            Box::new(move || {
+                for m in messages {
+                    black_box(toolcall_contracts::decode::<Ours>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+        (
+            "decode/official",
+            Box::new(move || {
+                for m in messages {
+                    black_box(serde_json::from_slice::<Official>(black_box(m)).expect("checked"));
+                }
+            }),
+        ),
+    ]
+}
+
+/// The names of [`escaped_variants`], in order.
+const ESCAPED_NAMES: &[&str] = &[
+    "encode/ours",
+    "encode/ours_serde_json",
+    "encode/official",
+    "decode/ours",
+    "decode/official",
+];
+
+fn escape_dense(c: &mut Criterion, variants: &[Variant<'_>], bytes: usize) {
+    let mut group = c.benchmark_group(ESCAPED_GROUP);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    for (name, pass) in variants {
+        group.bench_function(*name, |b| b.iter(pass));
+    }
+    group.finish();
+}
+
+/// Prints MB/s per `escape_dense` variant and the ours/official ratios.
+fn report_escaped(figures: &[(&str, f64)], bytes: usize, how: &str) {
+    if figures.is_empty() {
+        return;
+    }
+    println!("\n{ESCAPED_GROUP}, {how} ({bytes} bytes per pass)");
+    let mbps = |n: &str| {
+        figures
+            .iter()
+            .find(|(name, _)| *name == n)
+            .map(|(_, ns)| bytes as f64 / ns * 1e3)
+    };
+    for (name, _) in figures {
+        if let Some(figure) = mbps(name) {
+            println!("  {ESCAPED_GROUP}/{name:<24} {figure:>9.1} MB/s");
+        }
+    }
+    for (label, a, b, target) in [
+        (
+            "encode ours / official",
+            "encode/ours",
+            "encode/official",
+            ">= 1.5x",
+        ),
+        (
+            "encode ours_serde_json / official",
+            "encode/ours_serde_json",
+            "encode/official",
+            "-",
+        ),
+        (
+            "decode ours / official",
+            "decode/ours",
+            "decode/official",
+            "-",
+        ),
+    ] {
+        if let (Some(a), Some(b)) = (mbps(a), mbps(b)) {
+            println!("  {label:<36} {:>6.2}x  (target {target})", a / b);
+        }
+    }
 }
 
 /// The decoded corpus, as each crate and `Value` hold it (the input of the encode variants).
@@ -395,6 +595,18 @@ fn route_variants<'a>(key: &'a str, pin: &'a str) -> Vec<Variant<'a>> {
         (
             "decode+validate_call_key+validate_schema_pin",
             Box::new(move || {
+                let request = toolcall_contracts::decode::<ToolCallRequest>(black_box(body))
+                    .expect("checked")
+                    .value;
+                validate_call_key(request.call_key.as_deref().expect("present")).expect("valid");
+                validate_schema_pin(request.schema_pin.as_deref().expect("present"))
+                    .expect("valid");
+                black_box(request);
+            }),
+        ),
+        (
+            "from_slice+validate_call_key+validate_schema_pin",
+            Box::new(move || {
                 let request: ToolCallRequest =
                     serde_json::from_slice(black_box(body)).expect("checked");
                 validate_call_key(request.call_key.as_deref().expect("present")).expect("valid");
@@ -407,7 +619,8 @@ fn route_variants<'a>(key: &'a str, pin: &'a str) -> Vec<Variant<'a>> {
             "decode",
             Box::new(move || {
                 black_box(
-                    serde_json::from_slice::<ToolCallRequest>(black_box(body)).expect("checked"),
+                    toolcall_contracts::decode::<ToolCallRequest>(black_box(body))
+                        .expect("checked"),
                 );
             }),
         ),
@@ -415,6 +628,13 @@ fn route_variants<'a>(key: &'a str, pin: &'a str) -> Vec<Variant<'a>> {
             "decode/ignored_any",
             Box::new(move || {
                 black_box(serde_json::from_slice::<IgnoredAny>(black_box(body)).expect("checked"));
+            }),
+        ),
+        #[cfg(feature = "simd")]
+        (
+            "decode/ignored_any_simd",
+            Box::new(move || {
+                black_box(sonic_rs::from_slice::<IgnoredAny>(black_box(body)).expect("checked"));
             }),
         ),
         (
@@ -613,7 +833,8 @@ fn summary(output: &Path, since: SystemTime, bytes: usize, spec_bytes: usize) ->
         .filter_map(|name| estimate_ns(output, SESSION_GROUP, name, since).map(|ns| (*name, ns)))
         .collect();
     let route: Vec<(&str, f64)> = ROUTE_NAMES
-        .into_iter()
+        .iter()
+        .copied()
         .filter_map(|name| estimate_ns(output, ROUTE_GROUP, name, since).map(|ns| (name, ns)))
         .collect();
     let specs: Vec<(&str, f64)> = [
@@ -665,11 +886,15 @@ fn report_paired(figures: &[(&'static str, f64)], bytes: usize) {
     print_figures(figures, bytes);
 }
 
-/// The names of [`route_variants`], in order.
-const ROUTE_NAMES: [&str; 5] = [
+/// The names of [`route_variants`], in order (`decode` is `toolcall_contracts::decode`,
+/// `from_slice` plain `serde_json::from_slice`; `decode/ignored_any_simd` with `simd` only).
+const ROUTE_NAMES: &[&str] = &[
     "decode+validate_call_key+validate_schema_pin",
+    "from_slice+validate_call_key+validate_schema_pin",
     "decode",
     "decode/ignored_any",
+    #[cfg(feature = "simd")]
+    "decode/ignored_any_simd",
     "validate_call_key",
     "validate_schema_pin",
 ];
@@ -686,12 +911,16 @@ fn report_paired_route(figures: &[(&'static str, f64)]) {
 /// `decode/ours` is `toolcall_contracts::decode` (with the leniency report), `decode/ours_from_slice`
 /// plain `serde_json::from_slice`; `encode/ours` is `toolcall_contracts::encode` (sonic-rs with
 /// the `simd` feature, serde_json without), `encode/ours_serde_json` plain `serde_json::to_vec`.
-const VARIANT_NAMES: [&str; 9] = [
+const VARIANT_NAMES: &[&str] = &[
     "decode/ours",
+    #[cfg(feature = "simd")]
+    "decode/ours_without_simd",
     "decode/ours_from_slice",
     "decode/official",
     "decode/value",
     "decode/ignored_any",
+    #[cfg(feature = "simd")]
+    "decode/ignored_any_simd",
     "encode/ours",
     "encode/ours_serde_json",
     "encode/official",
@@ -719,10 +948,16 @@ fn print_figures(figures: &[(&str, f64)], bytes: usize) {
             ">= 2.0x",
         ),
         (
+            "decode ours / ignored_any_simd",
+            "decode/ours",
+            "decode/ignored_any_simd",
+            ">= 0.5x",
+        ),
+        (
             "decode ours / ignored_any",
             "decode/ours",
             "decode/ignored_any",
-            ">= 0.5x",
+            "-",
         ),
         (
             "encode ours / official",
@@ -743,6 +978,12 @@ fn print_figures(figures: &[(&str, f64)], bytes: usize) {
             "-",
         ),
         ("decode ours / value", "decode/ours", "decode/value", "-"),
+        (
+            "decode ours_without_simd / official",
+            "decode/ours_without_simd",
+            "decode/official",
+            "-",
+        ),
         ("encode ours / value", "encode/ours", "encode/value", "-"),
     ] {
         if let (Some(a), Some(b)) = (mbps(a), mbps(b)) {

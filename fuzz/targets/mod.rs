@@ -10,6 +10,7 @@ pub mod acp_session_notification;
 pub mod acp_tool_call_update;
 pub mod canonical_tool_spec;
 pub mod codegen_generate;
+pub mod decode_simd_differential;
 pub mod policy_compile_check;
 pub mod route_tool_call_request;
 
@@ -26,4 +27,5 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("canonical_tool_spec", canonical_tool_spec::run),
     ("policy_compile_check", policy_compile_check::run),
     ("codegen_generate", codegen_generate::run),
+    ("decode_simd_differential", decode_simd_differential::run),
 ];

@@ -11,7 +11,9 @@
 //! - `untagged`: unions told apart by the shape of the value;
 //! - `flatten`: writing members of a nested value into the object being written;
 //! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares;
-//! - `contract`: the sealed marker of [`crate::Contract`] types.
+//! - `contract`: the sealed marker of [`crate::Contract`] types;
+//! - `reference`: decoding through serde_json alone (what a build without `simd` runs), for
+//!   differential tests.
 
 #![allow(missing_docs, reason = "hidden support module for generated code")]
 
@@ -19,6 +21,7 @@ pub mod bounds;
 pub mod contract;
 pub mod flatten;
 pub mod members;
+pub mod reference;
 pub mod seeds;
 pub mod session;
 pub mod tagged;
@@ -32,6 +35,7 @@ pub use members::{
     object, optional_constant, presence, required, required_constant, skip_unknown, string, take,
     take_constant, Const, Key, Members,
 };
+pub use reference::decode_serde_json;
 pub use seeds::{
     any, boxed, default_on_error, default_on_null, element, map_of, nullable, opt, plain, seq,
     skip_invalid, too_long, too_short, AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf,

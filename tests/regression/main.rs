@@ -1,5 +1,6 @@
 //! One module per reported bug (found by the differential and round-trip tests, and by live
-//! traffic between the official SDKs, issue 15).
+//! traffic between the official SDKs, issue 15; and by the SIMD parser probe and fuzz target,
+//! issue 16).
 
 // Shared with the ACP corpus tests: the tests' own pairing and leniency rule.
 #[path = "../support/mod.rs"]
@@ -17,3 +18,4 @@ mod null_tag_reaches_the_fallback;
 mod response_to_unknown_method_is_unchecked;
 #[cfg(feature = "tools")]
 mod responses_pair_by_id_and_direction;
+mod simd_parser_differences;
