@@ -63,47 +63,122 @@ impl<'w, D> Guard<'w, D> {
     }
 }
 
+/// What serde_json's typed method of that name hands its visitor; anything else it refuses.
+/// Reading through `deserialize_any` gives the visitor whatever the input holds, and some
+/// visitors take more than their type's method would give them (serde_json's `Map` visitor
+/// takes a unit: `null` would decode as `{}`), so the guard trips on any other kind and the
+/// careful pass on serde_json decides.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Accepts {
+    /// `deserialize_any`, `deserialize_ignored_any`, and `deserialize_option`'s value.
+    Any,
+    /// `deserialize_bool`: `true`, `false`.
+    Bool,
+    /// The integer and float methods: a number.
+    Number,
+    /// `deserialize_str`, `deserialize_string`, `deserialize_char`, `deserialize_identifier`:
+    /// a string.
+    Str,
+    /// `deserialize_unit`, `deserialize_unit_struct`: `null`.
+    Unit,
+    /// `deserialize_seq`, `deserialize_tuple`, `deserialize_tuple_struct`: an array.
+    Seq,
+    /// `deserialize_map`: an object.
+    Map,
+    /// `deserialize_struct`: an object or an array.
+    Struct,
+}
+
+impl Accepts {
+    fn bool(self) -> bool {
+        matches!(self, Self::Any | Self::Bool)
+    }
+
+    fn number(self) -> bool {
+        matches!(self, Self::Any | Self::Number)
+    }
+
+    fn str(self) -> bool {
+        matches!(self, Self::Any | Self::Str)
+    }
+
+    fn unit(self) -> bool {
+        matches!(self, Self::Any | Self::Unit)
+    }
+
+    fn seq(self) -> bool {
+        matches!(self, Self::Any | Self::Seq | Self::Struct)
+    }
+
+    fn map(self) -> bool {
+        matches!(self, Self::Any | Self::Map | Self::Struct)
+    }
+}
+
 /// Reads every value with the inner deserializer's `deserialize_any`, the visitor guarded: the
-/// visitor then refuses a value of the wrong kind itself. sonic-rs's typed methods would instead
-/// skip a container of the wrong kind (`[` where a string is expected) to name it in the error,
-/// with a recursive skip that no depth limit bounds: a megabyte of `[` would overflow the stack.
+/// guard refuses (trips on) a value of another kind than the method's ([`Accepts`]). sonic-rs's
+/// typed methods would instead skip a container of the wrong kind (`[` where a string is
+/// expected) to name it in the error, with a recursive skip that no depth limit bounds: a
+/// megabyte of `[` would overflow the stack.
 macro_rules! through_any {
-    ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {
+    ($($method:ident $(($($arg:ident: $ty:ty),*))? => $accepts:ident;)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
                 $($(let _ = $arg;)*)?
-                self.deserialize_any(visitor)
+                self.read(Accepts::$accepts, visitor)
             }
         )*
     };
+}
+
+impl<'de, D: Deserializer<'de>> Guard<'_, D> {
+    fn read<V: Visitor<'de>>(self, accepts: Accepts, visitor: V) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_any(GuardVisitor {
+            inner: visitor,
+            watch: self.watch,
+            accepts,
+        })
+    }
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
     type Error = D::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_any(GuardVisitor {
-            inner: visitor,
-            watch: self.watch,
-        })
+        self.read(Accepts::Any, visitor)
     }
 
     through_any! {
-        deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32; deserialize_i64;
-        deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32; deserialize_u64;
-        deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char; deserialize_str;
-        deserialize_string; deserialize_bytes; deserialize_byte_buf; deserialize_unit;
-        deserialize_seq; deserialize_map; deserialize_identifier;
-        deserialize_unit_struct(name: &'static str);
-        deserialize_tuple(len: usize);
-        deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_bool => Bool;
+        deserialize_i8 => Number; deserialize_i16 => Number; deserialize_i32 => Number;
+        deserialize_i64 => Number; deserialize_i128 => Number; deserialize_u8 => Number;
+        deserialize_u16 => Number; deserialize_u32 => Number; deserialize_u64 => Number;
+        deserialize_u128 => Number; deserialize_f32 => Number; deserialize_f64 => Number;
+        deserialize_char => Str; deserialize_str => Str; deserialize_string => Str;
+        deserialize_identifier => Str;
+        deserialize_unit => Unit;
+        deserialize_unit_struct(name: &'static str) => Unit;
+        deserialize_seq => Seq;
+        deserialize_tuple(len: usize) => Seq;
+        deserialize_tuple_struct(name: &'static str, len: usize) => Seq;
+        deserialize_map => Map;
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]) => Struct;
+    }
+
+    /// serde_json hands a string as bytes (`visit_borrowed_bytes`) and an array as a sequence;
+    /// sonic-rs may not: left to serde_json.
+    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
+        Err(self.watch.trip("bytes"))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
+        Err(self.watch.trip("bytes"))
     }
 
     /// Walks the skipped value with visitors (sonic-rs's own skipping does not say how deep it
     /// went, and recurses on its own stack), so that its nesting is guarded too.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.deserialize_any(visitor)
+        self.read(Accepts::Any, visitor)
     }
 
     /// sonic-rs's own: `null` is `visit_none`, anything else `visit_some` (nothing skipped).
@@ -111,6 +186,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
         self.inner.deserialize_option(GuardVisitor {
             inner: visitor,
             watch: self.watch,
+            accepts: Accepts::Any,
         })
     }
 
@@ -125,6 +201,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
             GuardVisitor {
                 inner: visitor,
                 watch: self.watch,
+                accepts: Accepts::Any,
             },
         )
     }
@@ -147,13 +224,27 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
 struct GuardVisitor<'w, V> {
     inner: V,
     watch: &'w Watch,
+    accepts: Accepts,
 }
 
-/// Forwards `visit_*` methods of one value to the inner visitor.
+impl<V> GuardVisitor<'_, V> {
+    /// Trips unless the method this visitor was handed to takes the kind `check` tells.
+    fn check<E: de::Error>(&self, check: fn(Accepts) -> bool, what: &str) -> Result<(), E> {
+        if check(self.accepts) {
+            Ok(())
+        } else {
+            Err(self.watch.trip(what))
+        }
+    }
+}
+
+/// Forwards `visit_*` methods of one value to the inner visitor, when the method it was handed
+/// to takes that kind of value.
 macro_rules! forward {
-    ($($method:ident($ty:ty);)*) => {
+    ($($method:ident($ty:ty) if $check:ident;)*) => {
         $(
             fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.check(Accepts::$check, concat!("a value of another kind (", stringify!($check), ")"))?;
                 self.inner.$method(v)
             }
         )*
@@ -168,11 +259,25 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<'_, V> {
     }
 
     forward! {
-        visit_bool(bool); visit_i8(i8); visit_i16(i16); visit_i32(i32); visit_i64(i64);
-        visit_i128(i128); visit_u8(u8); visit_u16(u16); visit_u32(u32); visit_u64(u64);
-        visit_u128(u128); visit_char(char); visit_str(&str); visit_borrowed_str(&'de str);
-        visit_string(String); visit_bytes(&[u8]); visit_borrowed_bytes(&'de [u8]);
-        visit_byte_buf(Vec<u8>);
+        visit_bool(bool) if bool;
+        visit_i8(i8) if number; visit_i16(i16) if number; visit_i32(i32) if number;
+        visit_i64(i64) if number; visit_i128(i128) if number; visit_u8(u8) if number;
+        visit_u16(u16) if number; visit_u32(u32) if number; visit_u64(u64) if number;
+        visit_u128(u128) if number;
+        visit_char(char) if str; visit_str(&str) if str; visit_borrowed_str(&'de str) if str;
+        visit_string(String) if str;
+    }
+
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<V::Value, E> {
+        Err(self.watch.trip("bytes"))
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, _: &'de [u8]) -> Result<V::Value, E> {
+        Err(self.watch.trip("bytes"))
+    }
+
+    fn visit_byte_buf<E: de::Error>(self, _: Vec<u8>) -> Result<V::Value, E> {
+        Err(self.watch.trip("bytes"))
     }
 
     fn visit_f32<E: de::Error>(self, _: f32) -> Result<V::Value, E> {
@@ -183,11 +288,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<'_, V> {
         Err(self.watch.trip("a float"))
     }
 
+    /// Only `deserialize_option` gives `visit_none` (its visitor takes any kind).
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.check(Accepts::unit, "a null")?;
         self.inner.visit_none()
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.check(Accepts::unit, "a null")?;
         self.inner.visit_unit()
     }
 
@@ -200,6 +308,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<'_, V> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.check(Accepts::seq, "an array")?;
         let watch = self.watch;
         nested(watch, || {
             self.inner.visit_seq(GuardSeq { inner: seq, watch })
@@ -207,6 +316,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuardVisitor<'_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.check(Accepts::map, "an object")?;
         let watch = self.watch;
         nested(watch, || {
             self.inner.visit_map(GuardMap { inner: map, watch })
@@ -366,6 +476,24 @@ mod tests {
             }
             d.deserialize_enum("Enum", &["A"], V)
         }
+    }
+
+    /// What serde_json's typed methods refuse, the guard trips on, even where the visitor
+    /// would take it: serde_json's `Map` visitor takes a unit (`null` would decode as `{}`
+    /// through `deserialize_any`).
+    #[test]
+    fn a_value_of_another_kind_than_the_method_takes_trips() {
+        type Object = serde_json::Map<String, Value>;
+        assert!(through::<Object>("null").is_none());
+        assert!(through::<Option<Object>>("null").is_some_and(|v| v == Ok(None)));
+        assert!(through::<Option<Object>>(r#"{"a":1}"#).is_some_and(|v| v.is_ok()));
+        assert!(through::<String>("1").is_none());
+        assert!(through::<u64>(r#""1""#).is_none());
+        assert!(through::<bool>("null").is_none());
+        assert!(through::<()>("null").is_some_and(|v| v.is_ok()));
+        assert!(through::<()>("1").is_none());
+        assert!(through::<Vec<u64>>(r#"{"a":1}"#).is_none());
+        assert_eq!(through::<Vec<u64>>("[1,2]"), Some(Ok(vec![1, 2])));
     }
 
     #[test]
