@@ -95,6 +95,11 @@ pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeErro
 
 /// The limits of [`decode`]: [`DecodeLimits::DEFAULT_MAX_BYTES`] (1 MiB) and 128 levels, the
 /// depth serde_json enforces while parsing (so no separate scan is needed).
+///
+/// serde_json counts the depth of what it decodes; a member the type ignores (the route body
+/// ignores unknown members) is skipped without recursion and its depth is not counted, so it
+/// cannot overflow the stack but is not refused either. A limit over the whole input is a
+/// depth below 128 ([`DecodeLimits::default`]: 64), which costs one scan.
 pub const DECODE_LIMITS: DecodeLimits =
     DecodeLimits::new(DecodeLimits::DEFAULT_MAX_BYTES, SERDE_JSON_MAX_DEPTH);
 

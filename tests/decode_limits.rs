@@ -60,3 +60,39 @@ fn lower_depth_and_byte_limits_refuse_before_decoding() {
         })
     );
 }
+
+/// A route body with an unknown member (which the route contract ignores) nested `depth` deep.
+fn route_body_with_skipped_member(depth: usize) -> Vec<u8> {
+    let mut text = String::from(r#"{"name":"t","arguments":{},"x":"#);
+    text.push_str(&"[".repeat(depth));
+    text.push_str(&"]".repeat(depth));
+    text.push('}');
+    text.into_bytes()
+}
+
+#[test]
+fn default_depth_counts_what_is_decoded_not_members_skipped() {
+    use toolcall_contracts::route::ToolCallRequest;
+    // serde_json skips an ignored member without recursion and without counting its depth, so
+    // `decode` (with or without `simd`) accepts it at 300 levels: no stack is at risk.
+    let json = route_body_with_skipped_member(300);
+    let decoded = decode::<ToolCallRequest>(&json).unwrap();
+    assert_eq!(decoded.value.name, "t");
+    assert_eq!(
+        serde_json::from_slice::<ToolCallRequest>(&json).unwrap(),
+        decoded.value
+    );
+    // A limit over the whole input is a depth below 128: it scans before decoding. The first `[`
+    // is byte 31 at depth 2, so depth 65 is reached at byte 31 + 63.
+    let limits = DecodeLimits::default();
+    assert_eq!(limits.max_depth, 64);
+    let error = decode_with::<ToolCallRequest>(&json, &limits).unwrap_err();
+    assert_eq!(
+        error.limit,
+        Some(LimitError::TooDeep {
+            depth: 65,
+            limit: 64,
+            offset: 94
+        })
+    );
+}
