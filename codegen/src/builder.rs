@@ -1,5 +1,5 @@
-//! The pipeline on a user's own schema: every definition of one 2020-12 (or draft-07) document
-//! generated into one module that compiles in the user's crate with `toolcall-contracts`,
+//! The pipeline on a user's own schema: the root schema and every definition of one 2020-12 (or
+//! draft-07) document generated into one module that compiles in the user's crate with `toolcall-contracts`,
 //! `serde` and `serde_json` as its only dependencies.
 //!
 //! From a build script, the way `prost-build` is used:
@@ -23,7 +23,7 @@ use crate::families::Family;
 use crate::model::Model;
 use crate::{load, PipelineError};
 
-/// Generates Rust types for every definition of one schema file.
+/// Generates Rust types for the root schema and every definition of one schema file.
 #[derive(Debug, Clone)]
 pub struct Builder {
     schema: PathBuf,
@@ -98,6 +98,7 @@ impl Builder {
             schemas,
             output: "",
             roots: None,
+            generate_root: true,
             replacements: &[],
             open_unions: &[],
             forward_compatible: self.forward_compatible,

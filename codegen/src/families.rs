@@ -13,6 +13,10 @@ pub struct Family {
     pub output: &'static str,
     /// Root definitions whose `$ref` closure is generated; `None` generates every definition.
     pub roots: Option<&'static [&'static str]>,
+    /// A schema file's root with a shape of its own (`{"title": "Config", "type": "object",
+    /// ...}`, not only `$defs` or a lone `$ref`) is generated as a definition named after its
+    /// `title`, else the file name; `false` leaves the root out.
+    pub generate_root: bool,
     /// Definitions replaced by a Rust type instead of being generated: `(definition, path)`.
     /// Used where the contract says decoding stays tolerant and a named validator checks the
     /// value afterwards (the route body's `call_key`, `schema_pin`, `progress_token`).
@@ -41,6 +45,9 @@ pub const ACP: Family = Family {
     schemas: &["schema/acp/acp.schema.json"],
     output: "generated/acp.rs",
     roots: None,
+    // The exporter's root is an index of every message (`anyOf` of agent and client messages
+    // by kind), each branch a definition already.
+    generate_root: false,
     replacements: &[],
     // ACP adds `session/update` variants in minor versions and clients must keep working; the
     // schema does not (yet) declare a catch-all branch for them.
@@ -62,6 +69,7 @@ pub const ROUTE: Family = Family {
     schemas: &["schema/route/tool-call-request.schema.json"],
     output: "generated/route.rs",
     roots: None,
+    generate_root: true,
     replacements: &[
         ("CallKey", "String"),
         ("SchemaPin", "String"),
@@ -97,6 +105,7 @@ pub const CANONICAL: Family = Family {
     ],
     output: "generated/canonical.rs",
     roots: None,
+    generate_root: true,
     replacements: &[
         ("ToolId", "String"),
         ("ToolName", "String"),
@@ -137,6 +146,7 @@ const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'sta
         schemas,
         output,
         roots: None,
+        generate_root: true,
         replacements: &[],
         open_unions: &[],
         forward_compatible: true,

@@ -84,7 +84,7 @@ pub fn model(files: &[load::SchemaFile], family: &Family) -> Result<model::Model
     if !errors.is_empty() {
         return Err(PipelineError::Check(errors));
     }
-    let defs = normalize::normalize(files)?;
+    let normalized = normalize::normalize(files, family.generate_root)?;
     let options = model::build::Options {
         roots: family.roots,
         replacements: family.replacements,
@@ -93,9 +93,11 @@ pub fn model(files: &[load::SchemaFile], family: &Family) -> Result<model::Model
         null_as_absent: family.null_as_absent,
         unknown_enum_as_other: family.unknown_enum_as_other,
     };
-    model::build::build(&defs, &options).map_err(|source| PipelineError::Model {
-        family: family.name.to_owned(),
-        source,
+    model::build::build(&normalized.defs, &normalized.origins, &options).map_err(|source| {
+        PipelineError::Model {
+            family: family.name.to_owned(),
+            source,
+        }
     })
 }
 

@@ -32,8 +32,9 @@ pub enum LoadError {
         /// The parse error (line and column).
         source: serde_json::Error,
     },
-    /// The document root is not an object with `$defs` (or draft-07 `definitions`).
-    #[error("`{path}` has no `$defs` (or `definitions`) object at its root")]
+    /// The document root is neither an object with `$defs` (or draft-07 `definitions`) nor a
+    /// schema with a shape of its own.
+    #[error("`{path}` has no `$defs` (or `definitions`) object at its root, and its root schema has no shape of its own (`type`, `properties`, `oneOf`...)")]
     NoDefs {
         /// The file.
         path: PathBuf,
@@ -41,11 +42,12 @@ pub enum LoadError {
 }
 
 /// Reads and parses one schema file; its root must carry a `$defs` object (or, in a draft-07
-/// document, `definitions`).
+/// document, `definitions`), or be a schema with a shape of its own (generated as a definition
+/// where the family asks, see [`crate::normalize::root`]).
 ///
 /// # Errors
 /// [`LoadError::Read`] when the file cannot be read, [`LoadError::Parse`] when it is not JSON,
-/// [`LoadError::NoDefs`] when its root has no `$defs` object.
+/// [`LoadError::NoDefs`] when its root has neither.
 pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
         path: path.to_owned(),
@@ -56,7 +58,7 @@ pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
         source,
     })?;
     let defs = value.get("$defs").or_else(|| value.get("definitions"));
-    if !defs.is_some_and(Value::is_object) {
+    if !defs.is_some_and(Value::is_object) && crate::normalize::root::schema(&value).is_none() {
         return Err(LoadError::NoDefs {
             path: path.to_owned(),
         });

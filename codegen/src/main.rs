@@ -25,8 +25,9 @@ enum Command {
     /// Regenerate `generated/` from `schema/`; with `--schema`, generate a module for a schema
     /// of your own instead.
     Generate {
-        /// A JSON Schema (2020-12 or draft-07) whose every definition is generated, into one
-        /// module for a crate that depends on `toolcall-contracts`, `serde` and `serde_json`.
+        /// A JSON Schema (2020-12 or draft-07) whose root schema (named after its `title`, else
+        /// the file) and every definition are generated, into one module for a crate that
+        /// depends on `toolcall-contracts`, `serde` and `serde_json`.
         #[arg(long, value_name = "FILE", requires = "out")]
         schema: Option<PathBuf>,
         /// Where `--schema`'s module is written.

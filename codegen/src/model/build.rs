@@ -83,7 +83,11 @@ pub const RESERVED: &[&str] = &["A", "D", "S", "Visitor"];
 ///
 /// # Errors
 /// See [`BuildError`].
-pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, BuildError> {
+pub fn build(
+    defs: &Map<String, Value>,
+    origins: &BTreeMap<String, String>,
+    options: &Options<'_>,
+) -> Result<Model, BuildError> {
     let keep = closure(defs, options.roots)?;
     let replaced: BTreeMap<String, String> = options
         .replacements
@@ -92,6 +96,7 @@ pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, 
         .collect();
     let mut builder = Builder {
         defs,
+        origins,
         options,
         replaced,
         type_names: BTreeMap::new(),
@@ -118,7 +123,7 @@ pub fn build(defs: &Map<String, Value>, options: &Options<'_>) -> Result<Model, 
         }
         builder.definition.clone_from(name);
         let rust = builder.type_names[name].clone();
-        let pointer = pointer::join("/$defs", name);
+        let pointer = builder.origin(name);
         builder.item(rust, schema, &pointer)?;
     }
     let mut model = Model {
@@ -203,6 +208,8 @@ pub(crate) fn ref_name(reference: &str) -> Option<String> {
 
 pub(super) struct Builder<'a> {
     pub(super) defs: &'a Map<String, Value>,
+    /// Definition → pointer of its schema in its file (errors name what the user wrote).
+    origins: &'a BTreeMap<String, String>,
     pub(super) options: &'a Options<'a>,
     replaced: BTreeMap<String, String>,
     /// Definition name → Rust type name.
@@ -228,6 +235,15 @@ impl Builder<'_> {
         }
         self.taken.insert(candidate.clone());
         candidate
+    }
+
+    /// The pointer of definition `name`'s schema in its file: `/$defs/A`, `/definitions/A` in a
+    /// draft-07 document, `""` for a root schema.
+    pub(super) fn origin(&self, name: &str) -> String {
+        self.origins
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| pointer::join("/$defs", name))
     }
 
     pub(super) fn unsupported(&self, pointer: &str, what: impl Into<String>) -> BuildError {
@@ -396,6 +412,12 @@ impl Builder<'_> {
             let (ty, _) = self.value(inner, hint, &inner_pointer)?;
             return Ok((ty, true));
         }
+        if schema == &Value::Bool(false) {
+            return Err(self.unsupported(
+                pointer,
+                "the schema `false`, which no value matches (a member that must be absent has no Rust shape here)",
+            ));
+        }
         let merged = self.merge_all_of(schema, pointer)?;
         let schema = merged.as_ref();
         let types = types(schema);
@@ -438,7 +460,19 @@ impl Builder<'_> {
             without_null["type"] = Value::from(types.non_null.clone());
             return Ok((self.hoist(hint, &without_null, pointer)?, nullable));
         }
-        let ty = match types.non_null.first().map(String::as_str) {
+        let first = types.non_null.first().map(String::as_str);
+        if let (Some(other @ ("number" | "array" | "object")), Some(_)) =
+            (first, schema.get("const"))
+        {
+            return Err(self.unsupported(
+                &pointer::join(pointer, "const"),
+                format!(
+                    "a `const` on {} `{other}` (only string, integer and boolean `const`s are checked)",
+                    if other == "number" { "a" } else { "an" }
+                ),
+            ));
+        }
+        let ty = match first {
             Some("object") | None if is_object(schema) => {
                 if has_properties(schema) {
                     self.hoist(hint, schema, pointer)?
@@ -476,9 +510,10 @@ impl Builder<'_> {
             Some("number") => Ty::Number,
             Some("null") | None => {
                 if schema.get("const").is_some() {
-                    return Err(
-                        self.unsupported(pointer, "a `const` that is not a string or an integer")
-                    );
+                    return Err(self.unsupported(
+                        pointer,
+                        "a `const` without a `type`, or one that is not a string or an integer",
+                    ));
                 }
                 Ty::Value
             }

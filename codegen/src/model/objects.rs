@@ -110,7 +110,7 @@ fn merge_parts<'s>(
                 let target = builder.resolve(r, here)?;
                 // What is refused inside the target is named where it is written.
                 let at = super::build::ref_name(r)
-                    .map_or_else(|| here.clone(), |name| pointer::join("/$defs", &name));
+                    .map_or_else(|| here.clone(), |name| builder.origin(&name));
                 merging.push(r.to_owned());
                 let merged = merge_parts(builder, target, &at, merging)?.into_owned();
                 merging.pop();

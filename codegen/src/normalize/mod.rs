@@ -5,11 +5,14 @@
 //!   is `dependentRequired`/`dependentSchemas`);
 //! - [`refs`]: references to a sibling file of the family (`ids.schema.json#/$defs/ToolId`) and
 //!   to a definition's `$id` become local (`#/$defs/ToolId`);
+//! - [`root`]: a root schema with a shape of its own becomes a definition (when the family asks);
 //! - the files' `$defs` are merged into one map, in file order.
 
 pub mod dialect;
 pub mod refs;
+pub mod root;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
@@ -37,6 +40,15 @@ pub enum NormalizeError {
         /// What it is.
         what: String,
     },
+    /// A root schema with a shape of its own whose names (its `title`, the file name) are all
+    /// taken by definitions.
+    #[error("`{}`: the root schema cannot be named: {tried} already name definitions; give it a `title` no definition has", .path.display())]
+    RootName {
+        /// The file.
+        path: PathBuf,
+        /// The names tried, quoted.
+        tried: String,
+    },
     /// Two definitions declare the same `$id`.
     #[error("`{}`: `$id` `{id}` is declared by `{first}` and `{second}`", .path.display())]
     DuplicateId {
@@ -51,18 +63,34 @@ pub enum NormalizeError {
     },
 }
 
-/// The family's definitions, merged and normalized.
+/// The family's definitions, merged and normalized, with where each one is in its file.
+#[derive(Debug, Clone, Default)]
+pub struct Normalized {
+    /// Every definition, in file order (a file's root schema first).
+    pub defs: Map<String, Value>,
+    /// Definition → RFC 6901 pointer of its schema in its file: `/$defs/A`, `/definitions/A` in
+    /// a draft-07 document, `""` for a root schema.
+    pub origins: BTreeMap<String, String>,
+}
+
+/// The family's definitions, merged and normalized; with `generate_root`, a file's root schema
+/// that has a shape of its own is a definition too (see [`root`]).
 ///
 /// # Errors
 /// See [`NormalizeError`].
-pub fn normalize(files: &[SchemaFile]) -> Result<Map<String, Value>, NormalizeError> {
+pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized, NormalizeError> {
     let siblings: Vec<String> = files
         .iter()
         .filter_map(|f| f.path.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
-    let mut defs = Map::new();
+    let mut out = Normalized::default();
     for file in files {
         let mut value = file.value.clone();
+        let defs_key = if dialect::of(&value) == dialect::Dialect::Draft2020 {
+            "$defs"
+        } else {
+            "definitions"
+        };
         dialect::to_2020_12(&mut value).map_err(|(pointer, what)| NormalizeError::Dialect {
             path: file.path.clone(),
             pointer,
@@ -76,13 +104,42 @@ pub fn normalize(files: &[SchemaFile]) -> Result<Map<String, Value>, NormalizeEr
                 second,
             }
         })?;
-        for (name, schema) in value
+        let mut defs = value
             .get("$defs")
             .and_then(Value::as_object)
             .cloned()
-            .unwrap_or_default()
-        {
-            if defs.insert(name.clone(), schema).is_some() {
+            .unwrap_or_default();
+        if generate_root {
+            if let Some(schema) = root::schema(&value) {
+                let names = root::candidate_names(&value, &file.path);
+                let Some(name) = names
+                    .iter()
+                    .find(|n| !defs.contains_key(*n) && !out.defs.contains_key(*n))
+                else {
+                    return Err(NormalizeError::RootName {
+                        path: file.path.clone(),
+                        tried: names
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    });
+                };
+                let mut all = Map::new();
+                all.insert(name.clone(), schema);
+                all.extend(defs);
+                for schema in all.values_mut() {
+                    root::point_refs_at(schema, name);
+                }
+                defs = all;
+                out.origins.insert(name.clone(), String::new());
+            }
+        }
+        for (name, schema) in defs {
+            out.origins
+                .entry(name.clone())
+                .or_insert_with(|| crate::pointer::join(&format!("/{defs_key}"), &name));
+            if out.defs.insert(name.clone(), schema).is_some() {
                 return Err(NormalizeError::DuplicateDefinition {
                     path: file.path.clone(),
                     definition: name,
@@ -90,5 +147,5 @@ pub fn normalize(files: &[SchemaFile]) -> Result<Map<String, Value>, NormalizeEr
             }
         }
     }
-    Ok(defs)
+    Ok(out)
 }

@@ -1,0 +1,121 @@
+//! A document's root schema as a definition of its own.
+//!
+//! Most schemas a user writes describe their value at the root (`{"title": "Config", "type":
+//! "object", ...}`) and keep only helpers under `$defs`. Such a root becomes a definition named
+//! after its `title` (else the file name before its first `.`), and `"$ref": "#"` (recursion to
+//! the root) points at it. A root that only `$ref`s a definition is that definition: nothing is
+//! added.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::check::ALLOWED_KEYWORDS;
+use crate::pointer;
+
+/// Keywords of the document, not of the root's value.
+const DOCUMENT_KEYWORDS: &[&str] = &["$defs", "definitions", "$schema", "$id"];
+
+/// The root's own schema (without `$defs` and the document keywords), when it has a shape
+/// beyond a lone `$ref`.
+#[must_use]
+pub fn schema(document: &Value) -> Option<Value> {
+    let map = document.as_object()?;
+    let shape: Vec<&str> = map
+        .keys()
+        .map(String::as_str)
+        .filter(|k| ALLOWED_KEYWORDS.contains(k) && !DOCUMENT_KEYWORDS.contains(k))
+        .collect();
+    if shape.is_empty() || shape == ["$ref"] {
+        return None;
+    }
+    let own: Map<String, Value> = map
+        .iter()
+        .filter(|(k, _)| !DOCUMENT_KEYWORDS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some(Value::Object(own))
+}
+
+/// The definition names a root schema may take, in order: its `title`, then the file name
+/// before its first `.` (`orders.schema.json` is `orders`).
+#[must_use]
+pub fn candidate_names(document: &Value, path: &Path) -> Vec<String> {
+    let title = document
+        .get("title")
+        .and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty())
+        .map(str::to_owned);
+    let stem = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .and_then(|n| n.split('.').next().map(str::to_owned))
+        .filter(|s| !s.is_empty());
+    title.into_iter().chain(stem).collect()
+}
+
+/// Points every `"$ref": "#"` of `document` at the definition `name`.
+pub fn point_refs_at(document: &mut Value, name: &str) {
+    let target = format!("#/$defs/{}", pointer::escape(name));
+    rewrite(document, &target);
+}
+
+fn rewrite(value: &mut Value, target: &str) {
+    match value {
+        Value::Object(map) => {
+            for (key, sub) in map.iter_mut() {
+                if key == "$ref" {
+                    if sub.as_str() == Some("#") {
+                        *sub = Value::String(target.to_owned());
+                    }
+                } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                    rewrite(sub, target);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, target)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_root_with_a_shape_is_a_schema_a_lone_ref_is_not() {
+        let document = json!({"$schema": "x", "title": "Config", "type": "object",
+            "properties": {"next": {"$ref": "#"}}, "$defs": {"Port": {"type": "integer"}}});
+        assert_eq!(
+            schema(&document),
+            Some(
+                json!({"title": "Config", "type": "object", "properties": {"next": {"$ref": "#"}}})
+            )
+        );
+        assert_eq!(
+            schema(&json!({"title": "T", "$ref": "#/$defs/A", "$defs": {}})),
+            None
+        );
+        assert_eq!(schema(&json!({"$schema": "x", "$defs": {}})), None);
+    }
+
+    #[test]
+    fn names_come_from_the_title_then_the_file() {
+        let path = Path::new("dir/orders.schema.json");
+        assert_eq!(
+            candidate_names(&json!({"title": "Order"}), path),
+            ["Order", "orders"]
+        );
+        assert_eq!(candidate_names(&json!({"title": " "}), path), ["orders"]);
+    }
+
+    #[test]
+    fn recursion_to_the_root_points_at_its_definition() {
+        let mut document =
+            json!({"properties": {"next": {"$ref": "#"}, "c": {"const": {"$ref": "#"}}}});
+        point_refs_at(&mut document, "a/b");
+        assert_eq!(document["properties"]["next"]["$ref"], "#/$defs/a~1b");
+        assert_eq!(document["properties"]["c"]["const"]["$ref"], "#");
+    }
+}
