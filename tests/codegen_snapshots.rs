@@ -92,6 +92,8 @@ cases! {
     numeric_bounds: [Limits],
     prefix_items: [Point, Range, Row, Segment],
     recursive: [Node, Expr, ExprNeg],
+    ref_percent_escapes: [UnitPrice, Rate, AB, Line],
+    ref_with_siblings: [Name, Tags, Item, User, UserItem],
     root_schema: [Config, Port],
     ref_by_id: [Money, Order],
     reserved_names: [D2, S2, Visitor2, Result, Value, Option],
@@ -133,7 +135,12 @@ fn validator(schema: &Value, name: &str) -> jsonschema::Validator {
         return jsonschema::validator_for(schema)
             .unwrap_or_else(|e| panic!("schema for `{name}` (the root): {e}"));
     }
+    // Only the document's definitions beside the `$ref`: a root with a shape of its own
+    // (`root_schema`) would otherwise apply to every definition's instances too.
     let mut root = schema.clone();
+    if let Some(map) = root.as_object_mut() {
+        map.retain(|k, _| matches!(k.as_str(), "$schema" | "$id" | "$defs"));
+    }
     root["$ref"] = Value::from(format!("#/$defs/{name}"));
     jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for `{name}`: {e}"))
 }

@@ -44,9 +44,12 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "uniqueItems",
 ];
 
-/// Keywords that say nothing about the shape of a value: documentation, and ACP's vendor
-/// keywords (leniency declared on a property, documentation routing), which the model reads
-/// where they apply.
+/// Keywords that say nothing about the shape of a value: documentation, the content
+/// annotations (a string's encoding and media type, which 2020-12 does not assert), and ACP's
+/// vendor keywords (leniency declared on a property, documentation routing), which the model
+/// reads where they apply. Any other `x-` vendor keyword is an annotation too (OpenAPI's
+/// `x-go-name`...), except an unknown `x-deserialize-*`: that prefix is the leniency this
+/// pipeline applies, so a misspelling is refused rather than ignored.
 pub const ANNOTATIONS: &[&str] = &[
     "description",
     "title",
@@ -59,6 +62,9 @@ pub const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
     "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
     "discriminator",
     "x-deserialize-default-on-error",
     "x-deserialize-skip-invalid-items",
@@ -72,6 +78,7 @@ pub const ANNOTATIONS: &[&str] = &[
 #[must_use]
 pub fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
+        || (keyword.starts_with("x-") && !keyword.starts_with("x-deserialize-"))
 }
 
 /// Keywords allowed only directly in a branch of a union (`.../anyOf/N` or `.../oneOf/N`).
@@ -213,6 +220,25 @@ mod tests {
         assert_eq!(
             errors[0].to_string(),
             "`x.schema.json`: keyword `not` is not supported (definition `A`, at `/$defs/A/properties/q/not`)"
+        );
+    }
+
+    #[test]
+    fn vendor_and_content_keywords_are_annotations_a_misspelt_leniency_is_not() {
+        check(&file(
+            json!({"$defs": {"A": {"type": "string", "x-go-name": "A",
+            "contentEncoding": "base64", "contentMediaType": "image/png"}}}),
+        ))
+        .unwrap();
+        let errors = check(&file(
+            json!({"$defs": {"A": {"type": "object", "properties": {
+            "q": {"type": "string", "x-deserialize-default-on-eror": true}}}}}),
+        ))
+        .unwrap_err();
+        assert_eq!(errors[0].keyword, "x-deserialize-default-on-eror");
+        assert_eq!(
+            errors[0].pointer,
+            "/$defs/A/properties/q/x-deserialize-default-on-eror"
         );
     }
 

@@ -123,6 +123,9 @@ fn merge_parts<'s>(
     if own_structural {
         inputs.push((own_value.clone(), pointer.to_owned()));
     }
+    if let Some(merged) = merge_values(builder, &inputs, &own_value)? {
+        return Ok(Cow::Owned(merged));
+    }
     for (part, here) in &inputs {
         if has_union(part) && part.get("properties").is_none() {
             return Err(builder.unsupported(
@@ -133,7 +136,10 @@ fn merge_parts<'s>(
         let kind_ok =
             part.get("type").is_none_or(|t| t == "object") || part.get("properties").is_some();
         if !kind_ok {
-            return Err(builder.unsupported(here, "`allOf` part that is not an object"));
+            return Err(builder.unsupported(
+                here,
+                "`allOf` part (or `$ref` with sibling keywords) that is not an object, merged with parts that are or that hold other keywords",
+            ));
         }
         if let Some(props) = part.get("properties").and_then(Value::as_object) {
             for (name, sub) in props {
@@ -187,6 +193,70 @@ fn merge_parts<'s>(
         merged.insert(key, value);
     }
     Ok(Cow::Owned(Value::Object(merged)))
+}
+
+/// Keywords a part of a non-object `allOf` may hold: what constrains a string, a number or an
+/// array, which together mean the same as one schema declaring them all.
+const VALUE_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// Parts of an `allOf` (or a `$ref` and its sibling keywords) that all describe one string,
+/// number or array (`{"$ref": "#/$defs/Name", "maxLength": 3}` with `Name` a string), merged
+/// into one schema; `None` when a part describes an object or holds other keywords (the object
+/// merge decides). A keyword two parts set differently is refused.
+fn merge_values(
+    builder: &Builder<'_>,
+    inputs: &[(Value, String)],
+    own: &Value,
+) -> Result<Option<Value>, BuildError> {
+    let value_only = |part: &Value| {
+        part.as_object().is_some_and(|map| {
+            map.iter().all(|(k, v)| {
+                is_annotation(k)
+                    || (VALUE_KEYWORDS.contains(&k.as_str()) && !(k == "type" && v == "object"))
+            })
+        })
+    };
+    if inputs.len() < 2 || !inputs.iter().all(|(part, _)| value_only(part)) {
+        return Ok(None);
+    }
+    let mut merged = Map::new();
+    for (part, here) in inputs {
+        for (key, value) in part.as_object().into_iter().flatten() {
+            if is_annotation(key) {
+                continue;
+            }
+            match merged.get(key) {
+                Some(existing) if existing != value => {
+                    return Err(builder.unsupported(
+                        &pointer::join(here, key),
+                        format!("`{key}` set to {value} here and to {existing} by another part of the same `allOf` (or `$ref` and its siblings)"),
+                    ));
+                }
+                _ => {
+                    merged.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+    for (key, value) in annotations_of(own) {
+        merged.insert(key, value);
+    }
+    Ok(Some(Value::Object(merged)))
 }
 
 /// Whether `narrow` says everything `wide` says (each structural keyword of `wide` is in

@@ -9,6 +9,7 @@ use super::names;
 use super::objects::{is_structural, string_const};
 use super::{Enum, EnumValue, Other, Payload, Select, Ty, Union, Variant};
 use crate::check::is_annotation;
+use crate::pointer;
 
 /// The branches of a union schema, with the keyword they sit under.
 fn branches(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {
@@ -476,6 +477,67 @@ fn detect_tag(builder: &Builder<'_>, schema: &Value, list: &[(Value, String)]) -
     })
 }
 
+/// Refuses a `discriminator` the branches do not back. JSON Schema reads no `discriminator`
+/// (it is OpenAPI's annotation), so a union is told apart by what its branches fix: a
+/// `discriminator` is taken only where every branch fixes its `propertyName` to a distinct
+/// string `const` (the detected tag), and OpenAPI's `mapping` only where each entry names the
+/// branch that fixes the tag to that value. Otherwise generating would either disagree with
+/// the schema's validators or drop the `mapping` silently.
+fn check_discriminator(
+    builder: &Builder<'_>,
+    schema: &Value,
+    pointer: &str,
+    list: &[(Value, String)],
+    tag: Option<&str>,
+) -> Result<(), BuildError> {
+    let Some(discriminator) = schema.get("discriminator") else {
+        return Ok(());
+    };
+    let here = pointer::join(pointer, "discriminator");
+    let Some(property) = discriminator.get("propertyName").and_then(Value::as_str) else {
+        return Err(builder.unsupported(&here, "a `discriminator` without a string `propertyName`"));
+    };
+    if tag != Some(property) {
+        return Err(builder.unsupported(
+            &here,
+            format!(
+                "`discriminator` on `{property}`, but the branches do not each fix `{property}` to a distinct string `const` \
+                 (JSON Schema reads no `discriminator`, OpenAPI's `mapping` included, so its validators tell the branches apart by shape only); \
+                 give each branch `\"{property}\": {{\"const\": ...}}`"
+            ),
+        ));
+    }
+    let Some(mapping) = discriminator.get("mapping").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    for (value, target) in mapping {
+        let target = target.as_str().unwrap_or_default();
+        let local = format!("#/$defs/{}", pointer::escape(target));
+        let fixed = list
+            .iter()
+            .find(|(branch, _)| {
+                branch
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| r == target || r == local)
+            })
+            .and_then(|(branch, _)| {
+                branch_consts(builder, branch)
+                    .into_iter()
+                    .find(|(member, _, _)| member == property)
+            });
+        if !fixed.is_some_and(|(_, fixed, _)| fixed == *value) {
+            return Err(builder.unsupported(
+                &pointer::join(&pointer::join(&here, "mapping"), value),
+                format!(
+                    "`mapping` `{value}` → `{target}`, which is not a branch whose `{property}` is `const` `{value}`"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a branch may describe an object (a branch of scalars cannot hold a tag).
 fn could_be_object(builder: &Builder<'_>, branch: &Value) -> bool {
     if let Some(r) = branch.get("$ref").and_then(Value::as_str) {
@@ -542,6 +604,7 @@ pub(super) fn union_with_parent(
     };
     let list = expanded(&source, pointer);
     let tag = detect_tag(builder, schema, &list);
+    check_discriminator(builder, schema, pointer, &list, tag.as_deref())?;
     let mut variants = Vec::new();
     match &tag {
         Some(tag) => {

@@ -66,15 +66,22 @@ pub fn to_2020_12(document: &mut Value) -> Result<(), (String, String)> {
             Value::from("https://json-schema.org/draft/2020-12/schema"),
         );
     }
-    rewrite(document, "")
+    rewrite(document, "", dialect).map_err(|(at, what)| {
+        // Pointers name the document as written: draft-07's definitions are `definitions`.
+        let at = match at.strip_prefix("/$defs/") {
+            Some(rest) if dialect == Dialect::Draft07 => format!("/definitions/{rest}"),
+            _ => at,
+        };
+        (at, what)
+    })
 }
 
-fn rewrite(schema: &mut Value, at: &str) -> Result<(), (String, String)> {
+fn rewrite(schema: &mut Value, at: &str, dialect: Dialect) -> Result<(), (String, String)> {
     match schema {
-        Value::Object(map) => rewrite_object(map, at),
+        Value::Object(map) => rewrite_object(map, at, dialect),
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                rewrite(item, &format!("{at}/{i}"))?;
+                rewrite(item, &format!("{at}/{i}"), dialect)?;
             }
             Ok(())
         }
@@ -82,7 +89,27 @@ fn rewrite(schema: &mut Value, at: &str) -> Result<(), (String, String)> {
     }
 }
 
-fn rewrite_object(map: &mut Map<String, Value>, at: &str) -> Result<(), (String, String)> {
+fn rewrite_object(
+    map: &mut Map<String, Value>,
+    at: &str,
+    dialect: Dialect,
+) -> Result<(), (String, String)> {
+    if dialect == Dialect::Draft07 && map.contains_key("$ref") {
+        let siblings: Vec<String> = map
+            .keys()
+            .filter(|k| *k != "$ref" && !crate::check::is_annotation(k))
+            .map(|k| format!("`{k}`"))
+            .collect();
+        if !siblings.is_empty() {
+            return Err((
+                pointer::join(at, "$ref"),
+                format!(
+                    "`$ref` with sibling keywords {} in a draft-07 document (draft-07 ignores them, 2020-12 applies them): move them into an `allOf` beside the `$ref`, or declare 2020-12",
+                    siblings.join(", ")
+                ),
+            ));
+        }
+    }
     for keyword in ["$recursiveRef", "$recursiveAnchor"] {
         if map.contains_key(keyword) {
             return Err((
@@ -133,11 +160,11 @@ fn rewrite_object(map: &mut Map<String, Value>, at: &str) -> Result<(), (String,
             "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
                 if let Value::Object(children) = value {
                     for (name, child) in children.iter_mut() {
-                        rewrite(child, &pointer::join(&here, name))?;
+                        rewrite(child, &pointer::join(&here, name), dialect)?;
                     }
                 }
             }
-            _ => rewrite(value, &here)?,
+            _ => rewrite(value, &here, dialect)?,
         }
     }
     Ok(())

@@ -31,10 +31,12 @@ pub enum NormalizeError {
         definition: String,
     },
     /// A dialect construct with no 2020-12 equivalent the pipeline takes.
-    #[error("`{}`: {what} at `{pointer}`", .path.display())]
+    #[error("`{}`: definition `{definition}`: {what} at `{pointer}`", .path.display())]
     Dialect {
         /// The file.
         path: PathBuf,
+        /// The definition holding it (`<root>` outside `$defs`).
+        definition: String,
         /// RFC 6901 pointer in the file.
         pointer: String,
         /// What it is.
@@ -61,6 +63,16 @@ pub enum NormalizeError {
         /// The second definition.
         second: String,
     },
+}
+
+/// The definition a pointer in a file is inside (`/$defs/A/...` or `/definitions/A/...`), else
+/// `<root>`.
+fn definition_at(at: &str) -> String {
+    let mut tokens = crate::pointer::tokens(at);
+    match (tokens.next().as_deref(), tokens.next()) {
+        (Some("$defs" | "definitions"), Some(name)) => name.into_owned(),
+        _ => "<root>".to_owned(),
+    }
 }
 
 /// The family's definitions, merged and normalized, with where each one is in its file.
@@ -93,6 +105,7 @@ pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized
         };
         dialect::to_2020_12(&mut value).map_err(|(pointer, what)| NormalizeError::Dialect {
             path: file.path.clone(),
+            definition: definition_at(&pointer),
             pointer,
             what,
         })?;

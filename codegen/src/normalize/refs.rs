@@ -1,6 +1,8 @@
 //! References made local: `sibling.schema.json#/$defs/X` (a file of the same family), a
 //! definition's `$id` (absolute, or relative to the document's `$id`), and the document's own
-//! `$id` followed by a fragment, all become `#/$defs/<name>`.
+//! `$id` followed by a fragment, all become `#/$defs/<name>`. A fragment is percent-decoded
+//! (RFC 3986: `#/$defs/with%20space` names `with space`), except where only the text as written
+//! names a definition (schemas that write `#/$defs/50%off` for a definition `50%off`).
 
 use std::collections::BTreeMap;
 
@@ -45,30 +47,74 @@ pub fn localize(document: &mut Value, siblings: &[String]) -> Result<(), (String
             }
         }
     }
-    rewrite(document, &base, siblings, &ids);
+    let names: Vec<String> = document
+        .get("$defs")
+        .and_then(Value::as_object)
+        .map(|defs| defs.keys().cloned().collect())
+        .unwrap_or_default();
+    let context = Context {
+        base: &base,
+        siblings,
+        ids: &ids,
+        names: &names,
+    };
+    rewrite(document, &context);
     Ok(())
 }
 
-fn rewrite(value: &mut Value, base: &str, siblings: &[String], ids: &BTreeMap<String, String>) {
+/// What rewriting a document's references needs.
+struct Context<'a> {
+    base: &'a str,
+    siblings: &'a [String],
+    ids: &'a BTreeMap<String, String>,
+    /// The document's definition names.
+    names: &'a [String],
+}
+
+fn rewrite(value: &mut Value, context: &Context<'_>) {
     match value {
         Value::Object(map) => {
             for (key, sub) in map.iter_mut() {
                 if key == "$ref" {
                     if let Value::String(reference) = sub {
-                        if let Some(local) = local(reference, base, siblings, ids) {
+                        if let Some(local) =
+                            local(reference, context.base, context.siblings, context.ids)
+                        {
                             *reference = local;
+                        }
+                        if let Some(decoded) = decoded(reference, context.names) {
+                            *reference = decoded;
                         }
                     }
                 } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    rewrite(sub, base, siblings, ids);
+                    rewrite(sub, context);
                 }
             }
         }
-        Value::Array(items) => items
-            .iter_mut()
-            .for_each(|v| rewrite(v, base, siblings, ids)),
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, context)),
         _ => {}
     }
+}
+
+/// A local reference with its fragment percent-decoded, when decoding changes it, gives UTF-8,
+/// and the text as written does not name one of `names` where the decoded text does not.
+fn decoded(reference: &str, names: &[String]) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !fragment.contains('%') {
+        return None;
+    }
+    let text = percent_encoding::percent_decode_str(fragment)
+        .decode_utf8()
+        .ok()?;
+    let names_one = |fragment: &str| {
+        fragment
+            .strip_prefix("/$defs/")
+            .is_some_and(|name| names.iter().any(|n| *n == pointer::unescape(name)))
+    };
+    if names_one(fragment) && !names_one(&text) {
+        return None;
+    }
+    Some(format!("#{text}"))
 }
 
 fn local(
@@ -123,5 +169,30 @@ mod tests {
         assert_eq!(props["own"]["$ref"], "#/$defs/A");
         assert_eq!(props["sibling"]["$ref"], "#/$defs/Id");
         assert_eq!(props["remote"]["$ref"], "https://elsewhere.org/x.json");
+    }
+
+    #[test]
+    fn fragments_are_percent_decoded_unless_only_the_written_text_names_a_definition() {
+        let mut document = json!({
+            "$defs": {
+                "with space": {"type": "string"},
+                "per%cent": {"type": "string"},
+                "50%25": {"type": "string"},
+                "C": {"properties": {
+                    "a": {"$ref": "#/$defs/with%20space"},
+                    "b": {"$ref": "#/$defs/per%25cent"},
+                    "raw": {"$ref": "#/$defs/per%cent"},
+                    "written": {"$ref": "#/$defs/50%25"},
+                    "slash": {"$ref": "#/$defs/a~1b%7E0"}
+                }}
+            }
+        });
+        localize(&mut document, &[]).unwrap();
+        let props = &document["$defs"]["C"]["properties"];
+        assert_eq!(props["a"]["$ref"], "#/$defs/with space");
+        assert_eq!(props["b"]["$ref"], "#/$defs/per%cent");
+        assert_eq!(props["raw"]["$ref"], "#/$defs/per%cent");
+        assert_eq!(props["written"]["$ref"], "#/$defs/50%25");
+        assert_eq!(props["slash"]["$ref"], "#/$defs/a~1b~0");
     }
 }
