@@ -526,7 +526,7 @@ fn check_discriminator(
                     .into_iter()
                     .find(|(member, _, _)| member == property)
             });
-        if !fixed.is_some_and(|(_, fixed, _)| fixed == *value) {
+        if fixed.is_none_or(|(_, fixed, _)| fixed != *value) {
             return Err(builder.unsupported(
                 &pointer::join(&pointer::join(&here, "mapping"), value),
                 format!(
