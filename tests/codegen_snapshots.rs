@@ -82,6 +82,7 @@ cases! {
     array_bounds: [Matrix, Batch],
     branches_add_required: [Contact, Target],
     branches_narrow_type: [Value, Setting],
+    definition_name_collisions: [FooBar, FooBar2],
     enum_with_const: [Version, Header, HeaderMode],
     enum_with_null: [Level, LevelValue, Config, ConfigMode],
     hoisted_inline_objects: [Server, ServerCapabilities, ServerCapabilitiesTools, ServerLimitsItem],

@@ -120,16 +120,58 @@ impl Num {
         }
     }
 
+    /// Whether `self` is an integral multiple of `divisor`, exactly: a float is read as the
+    /// shortest decimal that gives it back (`0.07` is 7 × 10⁻², which `0.01` divides, although
+    /// `0.07 / 0.01` is `7.000000000000001` in `f64`), as JSON Schema defines `multipleOf` on
+    /// the numbers written. Beyond `i128`, the `f64` quotient decides.
     fn is_multiple_of(self, divisor: Self) -> bool {
         match (self, divisor) {
             (_, Self::Int(0)) => true,
             (Self::Int(a), Self::Int(b)) => a % b == 0,
-            (a, b) => {
-                let quotient = a.as_f64() / b.as_f64();
-                quotient.is_finite() && quotient.fract() == 0.0
-            }
+            (a, b) => a
+                .decimal()
+                .zip(b.decimal())
+                .and_then(|(a, b)| decimal_multiple(a, b))
+                .unwrap_or_else(|| {
+                    let quotient = a.as_f64() / b.as_f64();
+                    quotient.is_finite() && quotient.fract() == 0.0
+                }),
         }
     }
+
+    /// `(digits, exponent)` with `self` = digits × 10^exponent, from the shortest decimal that
+    /// reads back as the same `f64`; `None` for a non-finite float.
+    fn decimal(self) -> Option<(i128, i32)> {
+        match self {
+            Self::Int(v) => Some((v, 0)),
+            Self::Float(v) if v.is_finite() => {
+                // `{:e}` writes the shortest round-trip digits: `7e-2`, `1.999e1`, `-2.5e0`.
+                let text = format!("{v:e}");
+                let (mantissa, exponent) = text.split_once('e')?;
+                let exponent: i32 = exponent.parse().ok()?;
+                let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+                let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
+                let places = i32::try_from(fraction.len()).ok()?;
+                Some((digits, exponent - places))
+            }
+            Self::Float(_) => None,
+        }
+    }
+}
+
+/// Whether `a` is an integral multiple of `b`, both `(digits, exponent)`; `None` when scaling
+/// to a common exponent overflows `i128`.
+fn decimal_multiple((a, ea): (i128, i32), (b, eb): (i128, i32)) -> Option<bool> {
+    if b == 0 {
+        return Some(true);
+    }
+    let common = ea.min(eb);
+    let scale = |digits: i128, exponent: i32| {
+        10i128
+            .checked_pow(u32::try_from(exponent - common).ok()?)
+            .and_then(|factor| digits.checked_mul(factor))
+    };
+    Some(scale(a, ea)? % scale(b, eb)? == 0)
 }
 
 fn numeric(value: Num, shown: &dyn std::fmt::Display, bounds: &Bounds) -> Option<String> {
@@ -186,18 +228,28 @@ impl Check for Number {
     }
 }
 
+fn characters(count: usize) -> String {
+    if count == 1 {
+        "1 character".to_owned()
+    } else {
+        format!("{count} characters")
+    }
+}
+
 impl Check for String {
     fn violation(&self, bounds: &Bounds) -> Option<String> {
         if bounds.min_length.is_some() || bounds.max_length.is_some() {
             let length = self.chars().count();
             if let Some(min) = bounds.min_length.filter(|&min| length < min) {
                 return Some(format!(
-                    "a string of {length} characters is shorter than the minimum length `{min}`"
+                    "a string of {} is shorter than the minimum length `{min}`",
+                    characters(length)
                 ));
             }
             if let Some(max) = bounds.max_length.filter(|&max| length > max) {
                 return Some(format!(
-                    "a string of {length} characters is longer than the maximum length `{max}`"
+                    "a string of {} is longer than the maximum length `{max}`",
+                    characters(length)
                 ));
             }
         }
@@ -214,7 +266,29 @@ impl Check for String {
     }
 }
 
-impl<T: PartialEq> Check for Vec<T> {
+/// Whether two JSON values are equal as JSON Schema defines it (`uniqueItems`, `const`,
+/// `enum`): numbers by their mathematical value (`1` and `1.0` are equal), arrays item by item,
+/// objects member by member in any order.
+fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            Num::of_number(x).cmp(Num::of_number(y)) == Ordering::Equal
+                && !(x.as_f64().is_some_and(f64::is_nan) || y.as_f64().is_some_and(f64::is_nan))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+impl<T: PartialEq + serde::Serialize> Check for Vec<T> {
     fn violation(&self, bounds: &Bounds) -> Option<String> {
         let count = self.len();
         if let Some(min) = bounds.min_items.filter(|&min| count < min) {
@@ -228,8 +302,18 @@ impl<T: PartialEq> Check for Vec<T> {
             ));
         }
         if bounds.unique_items {
+            // Compared as JSON (`1` and `1.0` are one number); an item that does not encode
+            // is compared by `==` alone.
+            let values: Vec<Option<serde_json::Value>> = self
+                .iter()
+                .map(|item| serde_json::to_value(item).ok())
+                .collect();
             for (i, item) in self.iter().enumerate() {
-                if let Some(j) = self[..i].iter().position(|earlier| earlier == item) {
+                let equal = |j: usize| {
+                    self[j] == *item
+                        || matches!((&values[j], &values[i]), (Some(a), Some(b)) if json_equal(a, b))
+                };
+                if let Some(j) = (0..i).find(|&j| equal(j)) {
                     return Some(format!("items {j} and {i} are equal (`uniqueItems`)"));
                 }
             }
@@ -317,5 +401,82 @@ impl Pattern {
             })
             .as_ref()
             .is_some_and(|regex| regex.is_match(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn multiple_of(value: serde_json::Value, step: Limit) -> bool {
+        let bounds = Bounds {
+            multiple_of: Some(step),
+            ..Bounds::NONE
+        };
+        let serde_json::Value::Number(n) = value else {
+            panic!("a number")
+        };
+        n.violation(&bounds).is_none()
+    }
+
+    #[test]
+    fn multiple_of_a_decimal_step_is_exact_on_the_numbers_written() {
+        for ok in [
+            json!(0.07),
+            json!(0.29),
+            json!(19.99),
+            json!(3),
+            json!(-0.05),
+            json!(0),
+        ] {
+            assert!(multiple_of(ok.clone(), Limit::Float(0.01)), "{ok}");
+        }
+        assert!(multiple_of(json!(0.3), Limit::Float(0.1)));
+        assert!(multiple_of(json!(0.7), Limit::Float(0.1)));
+        assert!(multiple_of(json!(2.5), Limit::Float(0.5)));
+        assert!(
+            multiple_of(json!(1e300), Limit::Float(0.5)),
+            "beyond i128: the f64 quotient"
+        );
+        for bad in [json!(0.075), json!(1.001), json!(0.0001)] {
+            assert!(!multiple_of(bad.clone(), Limit::Float(0.01)), "{bad}");
+        }
+        assert!(!multiple_of(json!(0.35), Limit::Float(0.1)));
+        assert!(multiple_of(json!(6), Limit::Int(3)));
+        assert!(!multiple_of(json!(7), Limit::Int(3)));
+        assert!(multiple_of(json!(7.5), Limit::Float(2.5)));
+    }
+
+    #[test]
+    fn unique_items_compares_numbers_by_value_and_objects_in_any_order() {
+        let bounds = Bounds {
+            unique_items: true,
+            ..Bounds::NONE
+        };
+        let numbers: Vec<Number> = serde_json::from_str("[1, 2, 1.0]").unwrap();
+        assert_eq!(
+            numbers.violation(&bounds).as_deref(),
+            Some("items 0 and 2 are equal (`uniqueItems`)")
+        );
+        let values: Vec<serde_json::Value> =
+            serde_json::from_str(r#"[{"a": [1], "b": 2}, {"b": 2.0, "a": [1.0]}]"#).unwrap();
+        assert!(values.violation(&bounds).is_some());
+        let distinct: Vec<serde_json::Value> =
+            serde_json::from_str(r#"[1, "1", [1], {"a": 1}, {"a": 1, "b": 1}, true, null]"#)
+                .unwrap();
+        assert_eq!(distinct.violation(&bounds), None);
+    }
+
+    #[test]
+    fn one_character_is_singular() {
+        let bounds = Bounds {
+            min_length: Some(2),
+            ..Bounds::NONE
+        };
+        assert_eq!(
+            "a".to_owned().violation(&bounds).as_deref(),
+            Some("a string of 1 character is shorter than the minimum length `2`")
+        );
     }
 }

@@ -106,11 +106,15 @@ pub fn build(
         definition: String::new(),
         string_enums: BTreeSet::new(),
     };
-    // Every kept definition gets its name first, so that references resolve in any order.
-    for name in defs.keys().filter(|name| keep.contains(*name)) {
-        if builder.replaced.contains_key(name) {
-            continue;
-        }
+    // Every kept definition gets its name first, so that references resolve in any order; a
+    // definition already spelt as its Rust name (`FooBar`) claims it before one that converts
+    // to it (`foo_bar` is then `FooBar2`).
+    let mut order: Vec<&String> = defs
+        .keys()
+        .filter(|name| keep.contains(*name) && !builder.replaced.contains_key(*name))
+        .collect();
+    order.sort_by_key(|name| names::type_name(name) != **name);
+    for name in order {
         let rust = builder.claim(names::type_name(name));
         if super::unions::is_string_enum(&defs[name]) {
             builder.string_enums.insert(rust.clone());
