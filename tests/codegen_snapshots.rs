@@ -85,6 +85,7 @@ cases! {
     definition_name_collisions: [FooBar, FooBar2],
     enum_with_const: [Version, Header, HeaderMode],
     enum_with_null: [Level, LevelValue, Config, ConfigMode],
+    integer_enum: [Priority, Job, JobRetries],
     hoisted_inline_objects: [Server, ServerCapabilities, ServerCapabilitiesTools, ServerLimitsItem],
     member_names: [Record],
     nullable_items: [Sheet, SheetPair],
@@ -261,4 +262,13 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
     }
     println!("{valid} valid and {invalid} invalid instances");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn an_unknown_integer_names_the_known_values() {
+    let error = serde_json::from_str::<integer_enum::Job>(r#"{"priority": 5}"#).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid value: integer `5`, expected one of `-1`, `0`, `10` (`Priority`) at line 1 column 15"
+    );
 }

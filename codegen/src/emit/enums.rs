@@ -82,13 +82,23 @@ pub fn emit(item: &Item, e: &Enum, paths: &Paths, options: &Options) -> TokenStr
                     quote!(other => Ok(Self::#name(other)),),
                 )
             }
-            None => (
-                quote!(),
-                quote!(other => Err(#de::Error::invalid_value(
-                    #de::Unexpected::Signed(other),
-                    &#type_name,
-                )),),
-            ),
+            None => {
+                let expected = format!(
+                    "one of {} (`{type_name}`)",
+                    e.values
+                        .iter()
+                        .map(|v| format!("`{}`", v.wire))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                (
+                    quote!(),
+                    quote!(other => Err(#de::Error::invalid_value(
+                        #de::Unexpected::Signed(other),
+                        &#expected,
+                    )),),
+                )
+            }
         };
         return quote! {
             #definition

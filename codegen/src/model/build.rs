@@ -541,7 +541,7 @@ impl Builder<'_> {
         if schema.get("enum").is_some() && !super::unions::is_enumeration(schema) {
             return Err(self.unsupported(
                 &pointer::join(pointer, "enum"),
-                "an `enum` whose values are not all strings or all integers (or whose `const` is none of them)",
+                "an `enum` whose values are not all strings or all integers within `i64` (or whose `const` is none of them)",
             ));
         }
         Ok(())

@@ -94,7 +94,8 @@ fn enumeration_values(schema: &Value) -> Option<(Vec<(Value, Option<&Value>)>, O
             .map(|v| (v.clone(), None))
             .collect();
         let strings = values.iter().all(|(v, _)| v.is_string());
-        let integers = values.iter().all(|(v, _)| v.is_i64() || v.is_u64());
+        // Integer enumerations are `i64` codes: a value past `i64::MAX` is refused, not wrapped.
+        let integers = values.iter().all(|(v, _)| v.is_i64());
         if values.is_empty() || !(strings || integers) || has_union(schema) {
             return None;
         }
@@ -128,7 +129,8 @@ fn enumeration_values(schema: &Value) -> Option<(Vec<(Value, Option<&Value>)>, O
         }
     }
     let strings = values.iter().all(|(v, _)| v.is_string());
-    let integers = values.iter().all(|(v, _)| v.is_i64() || v.is_u64());
+    // Integer enumerations are `i64` codes: a value past `i64::MAX` is refused, not wrapped.
+    let integers = values.iter().all(|(v, _)| v.is_i64());
     let open_matches = open
         .and_then(open_branch)
         .is_none_or(|t| (t == "string" && strings) || (t == "integer" && integers));
