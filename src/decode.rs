@@ -31,9 +31,10 @@ pub struct Decoded<T> {
 
 /// Why a decode failed.
 ///
-/// `Display`: ``<message> at `<pointer>` (line <line>, column <column>)``.
+/// `Display`: ``<message> at `<pointer>` (line <line>, column <column>)``, without the
+/// parenthesis when the position is unknown (a limit, or an error serde reports without one).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message} at `{pointer}` (line {line}, column {column})")]
+#[error("{message} at `{pointer}`{}", position(*.line, *.column))]
 pub struct DecodeError {
     /// RFC 6901 pointer into the input of the member or item that failed (`""` for the root).
     /// For input that is not JSON at all, the pointer of the value being read when the syntax
@@ -48,6 +49,15 @@ pub struct DecodeError {
     /// Set when the input was refused by a [`DecodeLimits`] before decoding: which limit and
     /// the value (`message` is its text).
     pub limit: Option<LimitError>,
+}
+
+/// ` (line L, column C)`, or nothing when the line is unknown (0).
+fn position(line: usize, column: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(" (line {line}, column {column})")
+    }
 }
 
 impl DecodeError {
@@ -76,11 +86,11 @@ impl DecodeError {
 }
 
 /// Decodes `json` into `T` and reports every leniency applied, within the default limits
-/// [`DECODE_LIMITS`] (1 MiB, 128 levels of nesting).
+/// [`DECODE_LIMITS`] (1 MiB, 127 levels of nesting).
 ///
 /// `serde_json::from_slice::<T>` accepts and rejects exactly the same inputs within the limits
 /// and gives the same value; it only discards the report (and applies no limits but serde_json's
-/// own 128 levels). `decode` is also the fast path: it decodes in one pass over the input, and
+/// own 127 levels). `decode` is also the fast path: it decodes in one pass over the input, and
 /// decodes a second time, carefully, only when something fails or leniency was applied; plain
 /// `from_slice` always decodes carefully (it captures the text of members that declare
 /// leniency, to recover from a malformed value). With the `simd` feature the optimistic pass
@@ -93,25 +103,27 @@ pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeErro
     decode_with(json, &DECODE_LIMITS)
 }
 
-/// The limits of [`decode`]: [`DecodeLimits::DEFAULT_MAX_BYTES`] (1 MiB) and 128 levels, the
-/// depth serde_json enforces while parsing (so no separate scan is needed).
+/// The limits of [`decode`]: [`DecodeLimits::DEFAULT_MAX_BYTES`] (1 MiB) and 127 levels, the
+/// depth serde_json enforces while parsing (its recursion limit of 128 refuses the 128th level),
+/// so no separate scan is needed.
 ///
 /// serde_json counts the depth of what it decodes; a member the type ignores (the route body
 /// ignores unknown members) is skipped without recursion and its depth is not counted, so it
 /// cannot overflow the stack but is not refused either. A limit over the whole input is a
-/// depth below 128 ([`DecodeLimits::default`]: 64), which costs one scan.
+/// depth below 127 ([`DecodeLimits::default`]: 64), which costs one scan.
 pub const DECODE_LIMITS: DecodeLimits =
     DecodeLimits::new(DecodeLimits::DEFAULT_MAX_BYTES, SERDE_JSON_MAX_DEPTH);
 
-/// The nesting depth serde_json refuses past on its own.
-const SERDE_JSON_MAX_DEPTH: usize = 128;
+/// The deepest nesting serde_json accepts on its own (its recursion limit, 128, is reached by
+/// the 128th open array or object).
+const SERDE_JSON_MAX_DEPTH: usize = 127;
 
 /// [`decode`] within the given limits (for example a byte limit from
 /// `canonical::ToolLimits::max_input_bytes`, feature `canonical`).
 ///
-/// The byte limit costs nothing; a depth limit below 128 costs one scan of the input (see
-/// [`DecodeLimits::check`]); 128 and above are enforced by serde_json while parsing (a deeper
-/// limit than 128 cannot be granted).
+/// The byte limit costs nothing; a depth limit below 127 costs one scan of the input (see
+/// [`DecodeLimits::check`]); 127 and above are enforced by serde_json while parsing (a deeper
+/// limit than 127 cannot be granted).
 ///
 /// # Errors
 /// As [`decode`].

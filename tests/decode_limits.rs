@@ -4,6 +4,10 @@ use toolcall_contracts::acp::ToolCallLocation;
 use toolcall_contracts::policy::{DecodeLimits, LimitError};
 use toolcall_contracts::{decode, decode_with, DECODE_LIMITS};
 
+fn nest(depth: usize) -> Vec<u8> {
+    format!("{}{}", "[".repeat(depth), "]".repeat(depth)).into_bytes()
+}
+
 fn nested(depth: usize) -> Vec<u8> {
     let mut text = String::from(r#"{"path":"/a","_meta":{"x":"#);
     text.push_str(&"[".repeat(depth));
@@ -16,7 +20,23 @@ fn nested(depth: usize) -> Vec<u8> {
 fn default_depth_is_serde_json_guard_reported_as_the_typed_limit() {
     assert_eq!(
         (DECODE_LIMITS.max_bytes, DECODE_LIMITS.max_depth),
-        (1024 * 1024, 128)
+        (1024 * 1024, 127)
+    );
+    // serde_json's recursion limit (128) refuses the 128th level: 127 is the deepest decoded,
+    // and the error names the first byte at depth 128.
+    assert!(decode::<serde_json::Value>(&nest(127)).is_ok());
+    let error = decode::<serde_json::Value>(&nest(128)).unwrap_err();
+    assert_eq!(
+        error.limit,
+        Some(LimitError::TooDeep {
+            depth: 128,
+            limit: 127,
+            offset: 127
+        })
+    );
+    assert_eq!(
+        error.to_string(),
+        "input nesting depth reaches `128` at byte `127`, over `max_depth` of `127` at ``"
     );
     assert!(decode::<ToolCallLocation>(&nested(100)).is_ok());
     let error = decode::<ToolCallLocation>(&nested(200)).unwrap_err();
@@ -24,9 +44,9 @@ fn default_depth_is_serde_json_guard_reported_as_the_typed_limit() {
         matches!(
             error.limit,
             Some(LimitError::TooDeep {
-                depth: 129,
-                limit: 128,
-                offset: 152
+                depth: 128,
+                limit: 127,
+                offset: 151
             })
         ),
         "{error:?}"
@@ -82,7 +102,7 @@ fn default_depth_counts_what_is_decoded_not_members_skipped() {
         serde_json::from_slice::<ToolCallRequest>(&json).unwrap(),
         decoded.value
     );
-    // A limit over the whole input is a depth below 128: it scans before decoding. The first `[`
+    // A limit over the whole input is a depth below 127: it scans before decoding. The first `[`
     // is byte 31 at depth 2, so depth 65 is reached at byte 31 + 63.
     let limits = DecodeLimits::default();
     assert_eq!(limits.max_depth, 64);

@@ -9,7 +9,7 @@
 //!   `i64::MIN..=u64::MAX` (both read it as an `f64`). Integers within that range are read
 //!   exactly by both.
 //! - nesting deeper than [`MAX_DEPTH`] arrays and objects that a visitor walks (serde_json
-//!   refuses past 128, sonic-rs past 255; and below that sonic-rs takes more stack);
+//!   refuses the 128th level, sonic-rs past 255; and below that sonic-rs takes more stack);
 //! - an externally tagged enum: not walked here, so not guarded.
 //!
 //! Every value is read with sonic-rs's `deserialize_any` (but `Option`s and newtype structs,
@@ -29,7 +29,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 /// (measured with `ToolCallLocation` and a nested `_meta`, least stack for a decode to
 /// succeed: release, 64 levels 47 KiB against serde_json's 55 KiB at 120; a debug build, 16
 /// levels 315 KiB against serde_json's 295 KiB at 120, about 20 KiB a level where serde_json
-/// takes 2.3 KiB), so deeper input is decoded by serde_json, which refuses past 128 as before.
+/// takes 2.3 KiB), so deeper input is decoded by serde_json, which refuses the 128th level as before.
 pub(super) const MAX_DEPTH: usize = if cfg!(debug_assertions) { 16 } else { 64 };
 
 /// What the guard saw during one pass.

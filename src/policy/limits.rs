@@ -10,7 +10,7 @@ use serde_json::Value;
 /// [`DecodeLimits::DEFAULT_MAX_DEPTH`] (64 nested arrays or objects). Depth counts open
 /// containers: a scalar is depth 0, `[]` and `{}` are depth 1, `{"a": [1]}` is depth 2.
 ///
-/// serde_json refuses input nested past 128 levels on its own; these limits are lower so that
+/// serde_json refuses input nested 128 levels deep on its own; these limits are lower so that
 /// validation (`CompiledSchema::check`, feature `policy`) and any code that recurses over the
 /// decoded value stay well inside a 2 MiB thread stack, and so that a large input is refused
 /// without allocating a tree for it.
