@@ -612,6 +612,11 @@ fn enumeration_with_null(schema: &Value) -> Option<Value> {
         return None;
     }
     let mut rest = schema.as_object()?.clone();
+    let others = Value::Array(values.iter().filter(|v| !v.is_null()).cloned().collect());
+    if !super::unions::is_enumeration(&serde_json::json!({ "enum": others })) {
+        // Refused where it is written (`/enum`), not inside the rewrite.
+        return None;
+    }
     let docs: Map<String, Value> = ["description", "title"]
         .iter()
         .filter_map(|k| rest.remove(*k).map(|v| ((*k).to_owned(), v)))
