@@ -53,7 +53,12 @@ pub fn render(model: &Model, options: &Options) -> String {
         };
         items.push(tokens);
     }
-    let prelude = paths.prelude();
+    // A module of only aliases (`type Tags = Vec<String>;`) calls no support code.
+    let needs_rt = model
+        .items
+        .iter()
+        .any(|item| !matches!(item.kind, Kind::Alias(_)));
+    let prelude = paths.prelude(needs_rt);
     let file: TokenStream = quote! {
         #prelude
         #(#items)*

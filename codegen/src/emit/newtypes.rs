@@ -16,7 +16,7 @@ pub fn newtype(item: &Item, ty: &Ty, paths: &Paths) -> TokenStream {
     let mut statics = Statics::default();
     let seed = seed(ty, paths, &mut statics, &static_name(&item.name, ""));
     let doc = docs::with_note(item.docs.as_deref(), "");
-    let (result, fmt, from) = (paths.name("Result"), paths.name("fmt"), paths.name("From"));
+    let (result, from) = (paths.name("Result"), paths.name("From"));
     let (serialize, serializer, deserialize, deserializer) = (
         paths.name("Serialize"),
         paths.name("Serializer"),
@@ -56,6 +56,7 @@ pub fn newtype(item: &Item, ty: &Ty, paths: &Paths) -> TokenStream {
         Ty::String | Ty::Int(_) | Ty::Bool | Ty::Number
     )
     .then(|| {
+        let fmt = paths.name("fmt");
         quote! {
             impl #fmt::Display for #ident {
                 fn fmt(&self, f: &mut #fmt::Formatter<'_>) -> #fmt::Result {

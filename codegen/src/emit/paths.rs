@@ -204,7 +204,7 @@ impl Paths {
 
     /// The `use` prelude of the module: every short name used, and `rt`.
     #[must_use]
-    pub fn prelude(&self) -> TokenStream {
+    pub fn prelude(&self, needs_rt: bool) -> TokenStream {
         let mut lines = Vec::new();
         let used = self.used.borrow();
         let mut std_items = Vec::new();
@@ -245,8 +245,12 @@ impl Paths {
         if *self.uses_maybe.borrow() && !self.types.contains("MaybeUndefined") {
             root_items.push(quote!(MaybeUndefined));
         }
-        root_items.push(quote!(__private as rt));
-        lines.push(quote!(use #root::{#(#root_items),*};));
+        if needs_rt {
+            root_items.push(quote!(__private as rt));
+        }
+        if !root_items.is_empty() {
+            lines.push(quote!(use #root::{#(#root_items),*};));
+        }
         quote!(#(#lines)*)
     }
 }

@@ -105,6 +105,7 @@ pub fn build(
         items: Vec::new(),
         definition: String::new(),
         string_enums: BTreeSet::new(),
+        hoisting: Vec::new(),
     };
     // Every kept definition gets its name first, so that references resolve in any order; a
     // definition already spelt as its Rust name (`FooBar`) claims it before one that converts
@@ -153,6 +154,7 @@ pub fn build(
             ),
         });
     }
+    super::recursion::newtype_recursive_aliases(&mut model);
     super::recursion::box_cycles(&mut model);
     Ok(model)
 }
@@ -226,6 +228,8 @@ pub(super) struct Builder<'a> {
     pub(super) definition: String,
     /// Rust names of string enumerations.
     pub(super) string_enums: BTreeSet<String>,
+    /// The inline schemas being hoisted, outermost first (one that contains itself is refused).
+    hoisting: Vec<(Value, String)>,
 }
 
 impl Builder<'_> {
@@ -330,11 +334,23 @@ impl Builder<'_> {
         schema: &Value,
         pointer: &str,
     ) -> Result<Ty, BuildError> {
+        if let Some((_, first)) = self.hoisting.iter().find(|(s, _)| s == schema) {
+            // A `$ref` with siblings inside its own target (`"me": {"$ref": "#/$defs/A",
+            // "required": ["v"]}` in `A`) merges into a new inline schema that holds itself
+            // again: hoisting it would never end.
+            return Err(self.unsupported(
+                &first.clone(),
+                "an inline schema that contains itself (a `$ref` with sibling keywords, or an `allOf`, inside the definition it refers to): give the merged schema a definition of its own",
+            ));
+        }
         let name = self.claim(names::pascal(hint));
         if super::unions::is_string_enum(schema) {
             self.string_enums.insert(name.clone());
         }
-        self.item(name.clone(), schema, pointer)?;
+        self.hoisting.push((schema.clone(), pointer.to_owned()));
+        let built = self.item(name.clone(), schema, pointer);
+        self.hoisting.pop();
+        built?;
         Ok(Ty::Named(name))
     }
 

@@ -214,3 +214,63 @@ fn box_in(ty: &mut Ty, cyclic: &dyn Fn(&str) -> bool) {
         _ => {}
     }
 }
+
+/// Every generated type `ty` names, at any depth (through `Vec`, maps, `Option`, bounds).
+fn named<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
+    match ty {
+        Ty::Named(name) => out.push(name),
+        Ty::Boxed(inner)
+        | Ty::Vec(inner)
+        | Ty::Nullable(inner)
+        | Ty::Map(inner)
+        | Ty::Bounded(inner, _) => named(inner, out),
+        _ => {}
+    }
+}
+
+/// Aliases that reach themselves through aliases only (`type Tree = Vec<Tree>;`, a root array
+/// whose items are `{"$ref": "#"}`) are not Rust: such an alias becomes a newtype
+/// (`struct Tree(pub Vec<Tree>)`), which may hold itself inside a `Vec` or a map.
+pub(super) fn newtype_recursive_aliases(model: &mut Model) {
+    let aliases: BTreeMap<String, Ty> = model
+        .items
+        .iter()
+        .filter_map(|item| match &item.kind {
+            Kind::Alias(ty) => Some((item.name.clone(), ty.clone())),
+            _ => None,
+        })
+        .collect();
+    let reaches_itself = |start: &str| {
+        let mut stack: Vec<&str> = vec![start];
+        let mut seen: Vec<&str> = Vec::new();
+        while let Some(name) = stack.pop() {
+            let Some(ty) = aliases.get(name) else {
+                continue;
+            };
+            let mut next = Vec::new();
+            named(ty, &mut next);
+            for n in next {
+                if n == start {
+                    return true;
+                }
+                if !seen.contains(&n) {
+                    seen.push(n);
+                    stack.push(n);
+                }
+            }
+        }
+        false
+    };
+    let recursive: Vec<String> = aliases
+        .keys()
+        .filter(|name| reaches_itself(name))
+        .cloned()
+        .collect();
+    for item in &mut model.items {
+        if recursive.contains(&item.name) {
+            if let Kind::Alias(ty) = &item.kind {
+                item.kind = Kind::Newtype(ty.clone());
+            }
+        }
+    }
+}

@@ -97,7 +97,11 @@ fn rewrite_object(
     if dialect == Dialect::Draft07 && map.contains_key("$ref") {
         let siblings: Vec<String> = map
             .keys()
-            .filter(|k| *k != "$ref" && !crate::check::is_annotation(k))
+            .filter(|k| {
+                // At the root, `definitions` (here already `$defs`) belongs to the document.
+                let document = at.is_empty() && matches!(k.as_str(), "$defs" | "definitions");
+                *k != "$ref" && !document && !crate::check::is_annotation(k)
+            })
             .map(|k| format!("`{k}`"))
             .collect();
         if !siblings.is_empty() {
