@@ -98,6 +98,8 @@ fn merge_parts<'s>(
     let mut required: Vec<Value> = Vec::new();
     let mut additional: Option<Value> = None;
     let mut inputs: Vec<(Value, String)> = Vec::new();
+    // Where each input's own keywords are written: a `$ref`'s target for a resolved part.
+    let mut written: Vec<String> = Vec::new();
     for (part, here) in &parts {
         let resolved = match part.get("$ref").and_then(Value::as_str) {
             Some(r) if !is_structural(&without(part, "$ref")) => {
@@ -114,18 +116,24 @@ fn merge_parts<'s>(
                 merging.push(r.to_owned());
                 let merged = merge_parts(builder, target, &at, merging)?.into_owned();
                 merging.pop();
+                written.push(at);
                 merged
             }
-            _ => merge_parts(builder, part, here, merging)?.into_owned(),
+            _ => {
+                written.push(here.clone());
+                merge_parts(builder, part, here, merging)?.into_owned()
+            }
         };
         inputs.push((resolved, here.clone()));
     }
     if own_structural {
         inputs.push((own_value.clone(), pointer.to_owned()));
+        written.push(pointer.to_owned());
     }
     if let Some(merged) = merge_values(builder, &inputs, &own_value)? {
         return Ok(Cow::Owned(merged));
     }
+    refuse_scoped_additional(builder, &inputs, &written)?;
     for (part, here) in &inputs {
         if has_union(part) && part.get("properties").is_none() {
             return Err(builder.unsupported(
@@ -195,6 +203,73 @@ fn merge_parts<'s>(
     Ok(Cow::Owned(Value::Object(merged)))
 }
 
+/// Refuses parts whose `additionalProperties` would refuse what another part declares: in JSON
+/// Schema it applies to the members of its own part only (`allOf: [{properties: {a},
+/// additionalProperties: false}, {properties: {b}}]` admits no `b` at all), which one merged
+/// struct cannot say.
+fn refuse_scoped_additional(
+    builder: &Builder<'_>,
+    inputs: &[(Value, String)],
+    written: &[String],
+) -> Result<(), BuildError> {
+    let declared = |part: &Value| -> Vec<String> {
+        part.get("properties")
+            .and_then(Value::as_object)
+            .map(|props| props.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    for (i, ((part, _), here)) in inputs.iter().zip(written).enumerate() {
+        match part.get("additionalProperties") {
+            // `true` and `{}` admit any member.
+            None | Some(Value::Bool(true)) => continue,
+            Some(schema)
+                if schema
+                    .as_object()
+                    .is_some_and(|m| m.keys().all(|k| is_annotation(k))) =>
+            {
+                continue
+            }
+            Some(_) => {}
+        }
+        let own = declared(part);
+        for (j, (other, _)) in inputs.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            if let Some(name) = declared(other).into_iter().find(|n| !own.contains(n)) {
+                return Err(builder.unsupported(
+                    &pointer::join(here, "additionalProperties"),
+                    format!(
+                        "`additionalProperties` of one part of an `allOf` (or of a `$ref` and its siblings) beside another part declaring `{name}`: it applies to its own part's members only, so it also constrains `{name}`, which one struct cannot say; declare `{name}` in this part too, or move `additionalProperties` to the schema that merges them"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Of two values of the same bound, the one that admits less (both apply, so it decides):
+/// the smaller `maximum`, `maxLength`..., the larger `minimum`, `minLength`..., `uniqueItems` if
+/// either says so. `None` for other keywords (a second `pattern`, `multipleOf`, `type`...).
+fn stricter(key: &str, a: &Value, b: &Value) -> Option<Value> {
+    if key == "uniqueItems" {
+        return Some(Value::Bool(
+            a == &Value::Bool(true) || b == &Value::Bool(true),
+        ));
+    }
+    let (x, y) = (a.as_f64()?, b.as_f64()?);
+    match key {
+        "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" => {
+            Some(if y < x { b.clone() } else { a.clone() })
+        }
+        "minimum" | "exclusiveMinimum" | "minLength" | "minItems" => {
+            Some(if y > x { b.clone() } else { a.clone() })
+        }
+        _ => None,
+    }
+}
+
 /// Keywords a part of a non-object `allOf` may hold: what constrains a string, a number or an
 /// array, which together mean the same as one schema declaring them all.
 const VALUE_KEYWORDS: &[&str] = &[
@@ -238,6 +313,13 @@ fn merge_values(
     for (part, here) in inputs {
         for (key, value) in part.as_object().into_iter().flatten() {
             if is_annotation(key) {
+                continue;
+            }
+            if let Some(stricter) = merged
+                .get(key)
+                .and_then(|existing| stricter(key, existing, value))
+            {
+                merged.insert(key.clone(), stricter);
                 continue;
             }
             match merged.get(key) {
@@ -294,8 +376,16 @@ pub(super) fn string_const(schema: &Value) -> Option<&str> {
 }
 
 /// The string, integer or boolean a member's schema fixes (`const`, or an `enum` of one value,
-/// or both agreeing).
+/// or both agreeing), when nothing else in the schema constrains it (beside a `type`): a
+/// `const` next to a `$ref` or bounds must also satisfy them, which the model decides.
 pub(super) fn scalar_const(schema: &Value) -> Option<&Value> {
+    let alone = schema.as_object().is_some_and(|map| {
+        map.keys()
+            .all(|k| matches!(k.as_str(), "const" | "enum" | "type") || is_annotation(k))
+    });
+    if !alone {
+        return None;
+    }
     let scalar = |v: &&Value| v.is_string() || v.is_i64() || v.is_u64() || v.is_boolean();
     let constant = schema.get("const").filter(scalar);
     let single = schema

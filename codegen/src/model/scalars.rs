@@ -65,6 +65,14 @@ pub(super) fn check_bounds(
             format!("bounds ({}) on a value they cannot apply to", names(bounds)),
         ));
     }
+    if let Some(step) = &bounds.multiple_of {
+        if step.as_f64().is_none_or(|v| v <= 0.0) {
+            return Err(builder.unsupported(
+                pointer,
+                format!("`multipleOf` `{step}`: JSON Schema requires a number greater than 0"),
+            ));
+        }
+    }
     if let Some(pattern) = &bounds.pattern {
         let translated = jsonschema_regex::to_rust_regex(pattern).map_err(|()| {
             builder.unsupported(

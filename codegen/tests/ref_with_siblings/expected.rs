@@ -115,6 +115,8 @@ pub struct User {
     pub tags: Option<Vec<String>>,
     /// `item`: optional: absent is `None`.
     pub item: Option<UserItem>,
+    /// `code`: optional: absent is `None`.
+    pub code: Option<String>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
 }
@@ -124,6 +126,7 @@ impl Serialize for User {
         rt::entry(&mut out, "short", &self.short)?;
         rt::entry(&mut out, "tags", &self.tags)?;
         rt::entry(&mut out, "item", &self.item)?;
+        rt::entry(&mut out, "code", &self.code)?;
         rt::flatten_into(&mut out, &self.unknown_members)?;
         out.end()
     }
@@ -143,6 +146,7 @@ impl<'de> Deserialize<'de> for User {
                 let mut short = None;
                 let mut tags = None;
                 let mut item = None;
+                let mut code = None;
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
@@ -173,6 +177,14 @@ impl<'de> Deserialize<'de> for User {
                                 rt::plain::<UserItem>(),
                             )?
                         }
+                        "code" => {
+                            rt::member(
+                                &mut access,
+                                &mut code,
+                                "code",
+                                rt::bounded(rt::plain::<String>(), &USER_CODE_BOUNDS),
+                            )?
+                        }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -180,6 +192,7 @@ impl<'de> Deserialize<'de> for User {
                     short,
                     tags,
                     item,
+                    code,
                     unknown_members,
                 })
             }
@@ -188,7 +201,7 @@ impl<'de> Deserialize<'de> for User {
     }
 }
 impl rt::Members for User {
-    const MEMBERS: &'static [&'static str] = &["short", "tags", "item"];
+    const MEMBERS: &'static [&'static str] = &["short", "tags", "item", "code"];
 }
 impl rt::Sealed for User {}
 impl Contract for User {}
@@ -199,6 +212,10 @@ static USER_SHORT_BOUNDS: rt::Bounds = rt::Bounds {
 };
 static USER_TAGS_BOUNDS: rt::Bounds = rt::Bounds {
     max_items: Some(1usize),
+    ..rt::Bounds::NONE
+};
+static USER_CODE_BOUNDS: rt::Bounds = rt::Bounds {
+    max_length: Some(3usize),
     ..rt::Bounds::NONE
 };
 
@@ -251,3 +268,55 @@ impl rt::Members for UserItem {
 }
 impl rt::Sealed for UserItem {}
 impl Contract for UserItem {}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code(pub String);
+impl From<String> for Code {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+impl From<Code> for String {
+    fn from(value: Code) -> Self {
+        value.0
+    }
+}
+impl From<&str> for Code {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+impl std::ops::Deref for Code {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.0
+    }
+}
+impl std::str::FromStr for Code {
+    type Err = std::convert::Infallible;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Self(value.to_owned()))
+    }
+}
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        rt::Seed::run(rt::bounded(rt::plain::<String>(), &CODE_BOUNDS), deserializer)
+            .map(Self)
+    }
+}
+impl rt::Sealed for Code {}
+impl Contract for Code {}
+static CODE_BOUNDS: rt::Bounds = rt::Bounds {
+    max_length: Some(5usize),
+    ..rt::Bounds::NONE
+};
