@@ -214,6 +214,56 @@ pub enum AgentRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtMethodRequest(ExtRequest),
 }
+impl From<WriteTextFileRequest> for AgentRequestParams {
+    fn from(value: WriteTextFileRequest) -> Self {
+        Self::WriteTextFileRequest(value)
+    }
+}
+impl From<ReadTextFileRequest> for AgentRequestParams {
+    fn from(value: ReadTextFileRequest) -> Self {
+        Self::ReadTextFileRequest(value)
+    }
+}
+impl From<RequestPermissionRequest> for AgentRequestParams {
+    fn from(value: RequestPermissionRequest) -> Self {
+        Self::RequestPermissionRequest(value)
+    }
+}
+impl From<CreateTerminalRequest> for AgentRequestParams {
+    fn from(value: CreateTerminalRequest) -> Self {
+        Self::CreateTerminalRequest(value)
+    }
+}
+impl From<TerminalOutputRequest> for AgentRequestParams {
+    fn from(value: TerminalOutputRequest) -> Self {
+        Self::TerminalOutputRequest(value)
+    }
+}
+impl From<ReleaseTerminalRequest> for AgentRequestParams {
+    fn from(value: ReleaseTerminalRequest) -> Self {
+        Self::ReleaseTerminalRequest(value)
+    }
+}
+impl From<WaitForTerminalExitRequest> for AgentRequestParams {
+    fn from(value: WaitForTerminalExitRequest) -> Self {
+        Self::WaitForTerminalExitRequest(value)
+    }
+}
+impl From<KillTerminalRequest> for AgentRequestParams {
+    fn from(value: KillTerminalRequest) -> Self {
+        Self::KillTerminalRequest(value)
+    }
+}
+impl From<CreateElicitationRequest> for AgentRequestParams {
+    fn from(value: CreateElicitationRequest) -> Self {
+        Self::CreateElicitationRequest(value)
+    }
+}
+impl From<ExtRequest> for AgentRequestParams {
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
+}
 impl Serialize for AgentRequestParams {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -277,6 +327,21 @@ pub enum RequestId {
     Number(i64),
     /// A string JSON-RPC request id.
     Str(String),
+}
+impl From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        Self::Number(value)
+    }
+}
+impl From<String> for RequestId {
+    fn from(value: String) -> Self {
+        Self::Str(value)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        Self::Str(value.to_owned())
+    }
 }
 impl Serialize for RequestId {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1399,6 +1464,26 @@ pub enum ToolCallContent {
     /// `"type": "session"`.
     Session(SessionReference),
 }
+impl From<Content> for ToolCallContent {
+    fn from(value: Content) -> Self {
+        Self::Content(value)
+    }
+}
+impl From<Diff> for ToolCallContent {
+    fn from(value: Diff) -> Self {
+        Self::Diff(value)
+    }
+}
+impl From<Terminal> for ToolCallContent {
+    fn from(value: Terminal) -> Self {
+        Self::Terminal(value)
+    }
+}
+impl From<SessionReference> for ToolCallContent {
+    fn from(value: SessionReference) -> Self {
+        Self::Session(value)
+    }
+}
 impl Serialize for ToolCallContent {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -1485,6 +1570,31 @@ pub enum ContentBlock {
     ///
     /// `"type": "resource"`.
     Resource(EmbeddedResource),
+}
+impl From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(value)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(value)
+    }
 }
 impl Serialize for ContentBlock {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -2450,6 +2560,16 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     /// Binary resource contents embedded directly in the message.
     BlobResourceContents(BlobResourceContents),
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
 }
 impl Serialize for EmbeddedResourceResource {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -4707,6 +4827,16 @@ pub enum CreateElicitationRequestKind {
     /// Any other `mode`: the object as it arrived (the schema allows other values).
     Other(Value),
 }
+impl From<ElicitationFormMode> for CreateElicitationRequestKind {
+    fn from(value: ElicitationFormMode) -> Self {
+        Self::Form(value)
+    }
+}
+impl From<ElicitationUrlMode> for CreateElicitationRequestKind {
+    fn from(value: ElicitationUrlMode) -> Self {
+        Self::Url(value)
+    }
+}
 impl Serialize for CreateElicitationRequestKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -5231,6 +5361,31 @@ pub enum ElicitationPropertySchema {
     ///
     /// Any other `type`: the object as it arrived (the schema allows other values).
     Other(Value),
+}
+impl From<StringPropertySchema> for ElicitationPropertySchema {
+    fn from(value: StringPropertySchema) -> Self {
+        Self::String(value)
+    }
+}
+impl From<NumberPropertySchema> for ElicitationPropertySchema {
+    fn from(value: NumberPropertySchema) -> Self {
+        Self::Number(value)
+    }
+}
+impl From<IntegerPropertySchema> for ElicitationPropertySchema {
+    fn from(value: IntegerPropertySchema) -> Self {
+        Self::Integer(value)
+    }
+}
+impl From<BooleanPropertySchema> for ElicitationPropertySchema {
+    fn from(value: BooleanPropertySchema) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
+    fn from(value: MultiSelectPropertySchema) -> Self {
+        Self::Array(value)
+    }
 }
 impl Serialize for ElicitationPropertySchema {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -6480,6 +6635,16 @@ pub enum MultiSelectItems {
     /// No `type` (or one no other variant has).
     Titled(TitledMultiSelectItems),
 }
+impl From<StringMultiSelectItems> for MultiSelectItems {
+    fn from(value: StringMultiSelectItems) -> Self {
+        Self::String(value)
+    }
+}
+impl From<TitledMultiSelectItems> for MultiSelectItems {
+    fn from(value: TitledMultiSelectItems) -> Self {
+        Self::Titled(value)
+    }
+}
 impl Serialize for MultiSelectItems {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -7045,6 +7210,16 @@ pub enum ElicitationFormModeKind {
     /// (e.g., during auth/configuration phases before any session is started).
     Request(ElicitationRequestScope),
 }
+impl From<ElicitationSessionScope> for ElicitationFormModeKind {
+    fn from(value: ElicitationSessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl From<ElicitationRequestScope> for ElicitationFormModeKind {
+    fn from(value: ElicitationRequestScope) -> Self {
+        Self::Request(value)
+    }
+}
 impl Serialize for ElicitationFormModeKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -7192,6 +7367,16 @@ pub enum ElicitationUrlModeKind {
     /// (e.g., during auth/configuration phases before any session is started).
     Request(ElicitationRequestScope),
 }
+impl From<ElicitationSessionScope> for ElicitationUrlModeKind {
+    fn from(value: ElicitationSessionScope) -> Self {
+        Self::Session(value)
+    }
+}
+impl From<ElicitationRequestScope> for ElicitationUrlModeKind {
+    fn from(value: ElicitationRequestScope) -> Self {
+        Self::Request(value)
+    }
+}
 impl Serialize for ElicitationUrlModeKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -7255,6 +7440,16 @@ pub enum AgentResponse {
     Result(AgentResponseResult),
     /// A failed JSON-RPC response.
     Error(AgentResponseError),
+}
+impl From<AgentResponseResult> for AgentResponse {
+    fn from(value: AgentResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<AgentResponseError> for AgentResponse {
+    fn from(value: AgentResponseError) -> Self {
+        Self::Error(value)
+    }
 }
 impl Serialize for AgentResponse {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -7401,6 +7596,71 @@ pub enum AgentResponseResultResult {
     PromptResponse(PromptResponse),
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
+}
+impl From<InitializeResponse> for AgentResponseResultResult {
+    fn from(value: InitializeResponse) -> Self {
+        Self::InitializeResponse(value)
+    }
+}
+impl From<AuthenticateResponse> for AgentResponseResultResult {
+    fn from(value: AuthenticateResponse) -> Self {
+        Self::AuthenticateResponse(value)
+    }
+}
+impl From<LogoutResponse> for AgentResponseResultResult {
+    fn from(value: LogoutResponse) -> Self {
+        Self::LogoutResponse(value)
+    }
+}
+impl From<NewSessionResponse> for AgentResponseResultResult {
+    fn from(value: NewSessionResponse) -> Self {
+        Self::NewSessionResponse(value)
+    }
+}
+impl From<LoadSessionResponse> for AgentResponseResultResult {
+    fn from(value: LoadSessionResponse) -> Self {
+        Self::LoadSessionResponse(value)
+    }
+}
+impl From<ListSessionsResponse> for AgentResponseResultResult {
+    fn from(value: ListSessionsResponse) -> Self {
+        Self::ListSessionsResponse(value)
+    }
+}
+impl From<DeleteSessionResponse> for AgentResponseResultResult {
+    fn from(value: DeleteSessionResponse) -> Self {
+        Self::DeleteSessionResponse(value)
+    }
+}
+impl From<ResumeSessionResponse> for AgentResponseResultResult {
+    fn from(value: ResumeSessionResponse) -> Self {
+        Self::ResumeSessionResponse(value)
+    }
+}
+impl From<CloseSessionResponse> for AgentResponseResultResult {
+    fn from(value: CloseSessionResponse) -> Self {
+        Self::CloseSessionResponse(value)
+    }
+}
+impl From<SetSessionModeResponse> for AgentResponseResultResult {
+    fn from(value: SetSessionModeResponse) -> Self {
+        Self::SetSessionModeResponse(value)
+    }
+}
+impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
+    fn from(value: SetSessionConfigOptionResponse) -> Self {
+        Self::SetSessionConfigOptionResponse(value)
+    }
+}
+impl From<PromptResponse> for AgentResponseResultResult {
+    fn from(value: PromptResponse) -> Self {
+        Self::PromptResponse(value)
+    }
+}
+impl From<ExtResponse> for AgentResponseResultResult {
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
 }
 impl Serialize for AgentResponseResultResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -9575,6 +9835,16 @@ pub enum AuthMethod {
     /// No `type` (or one no other variant has).
     Agent(AuthMethodAgent),
 }
+impl From<AuthMethodTerminal> for AuthMethod {
+    fn from(value: AuthMethodTerminal) -> Self {
+        Self::Terminal(value)
+    }
+}
+impl From<AuthMethodAgent> for AuthMethod {
+    fn from(value: AuthMethodAgent) -> Self {
+        Self::Agent(value)
+    }
+}
 impl Serialize for AuthMethod {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -10949,6 +11219,16 @@ pub enum SessionConfigOptionKind {
     ///
     /// `"type": "boolean"`.
     Boolean(SessionConfigBoolean),
+}
+impl From<SessionConfigSelect> for SessionConfigOptionKind {
+    fn from(value: SessionConfigSelect) -> Self {
+        Self::Select(value)
+    }
+}
+impl From<SessionConfigBoolean> for SessionConfigOptionKind {
+    fn from(value: SessionConfigBoolean) -> Self {
+        Self::Boolean(value)
+    }
 }
 impl Serialize for SessionConfigOptionKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -13203,6 +13483,21 @@ pub enum AgentNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtNotification(ExtNotification),
 }
+impl From<SessionNotification> for AgentNotificationParams {
+    fn from(value: SessionNotification) -> Self {
+        Self::SessionNotification(value)
+    }
+}
+impl From<CompleteElicitationNotification> for AgentNotificationParams {
+    fn from(value: CompleteElicitationNotification) -> Self {
+        Self::CompleteElicitationNotification(value)
+    }
+}
+impl From<ExtNotification> for AgentNotificationParams {
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
+    }
+}
 impl Serialize for AgentNotificationParams {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -13478,6 +13773,86 @@ pub enum SessionUpdate {
     ///
     /// Any other `sessionUpdate`: the object as it arrived, reported as `unknown_variant`.
     Unknown(Value),
+}
+impl From<ToolCall> for SessionUpdate {
+    fn from(value: ToolCall) -> Self {
+        Self::ToolCall(value)
+    }
+}
+impl From<ToolCallUpdate> for SessionUpdate {
+    fn from(value: ToolCallUpdate) -> Self {
+        Self::ToolCallUpdate(value)
+    }
+}
+impl From<Plan> for SessionUpdate {
+    fn from(value: Plan) -> Self {
+        Self::Plan(value)
+    }
+}
+impl From<PlanUpdate> for SessionUpdate {
+    fn from(value: PlanUpdate) -> Self {
+        Self::PlanUpdate(value)
+    }
+}
+impl From<PlanRemoved> for SessionUpdate {
+    fn from(value: PlanRemoved) -> Self {
+        Self::PlanRemoved(value)
+    }
+}
+impl From<AvailableCommandsUpdate> for SessionUpdate {
+    fn from(value: AvailableCommandsUpdate) -> Self {
+        Self::AvailableCommandsUpdate(value)
+    }
+}
+impl From<CurrentModeUpdate> for SessionUpdate {
+    fn from(value: CurrentModeUpdate) -> Self {
+        Self::CurrentModeUpdate(value)
+    }
+}
+impl From<ConfigOptionUpdate> for SessionUpdate {
+    fn from(value: ConfigOptionUpdate) -> Self {
+        Self::ConfigOptionUpdate(value)
+    }
+}
+impl From<SessionInfoUpdate> for SessionUpdate {
+    fn from(value: SessionInfoUpdate) -> Self {
+        Self::SessionInfoUpdate(value)
+    }
+}
+impl From<UsageUpdate> for SessionUpdate {
+    fn from(value: UsageUpdate) -> Self {
+        Self::UsageUpdate(value)
+    }
+}
+impl From<Notice> for SessionUpdate {
+    fn from(value: Notice) -> Self {
+        Self::Notice(value)
+    }
+}
+impl From<CompactionUpdate> for SessionUpdate {
+    fn from(value: CompactionUpdate) -> Self {
+        Self::CompactionUpdate(value)
+    }
+}
+impl From<CompactionSummaryChunk> for SessionUpdate {
+    fn from(value: CompactionSummaryChunk) -> Self {
+        Self::CompactionSummaryChunk(value)
+    }
+}
+impl From<SubagentUpdate> for SessionUpdate {
+    fn from(value: SubagentUpdate) -> Self {
+        Self::SubagentUpdate(value)
+    }
+}
+impl From<SessionMessage> for SessionUpdate {
+    fn from(value: SessionMessage) -> Self {
+        Self::SessionMessage(value)
+    }
+}
+impl From<SessionMessageChunk> for SessionUpdate {
+    fn from(value: SessionMessageChunk) -> Self {
+        Self::SessionMessageChunk(value)
+    }
 }
 impl Serialize for SessionUpdate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -14517,6 +14892,16 @@ pub enum PlanUpdateContent {
     /// `"type": "markdown"`.
     Markdown(PlanMarkdown),
 }
+impl From<PlanItems> for PlanUpdateContent {
+    fn from(value: PlanItems) -> Self {
+        Self::Items(value)
+    }
+}
+impl From<PlanMarkdown> for PlanUpdateContent {
+    fn from(value: PlanMarkdown) -> Self {
+        Self::Markdown(value)
+    }
+}
 impl Serialize for PlanUpdateContent {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -15214,6 +15599,11 @@ impl Contract for AvailableCommand {}
 pub enum AvailableCommandInput {
     /// All text that was typed after the command name is provided as input.
     Unstructured(UnstructuredCommandInput),
+}
+impl From<UnstructuredCommandInput> for AvailableCommandInput {
+    fn from(value: UnstructuredCommandInput) -> Self {
+        Self::Unstructured(value)
+    }
 }
 impl Serialize for AvailableCommandInput {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -16912,6 +17302,26 @@ pub enum StateUpdate {
     /// Any other `state`: the object as it arrived (the schema allows other values).
     Other(Value),
 }
+impl From<RunningStateUpdate> for StateUpdate {
+    fn from(value: RunningStateUpdate) -> Self {
+        Self::Running(value)
+    }
+}
+impl From<IdleStateUpdate> for StateUpdate {
+    fn from(value: IdleStateUpdate) -> Self {
+        Self::Idle(value)
+    }
+}
+impl From<RequiresActionStateUpdate> for StateUpdate {
+    fn from(value: RequiresActionStateUpdate) -> Self {
+        Self::RequiresAction(value)
+    }
+}
+impl From<UnknownStateUpdate> for StateUpdate {
+    fn from(value: UnknownStateUpdate) -> Self {
+        Self::Unknown(value)
+    }
+}
 impl Serialize for StateUpdate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -17549,6 +17959,41 @@ pub enum IdleStateUpdateKind {
     ///
     /// No `stopReason` (or one no other variant has).
     None(IdleStateUpdateKindNone),
+}
+impl From<IdleStateUpdateKindEndTurn> for IdleStateUpdateKind {
+    fn from(value: IdleStateUpdateKindEndTurn) -> Self {
+        Self::EndTurn(value)
+    }
+}
+impl From<IdleStateUpdateKindMaxTokens> for IdleStateUpdateKind {
+    fn from(value: IdleStateUpdateKindMaxTokens) -> Self {
+        Self::MaxTokens(value)
+    }
+}
+impl From<IdleStateUpdateKindMaxTurnRequests> for IdleStateUpdateKind {
+    fn from(value: IdleStateUpdateKindMaxTurnRequests) -> Self {
+        Self::MaxTurnRequests(value)
+    }
+}
+impl From<IdleStateUpdateKindRefusal> for IdleStateUpdateKind {
+    fn from(value: IdleStateUpdateKindRefusal) -> Self {
+        Self::Refusal(value)
+    }
+}
+impl From<IdleStateUpdateKindCancelled> for IdleStateUpdateKind {
+    fn from(value: IdleStateUpdateKindCancelled) -> Self {
+        Self::Cancelled(value)
+    }
+}
+impl From<ErrorStopReason> for IdleStateUpdateKind {
+    fn from(value: ErrorStopReason) -> Self {
+        Self::Error(value)
+    }
+}
+impl From<IdleStateUpdateKindNone> for IdleStateUpdateKind {
+    fn from(value: IdleStateUpdateKindNone) -> Self {
+        Self::None(value)
+    }
 }
 impl Serialize for IdleStateUpdateKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -18835,6 +19280,71 @@ pub enum ClientRequestParams {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtMethodRequest(ExtRequest),
+}
+impl From<InitializeRequest> for ClientRequestParams {
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+impl From<AuthenticateRequest> for ClientRequestParams {
+    fn from(value: AuthenticateRequest) -> Self {
+        Self::AuthenticateRequest(value)
+    }
+}
+impl From<LogoutRequest> for ClientRequestParams {
+    fn from(value: LogoutRequest) -> Self {
+        Self::LogoutRequest(value)
+    }
+}
+impl From<NewSessionRequest> for ClientRequestParams {
+    fn from(value: NewSessionRequest) -> Self {
+        Self::NewSessionRequest(value)
+    }
+}
+impl From<LoadSessionRequest> for ClientRequestParams {
+    fn from(value: LoadSessionRequest) -> Self {
+        Self::LoadSessionRequest(value)
+    }
+}
+impl From<ListSessionsRequest> for ClientRequestParams {
+    fn from(value: ListSessionsRequest) -> Self {
+        Self::ListSessionsRequest(value)
+    }
+}
+impl From<DeleteSessionRequest> for ClientRequestParams {
+    fn from(value: DeleteSessionRequest) -> Self {
+        Self::DeleteSessionRequest(value)
+    }
+}
+impl From<ResumeSessionRequest> for ClientRequestParams {
+    fn from(value: ResumeSessionRequest) -> Self {
+        Self::ResumeSessionRequest(value)
+    }
+}
+impl From<CloseSessionRequest> for ClientRequestParams {
+    fn from(value: CloseSessionRequest) -> Self {
+        Self::CloseSessionRequest(value)
+    }
+}
+impl From<SetSessionModeRequest> for ClientRequestParams {
+    fn from(value: SetSessionModeRequest) -> Self {
+        Self::SetSessionModeRequest(value)
+    }
+}
+impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
+    fn from(value: SetSessionConfigOptionRequest) -> Self {
+        Self::SetSessionConfigOptionRequest(value)
+    }
+}
+impl From<PromptRequest> for ClientRequestParams {
+    fn from(value: PromptRequest) -> Self {
+        Self::PromptRequest(value)
+    }
+}
+impl From<ExtRequest> for ClientRequestParams {
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
+    }
 }
 impl Serialize for ClientRequestParams {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -20907,6 +21417,21 @@ pub enum McpServer {
     /// No `type` (or one no other variant has).
     Stdio(McpServerStdio),
 }
+impl From<McpServerHttp> for McpServer {
+    fn from(value: McpServerHttp) -> Self {
+        Self::Http(value)
+    }
+}
+impl From<McpServerSse> for McpServer {
+    fn from(value: McpServerSse) -> Self {
+        Self::Sse(value)
+    }
+}
+impl From<McpServerStdio> for McpServer {
+    fn from(value: McpServerStdio) -> Self {
+        Self::Stdio(value)
+    }
+}
 impl Serialize for McpServer {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -22817,6 +23342,18 @@ pub enum SetSessionConfigOptionRequestKind {
     /// No `type` (or one no other variant has).
     ValueId(SetSessionConfigOptionRequestKindValueId),
 }
+impl From<SetSessionConfigOptionRequestKindBoolean>
+for SetSessionConfigOptionRequestKind {
+    fn from(value: SetSessionConfigOptionRequestKindBoolean) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl From<SetSessionConfigOptionRequestKindValueId>
+for SetSessionConfigOptionRequestKind {
+    fn from(value: SetSessionConfigOptionRequestKindValueId) -> Self {
+        Self::ValueId(value)
+    }
+}
 impl Serialize for SetSessionConfigOptionRequestKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -23004,6 +23541,16 @@ pub enum ClientResponse {
     /// A failed JSON-RPC response.
     Error(ClientResponseError),
 }
+impl From<ClientResponseResult> for ClientResponse {
+    fn from(value: ClientResponseResult) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<ClientResponseError> for ClientResponse {
+    fn from(value: ClientResponseError) -> Self {
+        Self::Error(value)
+    }
+}
 impl Serialize for ClientResponse {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -23143,6 +23690,56 @@ pub enum ClientResponseResultResult {
     CreateElicitationResponse(CreateElicitationResponse),
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
+}
+impl From<WriteTextFileResponse> for ClientResponseResultResult {
+    fn from(value: WriteTextFileResponse) -> Self {
+        Self::WriteTextFileResponse(value)
+    }
+}
+impl From<ReadTextFileResponse> for ClientResponseResultResult {
+    fn from(value: ReadTextFileResponse) -> Self {
+        Self::ReadTextFileResponse(value)
+    }
+}
+impl From<RequestPermissionResponse> for ClientResponseResultResult {
+    fn from(value: RequestPermissionResponse) -> Self {
+        Self::RequestPermissionResponse(value)
+    }
+}
+impl From<CreateTerminalResponse> for ClientResponseResultResult {
+    fn from(value: CreateTerminalResponse) -> Self {
+        Self::CreateTerminalResponse(value)
+    }
+}
+impl From<TerminalOutputResponse> for ClientResponseResultResult {
+    fn from(value: TerminalOutputResponse) -> Self {
+        Self::TerminalOutputResponse(value)
+    }
+}
+impl From<ReleaseTerminalResponse> for ClientResponseResultResult {
+    fn from(value: ReleaseTerminalResponse) -> Self {
+        Self::ReleaseTerminalResponse(value)
+    }
+}
+impl From<WaitForTerminalExitResponse> for ClientResponseResultResult {
+    fn from(value: WaitForTerminalExitResponse) -> Self {
+        Self::WaitForTerminalExitResponse(value)
+    }
+}
+impl From<KillTerminalResponse> for ClientResponseResultResult {
+    fn from(value: KillTerminalResponse) -> Self {
+        Self::KillTerminalResponse(value)
+    }
+}
+impl From<CreateElicitationResponse> for ClientResponseResultResult {
+    fn from(value: CreateElicitationResponse) -> Self {
+        Self::CreateElicitationResponse(value)
+    }
+}
+impl From<ExtResponse> for ClientResponseResultResult {
+    fn from(value: ExtResponse) -> Self {
+        Self::ExtMethodResponse(value)
+    }
 }
 impl Serialize for ClientResponseResultResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -23578,6 +24175,16 @@ pub enum RequestPermissionOutcome {
     ///
     /// `"outcome": "selected"`.
     Selected(SelectedPermissionOutcome),
+}
+impl From<RequestPermissionOutcomeCancelled> for RequestPermissionOutcome {
+    fn from(value: RequestPermissionOutcomeCancelled) -> Self {
+        Self::Cancelled(value)
+    }
+}
+impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
+    fn from(value: SelectedPermissionOutcome) -> Self {
+        Self::Selected(value)
+    }
 }
 impl Serialize for RequestPermissionOutcome {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -24676,6 +25283,21 @@ pub enum CreateElicitationResponseKind {
     /// Any other `action`: the object as it arrived (the schema allows other values).
     Other(Value),
 }
+impl From<ElicitationAcceptAction> for CreateElicitationResponseKind {
+    fn from(value: ElicitationAcceptAction) -> Self {
+        Self::Accept(value)
+    }
+}
+impl From<CreateElicitationResponseKindDecline> for CreateElicitationResponseKind {
+    fn from(value: CreateElicitationResponseKindDecline) -> Self {
+        Self::Decline(value)
+    }
+}
+impl From<CreateElicitationResponseKindCancel> for CreateElicitationResponseKind {
+    fn from(value: CreateElicitationResponseKindCancel) -> Self {
+        Self::Cancel(value)
+    }
+}
 impl Serialize for CreateElicitationResponseKind {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -24745,6 +25367,31 @@ pub enum ElicitationContentValue {
     Boolean(bool),
     /// String array value accepted in elicitation response content.
     StringArray(Vec<String>),
+}
+impl From<String> for ElicitationContentValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for ElicitationContentValue {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for ElicitationContentValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl From<Number> for ElicitationContentValue {
+    fn from(value: Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl From<bool> for ElicitationContentValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
 }
 impl Serialize for ElicitationContentValue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -24984,6 +25631,16 @@ pub enum ClientNotificationParams {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtNotification(ExtNotification),
+}
+impl From<CancelNotification> for ClientNotificationParams {
+    fn from(value: CancelNotification) -> Self {
+        Self::CancelNotification(value)
+    }
+}
+impl From<ExtNotification> for ClientNotificationParams {
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
+    }
 }
 impl Serialize for ClientNotificationParams {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

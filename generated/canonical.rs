@@ -203,6 +203,21 @@ pub enum ToolExecutionClass {
     /// `"type": "process_isolated"`.
     ProcessIsolated(ToolExecutionClassProcessIsolated),
 }
+impl From<ToolExecutionClassCooperativeInProcess> for ToolExecutionClass {
+    fn from(value: ToolExecutionClassCooperativeInProcess) -> Self {
+        Self::CooperativeInProcess(value)
+    }
+}
+impl From<ToolExecutionClassAbortableAtYield> for ToolExecutionClass {
+    fn from(value: ToolExecutionClassAbortableAtYield) -> Self {
+        Self::AbortableAtYield(value)
+    }
+}
+impl From<ToolExecutionClassProcessIsolated> for ToolExecutionClass {
+    fn from(value: ToolExecutionClassProcessIsolated) -> Self {
+        Self::ProcessIsolated(value)
+    }
+}
 impl Serialize for ToolExecutionClass {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -601,6 +616,16 @@ pub enum ToolSuccessContract {
     ///
     /// `"type": "text"`.
     Text(ToolSuccessContractText),
+}
+impl From<ToolSuccessContractJson> for ToolSuccessContract {
+    fn from(value: ToolSuccessContractJson) -> Self {
+        Self::Json(value)
+    }
+}
+impl From<ToolSuccessContractText> for ToolSuccessContract {
+    fn from(value: ToolSuccessContractText) -> Self {
+        Self::Text(value)
+    }
 }
 impl Serialize for ToolSuccessContract {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1118,6 +1143,16 @@ pub enum CanonicalToolResultOutcome {
     /// `"type": "domain_failed"`.
     DomainFailed(CanonicalToolResultOutcomeDomainFailed),
 }
+impl From<CanonicalToolResultOutcomeSucceeded> for CanonicalToolResultOutcome {
+    fn from(value: CanonicalToolResultOutcomeSucceeded) -> Self {
+        Self::Succeeded(value)
+    }
+}
+impl From<CanonicalToolResultOutcomeDomainFailed> for CanonicalToolResultOutcome {
+    fn from(value: CanonicalToolResultOutcomeDomainFailed) -> Self {
+        Self::DomainFailed(value)
+    }
+}
 impl Serialize for CanonicalToolResultOutcome {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -1282,6 +1317,16 @@ pub enum CanonicalToolOutput {
     ///
     /// `"type": "text"`.
     Text(CanonicalToolOutputText),
+}
+impl From<CanonicalToolOutputJson> for CanonicalToolOutput {
+    fn from(value: CanonicalToolOutputJson) -> Self {
+        Self::Json(value)
+    }
+}
+impl From<CanonicalToolOutputText> for CanonicalToolOutput {
+    fn from(value: CanonicalToolOutputText) -> Self {
+        Self::Text(value)
+    }
 }
 impl Serialize for CanonicalToolOutput {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1521,6 +1566,21 @@ pub enum ToolLifecycleEvent {
     ///
     /// `"type": "runtime_failed"`.
     RuntimeFailed(ToolLifecycleEventRuntimeFailed),
+}
+impl From<ToolLifecycleEventStarted> for ToolLifecycleEvent {
+    fn from(value: ToolLifecycleEventStarted) -> Self {
+        Self::Started(value)
+    }
+}
+impl From<ToolLifecycleEventCompleted> for ToolLifecycleEvent {
+    fn from(value: ToolLifecycleEventCompleted) -> Self {
+        Self::Completed(value)
+    }
+}
+impl From<ToolLifecycleEventRuntimeFailed> for ToolLifecycleEvent {
+    fn from(value: ToolLifecycleEventRuntimeFailed) -> Self {
+        Self::RuntimeFailed(value)
+    }
 }
 impl Serialize for ToolLifecycleEvent {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

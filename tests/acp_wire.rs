@@ -438,3 +438,21 @@ fn an_unknown_update_must_hold_an_object_with_its_tag() {
         );
     }
 }
+
+/// A session update is built from its variant's payload (`SessionUpdate::from(ToolCall)`), and
+/// written with its `sessionUpdate` tag.
+#[test]
+fn session_update_from_its_payload_writes_the_tag() {
+    let update = SessionUpdate::from(ToolCall::new("c", "Read").kind(ToolKind::Read));
+    assert_eq!(
+        serde_json::to_value(&update).unwrap(),
+        json!({"sessionUpdate": "tool_call", "toolCallId": "c", "title": "Read", "kind": "read"})
+    );
+    let content = ToolCallContent::from(toolcall_contracts::acp::Content::new(
+        toolcall_contracts::acp::ContentBlock::from(toolcall_contracts::acp::TextContent::new("x")),
+    ));
+    assert_eq!(
+        serde_json::to_value(&content).unwrap(),
+        json!({"type": "content", "content": {"type": "text", "text": "x"}})
+    );
+}

@@ -509,6 +509,32 @@ mod v2025_11_25 {
     }
 }
 
+mod conversions {
+    use super::*;
+    use toolcall_contracts::mcp::v2025_11_25::{
+        CallToolResult, ContentBlock, ProgressToken, RequestId, TextContent,
+    };
+
+    /// Unions take their variants' payloads through `From`: ids and tokens keep string vs
+    /// integer, a content block is its content type's variant.
+    #[test]
+    fn unions_are_built_from_their_payloads() {
+        both_ways(&RequestId::from(7), &json!(7));
+        both_ways(&RequestId::from("7"), &json!("7"));
+        assert_eq!(
+            RequestId::from("7".to_owned()),
+            RequestId::String("7".to_owned())
+        );
+        both_ways(&ProgressToken::from(-1), &json!(-1));
+        both_ways(&ProgressToken::from("p"), &json!("p"));
+        let result = CallToolResult::new(vec![ContentBlock::from(TextContent::new("ok"))]);
+        both_ways(
+            &result,
+            &json!({"content": [{"type": "text", "text": "ok"}]}),
+        );
+    }
+}
+
 mod v2026_07_28 {
     use super::*;
     use std::collections::BTreeMap;

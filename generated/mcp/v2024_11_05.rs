@@ -635,6 +635,21 @@ pub enum CallToolResultContentItem {
     /// `"type": "resource"`.
     Resource(EmbeddedResource),
 }
+impl From<TextContent> for CallToolResultContentItem {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for CallToolResultContentItem {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<EmbeddedResource> for CallToolResultContentItem {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(value)
+    }
+}
 impl Serialize for CallToolResultContentItem {
     fn serialize<S: Serializer>(
         &self,
@@ -1218,6 +1233,26 @@ pub enum ClientNotification {
     /// `"method": "notifications/roots/list_changed"`.
     NotificationsRootsListChanged(RootsListChangedNotification),
 }
+impl From<CancelledNotification> for ClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::NotificationsCancelled(value)
+    }
+}
+impl From<InitializedNotification> for ClientNotification {
+    fn from(value: InitializedNotification) -> Self {
+        Self::NotificationsInitialized(value)
+    }
+}
+impl From<ProgressNotification> for ClientNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::NotificationsProgress(value)
+    }
+}
+impl From<RootsListChangedNotification> for ClientNotification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        Self::NotificationsRootsListChanged(value)
+    }
+}
 impl Serialize for ClientNotification {
     fn serialize<S: Serializer>(
         &self,
@@ -1318,6 +1353,71 @@ pub enum ClientRequest {
     LoggingSetLevel(SetLevelRequest),
     /// `"method": "completion/complete"`.
     CompletionComplete(CompleteRequest),
+}
+impl From<InitializeRequest> for ClientRequest {
+    fn from(value: InitializeRequest) -> Self {
+        Self::Initialize(value)
+    }
+}
+impl From<PingRequest> for ClientRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::Ping(value)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        Self::ResourcesList(value)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        Self::ResourcesTemplatesList(value)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        Self::ResourcesRead(value)
+    }
+}
+impl From<SubscribeRequest> for ClientRequest {
+    fn from(value: SubscribeRequest) -> Self {
+        Self::ResourcesSubscribe(value)
+    }
+}
+impl From<UnsubscribeRequest> for ClientRequest {
+    fn from(value: UnsubscribeRequest) -> Self {
+        Self::ResourcesUnsubscribe(value)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        Self::PromptsList(value)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        Self::PromptsGet(value)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ToolsList(value)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        Self::ToolsCall(value)
+    }
+}
+impl From<SetLevelRequest> for ClientRequest {
+    fn from(value: SetLevelRequest) -> Self {
+        Self::LoggingSetLevel(value)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        Self::CompletionComplete(value)
+    }
 }
 impl Serialize for ClientRequest {
     fn serialize<S: Serializer>(
@@ -1462,6 +1562,21 @@ pub enum ClientResult {
     Result(Result),
     CreateMessageResult(CreateMessageResult),
     ListRootsResult(ListRootsResult),
+}
+impl From<Result> for ClientResult {
+    fn from(value: Result) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+impl From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRootsResult(value)
+    }
 }
 impl Serialize for ClientResult {
     fn serialize<S: Serializer>(
@@ -1773,6 +1888,16 @@ pub enum CompleteRequestParamsRef {
     RefPrompt(PromptReference),
     /// `"type": "ref/resource"`.
     RefResource(ResourceReference),
+}
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::RefPrompt(value)
+    }
+}
+impl From<ResourceReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceReference) -> Self {
+        Self::RefResource(value)
+    }
 }
 impl Serialize for CompleteRequestParamsRef {
     fn serialize<S: Serializer>(
@@ -2641,6 +2766,16 @@ pub enum CreateMessageResultContent {
     /// `"type": "image"`.
     Image(ImageContent),
 }
+impl From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
 impl Serialize for CreateMessageResultContent {
     fn serialize<S: Serializer>(
         &self,
@@ -2970,6 +3105,16 @@ static EMBEDDED_RESOURCE_ANNOTATIONS_PRIORITY_BOUNDS: rt::Bounds = rt::Bounds {
 pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
+}
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
 }
 impl Serialize for EmbeddedResourceResource {
     fn serialize<S: Serializer>(
@@ -4393,6 +4538,26 @@ pub enum JSONRPCMessage {
     JSONRPCNotification(JSONRPCNotification),
     JSONRPCResponse(JSONRPCResponse),
     JSONRPCError(JSONRPCError),
+}
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(value: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(value)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(value: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(value)
+    }
+}
+impl From<JSONRPCResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCResponse) -> Self {
+        Self::JSONRPCResponse(value)
+    }
+}
+impl From<JSONRPCError> for JSONRPCMessage {
+    fn from(value: JSONRPCError) -> Self {
+        Self::JSONRPCError(value)
+    }
 }
 impl Serialize for JSONRPCMessage {
     fn serialize<S: Serializer>(
@@ -8029,6 +8194,21 @@ pub enum ProgressToken {
     String(String),
     Integer(i64),
 }
+impl From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 impl Serialize for ProgressToken {
     fn serialize<S: Serializer>(
         &self,
@@ -8580,6 +8760,21 @@ pub enum PromptMessageContent {
     /// `"type": "resource"`.
     Resource(EmbeddedResource),
 }
+impl From<TextContent> for PromptMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for PromptMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<EmbeddedResource> for PromptMessageContent {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(value)
+    }
+}
 impl Serialize for PromptMessageContent {
     fn serialize<S: Serializer>(
         &self,
@@ -8984,6 +9179,16 @@ pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
 impl Serialize for ReadResourceResultContentsItem {
     fn serialize<S: Serializer>(
         &self,
@@ -9273,6 +9478,21 @@ impl Contract for RequestParamsMeta {}
 pub enum RequestId {
     String(String),
     Integer(i64),
+}
+impl From<String> for RequestId {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
 }
 impl Serialize for RequestId {
     fn serialize<S: Serializer>(
@@ -10935,6 +11155,16 @@ pub enum SamplingMessageContent {
     /// `"type": "image"`.
     Image(ImageContent),
 }
+impl From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
 impl Serialize for SamplingMessageContent {
     fn serialize<S: Serializer>(
         &self,
@@ -11561,6 +11791,41 @@ pub enum ServerNotification {
     /// `"method": "notifications/message"`.
     NotificationsMessage(LoggingMessageNotification),
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::NotificationsCancelled(value)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::NotificationsProgress(value)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        Self::NotificationsResourcesListChanged(value)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        Self::NotificationsResourcesUpdated(value)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        Self::NotificationsPromptsListChanged(value)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        Self::NotificationsToolsListChanged(value)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        Self::NotificationsMessage(value)
+    }
+}
 impl Serialize for ServerNotification {
     fn serialize<S: Serializer>(
         &self,
@@ -11682,6 +11947,21 @@ pub enum ServerRequest {
     /// `"method": "roots/list"`.
     RootsList(ListRootsRequest),
 }
+impl From<PingRequest> for ServerRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::Ping(value)
+    }
+}
+impl From<CreateMessageRequest> for ServerRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        Self::SamplingCreateMessage(value)
+    }
+}
+impl From<ListRootsRequest> for ServerRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        Self::RootsList(value)
+    }
+}
 impl Serialize for ServerRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -11752,6 +12032,56 @@ pub enum ServerResult {
     ListToolsResult(ListToolsResult),
     CallToolResult(CallToolResult),
     CompleteResult(CompleteResult),
+}
+impl From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::InitializeResult(value)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(value)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(value)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(value)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListToolsResult(value)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::CompleteResult(value)
+    }
 }
 impl Serialize for ServerResult {
     fn serialize<S: Serializer>(

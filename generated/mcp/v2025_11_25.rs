@@ -3270,6 +3270,31 @@ pub enum ClientNotification {
     /// `"method": "notifications/roots/list_changed"`.
     NotificationsRootsListChanged(RootsListChangedNotification),
 }
+impl From<CancelledNotification> for ClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::NotificationsCancelled(value)
+    }
+}
+impl From<InitializedNotification> for ClientNotification {
+    fn from(value: InitializedNotification) -> Self {
+        Self::NotificationsInitialized(value)
+    }
+}
+impl From<ProgressNotification> for ClientNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::NotificationsProgress(value)
+    }
+}
+impl From<TaskStatusNotification> for ClientNotification {
+    fn from(value: TaskStatusNotification) -> Self {
+        Self::NotificationsTasksStatus(value)
+    }
+}
+impl From<RootsListChangedNotification> for ClientNotification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        Self::NotificationsRootsListChanged(value)
+    }
+}
 impl Serialize for ClientNotification {
     fn serialize<S: Serializer>(
         &self,
@@ -3386,6 +3411,91 @@ pub enum ClientRequest {
     LoggingSetLevel(SetLevelRequest),
     /// `"method": "completion/complete"`.
     CompletionComplete(CompleteRequest),
+}
+impl From<InitializeRequest> for ClientRequest {
+    fn from(value: InitializeRequest) -> Self {
+        Self::Initialize(value)
+    }
+}
+impl From<PingRequest> for ClientRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::Ping(value)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        Self::ResourcesList(value)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        Self::ResourcesTemplatesList(value)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        Self::ResourcesRead(value)
+    }
+}
+impl From<SubscribeRequest> for ClientRequest {
+    fn from(value: SubscribeRequest) -> Self {
+        Self::ResourcesSubscribe(value)
+    }
+}
+impl From<UnsubscribeRequest> for ClientRequest {
+    fn from(value: UnsubscribeRequest) -> Self {
+        Self::ResourcesUnsubscribe(value)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        Self::PromptsList(value)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        Self::PromptsGet(value)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ToolsList(value)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        Self::ToolsCall(value)
+    }
+}
+impl From<GetTaskRequest> for ClientRequest {
+    fn from(value: GetTaskRequest) -> Self {
+        Self::TasksGet(value)
+    }
+}
+impl From<GetTaskPayloadRequest> for ClientRequest {
+    fn from(value: GetTaskPayloadRequest) -> Self {
+        Self::TasksResult(value)
+    }
+}
+impl From<CancelTaskRequest> for ClientRequest {
+    fn from(value: CancelTaskRequest) -> Self {
+        Self::TasksCancel(value)
+    }
+}
+impl From<ListTasksRequest> for ClientRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        Self::TasksList(value)
+    }
+}
+impl From<SetLevelRequest> for ClientRequest {
+    fn from(value: SetLevelRequest) -> Self {
+        Self::LoggingSetLevel(value)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        Self::CompletionComplete(value)
+    }
 }
 impl Serialize for ClientRequest {
     fn serialize<S: Serializer>(
@@ -3569,6 +3679,46 @@ pub enum ClientResult {
     CreateMessageResult(CreateMessageResult),
     ListRootsResult(ListRootsResult),
     ElicitResult(ElicitResult),
+}
+impl From<Result> for ClientResult {
+    fn from(value: Result) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<GetTaskResult> for ClientResult {
+    fn from(value: GetTaskResult) -> Self {
+        Self::GetTaskResult(value)
+    }
+}
+impl From<GetTaskPayloadResult> for ClientResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayloadResult(value)
+    }
+}
+impl From<CancelTaskResult> for ClientResult {
+    fn from(value: CancelTaskResult) -> Self {
+        Self::CancelTaskResult(value)
+    }
+}
+impl From<ListTasksResult> for ClientResult {
+    fn from(value: ListTasksResult) -> Self {
+        Self::ListTasksResult(value)
+    }
+}
+impl From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+impl From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRootsResult(value)
+    }
+}
+impl From<ElicitResult> for ClientResult {
+    fn from(value: ElicitResult) -> Self {
+        Self::ElicitResult(value)
+    }
 }
 impl Serialize for ClientResult {
     fn serialize<S: Serializer>(
@@ -4128,6 +4278,16 @@ pub enum CompleteRequestParamsRef {
     /// `"type": "ref/resource"`.
     RefResource(ResourceTemplateReference),
 }
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::RefPrompt(value)
+    }
+}
+impl From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        Self::RefResource(value)
+    }
+}
 impl Serialize for CompleteRequestParamsRef {
     fn serialize<S: Serializer>(
         &self,
@@ -4404,6 +4564,31 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// `"type": "resource"`.
     Resource(EmbeddedResource),
+}
+impl From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(value)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(value)
+    }
 }
 impl Serialize for ContentBlock {
     fn serialize<S: Serializer>(
@@ -5311,6 +5496,31 @@ pub enum CreateMessageResultContent {
     ToolResultContent(ToolResultContent),
     Array(Vec<SamplingMessageContentBlock>),
 }
+impl From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(value)
+    }
+}
+impl From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(value)
+    }
+}
+impl From<AudioContent> for CreateMessageResultContent {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(value)
+    }
+}
+impl From<ToolUseContent> for CreateMessageResultContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUseContent(value)
+    }
+}
+impl From<ToolResultContent> for CreateMessageResultContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResultContent(value)
+    }
+}
 impl Serialize for CreateMessageResultContent {
     fn serialize<S: Serializer>(
         &self,
@@ -6021,6 +6231,16 @@ pub enum ElicitRequestParams {
     /// `"mode": "form"`, or no `mode`.
     Form(ElicitRequestFormParams),
 }
+impl From<ElicitRequestURLParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestURLParams) -> Self {
+        Self::Url(value)
+    }
+}
+impl From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        Self::Form(value)
+    }
+}
 impl Serialize for ElicitRequestParams {
     fn serialize<S: Serializer>(
         &self,
@@ -6525,6 +6745,26 @@ pub enum ElicitResultContentValue {
     Integer(i64),
     Boolean(bool),
 }
+impl From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for ElicitResultContentValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 impl Serialize for ElicitResultContentValue {
     fn serialize<S: Serializer>(
         &self,
@@ -6880,6 +7120,16 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
 impl Serialize for EmbeddedResourceResource {
     fn serialize<S: Serializer>(
         &self,
@@ -6920,6 +7170,31 @@ pub enum EnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+}
+impl From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnumSchema(value)
+    }
 }
 impl Serialize for EnumSchema {
     fn serialize<S: Serializer>(
@@ -9560,6 +9835,26 @@ pub enum JSONRPCMessage {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(value: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(value)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(value: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(value)
+    }
+}
+impl From<JSONRPCResultResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResultResponse(value)
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCErrorResponse(value)
+    }
+}
 impl Serialize for JSONRPCMessage {
     fn serialize<S: Serializer>(
         &self,
@@ -9828,6 +10123,16 @@ impl Contract for JSONRPCRequest {}
 pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
+}
+impl From<JSONRPCResultResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResultResponse(value)
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCErrorResponse(value)
+    }
 }
 impl Serialize for JSONRPCResponse {
     fn serialize<S: Serializer>(
@@ -12164,6 +12469,16 @@ pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
+impl From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(value)
+    }
+}
 impl Serialize for MultiSelectEnumSchema {
     fn serialize<S: Serializer>(
         &self,
@@ -13136,6 +13451,46 @@ pub enum PrimitiveSchemaDefinition {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+impl From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        Self::StringSchema(value)
+    }
+}
+impl From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        Self::NumberSchema(value)
+    }
+}
+impl From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        Self::BooleanSchema(value)
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnumSchema(value)
+    }
+}
 impl Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: Serializer>(
         &self,
@@ -13451,6 +13806,21 @@ impl Contract for ProgressNotificationParams {}
 pub enum ProgressToken {
     String(String),
     Integer(i64),
+}
+impl From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
 }
 impl Serialize for ProgressToken {
     fn serialize<S: Serializer>(
@@ -14551,6 +14921,16 @@ pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
 impl Serialize for ReadResourceResultContentsItem {
     fn serialize<S: Serializer>(
         &self,
@@ -14757,6 +15137,21 @@ impl Contract for Request {}
 pub enum RequestId {
     String(String),
     Integer(i64),
+}
+impl From<String> for RequestId {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
 }
 impl Serialize for RequestId {
     fn serialize<S: Serializer>(
@@ -16938,6 +17333,31 @@ pub enum SamplingMessageContent {
     ToolResultContent(ToolResultContent),
     Array(Vec<SamplingMessageContentBlock>),
 }
+impl From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(value)
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(value)
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(value)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUseContent(value)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResultContent(value)
+    }
+}
 impl Serialize for SamplingMessageContent {
     fn serialize<S: Serializer>(
         &self,
@@ -16993,6 +17413,31 @@ pub enum SamplingMessageContentBlock {
     ToolUse(ToolUseContent),
     /// `"type": "tool_result"`.
     ToolResult(ToolResultContent),
+}
+impl From<TextContent> for SamplingMessageContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for SamplingMessageContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<AudioContent> for SamplingMessageContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(value)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(value)
+    }
 }
 impl Serialize for SamplingMessageContentBlock {
     fn serialize<S: Serializer>(
@@ -18232,6 +18677,51 @@ pub enum ServerNotification {
     /// `"method": "notifications/elicitation/complete"`.
     NotificationsElicitationComplete(ElicitationCompleteNotification),
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::NotificationsCancelled(value)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::NotificationsProgress(value)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        Self::NotificationsResourcesListChanged(value)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        Self::NotificationsResourcesUpdated(value)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        Self::NotificationsPromptsListChanged(value)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        Self::NotificationsToolsListChanged(value)
+    }
+}
+impl From<TaskStatusNotification> for ServerNotification {
+    fn from(value: TaskStatusNotification) -> Self {
+        Self::NotificationsTasksStatus(value)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        Self::NotificationsMessage(value)
+    }
+}
+impl From<ElicitationCompleteNotification> for ServerNotification {
+    fn from(value: ElicitationCompleteNotification) -> Self {
+        Self::NotificationsElicitationComplete(value)
+    }
+}
 impl Serialize for ServerNotification {
     fn serialize<S: Serializer>(
         &self,
@@ -18385,6 +18875,46 @@ pub enum ServerRequest {
     /// `"method": "elicitation/create"`.
     ElicitationCreate(ElicitRequest),
 }
+impl From<PingRequest> for ServerRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::Ping(value)
+    }
+}
+impl From<GetTaskRequest> for ServerRequest {
+    fn from(value: GetTaskRequest) -> Self {
+        Self::TasksGet(value)
+    }
+}
+impl From<GetTaskPayloadRequest> for ServerRequest {
+    fn from(value: GetTaskPayloadRequest) -> Self {
+        Self::TasksResult(value)
+    }
+}
+impl From<CancelTaskRequest> for ServerRequest {
+    fn from(value: CancelTaskRequest) -> Self {
+        Self::TasksCancel(value)
+    }
+}
+impl From<ListTasksRequest> for ServerRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        Self::TasksList(value)
+    }
+}
+impl From<CreateMessageRequest> for ServerRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        Self::SamplingCreateMessage(value)
+    }
+}
+impl From<ListRootsRequest> for ServerRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        Self::RootsList(value)
+    }
+}
+impl From<ElicitRequest> for ServerRequest {
+    fn from(value: ElicitRequest) -> Self {
+        Self::ElicitationCreate(value)
+    }
+}
 impl Serialize for ServerRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -18501,6 +19031,76 @@ pub enum ServerResult {
     CancelTaskResult(CancelTaskResult),
     ListTasksResult(ListTasksResult),
     CompleteResult(CompleteResult),
+}
+impl From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::InitializeResult(value)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(value)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(value)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(value)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListToolsResult(value)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+impl From<GetTaskResult> for ServerResult {
+    fn from(value: GetTaskResult) -> Self {
+        Self::GetTaskResult(value)
+    }
+}
+impl From<GetTaskPayloadResult> for ServerResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayloadResult(value)
+    }
+}
+impl From<CancelTaskResult> for ServerResult {
+    fn from(value: CancelTaskResult) -> Self {
+        Self::CancelTaskResult(value)
+    }
+}
+impl From<ListTasksResult> for ServerResult {
+    fn from(value: ListTasksResult) -> Self {
+        Self::ListTasksResult(value)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::CompleteResult(value)
+    }
 }
 impl Serialize for ServerResult {
     fn serialize<S: Serializer>(
@@ -18856,6 +19456,16 @@ impl Contract for SetLevelRequestParamsMeta {}
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+}
+impl From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(value)
+    }
 }
 impl Serialize for SingleSelectEnumSchema {
     fn serialize<S: Serializer>(

@@ -1466,6 +1466,16 @@ pub enum CallToolResultResponseResult {
     InputRequiredResult(InputRequiredResult),
     CallToolResult(CallToolResult),
 }
+impl From<InputRequiredResult> for CallToolResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+impl From<CallToolResult> for CallToolResultResponseResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
 impl Serialize for CallToolResultResponseResult {
     fn serialize<S: Serializer>(
         &self,
@@ -2298,6 +2308,56 @@ pub enum ClientRequest {
     /// `"method": "completion/complete"`.
     CompletionComplete(CompleteRequest),
 }
+impl From<DiscoverRequest> for ClientRequest {
+    fn from(value: DiscoverRequest) -> Self {
+        Self::ServerDiscover(value)
+    }
+}
+impl From<ListResourcesRequest> for ClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        Self::ResourcesList(value)
+    }
+}
+impl From<ListResourceTemplatesRequest> for ClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        Self::ResourcesTemplatesList(value)
+    }
+}
+impl From<ReadResourceRequest> for ClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        Self::ResourcesRead(value)
+    }
+}
+impl From<SubscriptionsListenRequest> for ClientRequest {
+    fn from(value: SubscriptionsListenRequest) -> Self {
+        Self::SubscriptionsListen(value)
+    }
+}
+impl From<ListPromptsRequest> for ClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        Self::PromptsList(value)
+    }
+}
+impl From<GetPromptRequest> for ClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        Self::PromptsGet(value)
+    }
+}
+impl From<ListToolsRequest> for ClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ToolsList(value)
+    }
+}
+impl From<CallToolRequest> for ClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        Self::ToolsCall(value)
+    }
+}
+impl From<CompleteRequest> for ClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        Self::CompletionComplete(value)
+    }
+}
 impl Serialize for ClientRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -2843,6 +2903,16 @@ pub enum CompleteRequestParamsRef {
     /// `"type": "ref/resource"`.
     RefResource(ResourceTemplateReference),
 }
+impl From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::RefPrompt(value)
+    }
+}
+impl From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        Self::RefResource(value)
+    }
+}
 impl Serialize for CompleteRequestParamsRef {
     fn serialize<S: Serializer>(
         &self,
@@ -3250,6 +3320,31 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// `"type": "resource"`.
     Resource(EmbeddedResource),
+}
+impl From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(value)
+    }
+}
+impl From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::Resource(value)
+    }
 }
 impl Serialize for ContentBlock {
     fn serialize<S: Serializer>(
@@ -3934,6 +4029,31 @@ pub enum CreateMessageResultContent {
     ToolUseContent(ToolUseContent),
     ToolResultContent(ToolResultContent),
     Array(Vec<SamplingMessageContentBlock>),
+}
+impl From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(value)
+    }
+}
+impl From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(value)
+    }
+}
+impl From<AudioContent> for CreateMessageResultContent {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(value)
+    }
+}
+impl From<ToolUseContent> for CreateMessageResultContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUseContent(value)
+    }
+}
+impl From<ToolResultContent> for CreateMessageResultContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResultContent(value)
+    }
 }
 impl Serialize for CreateMessageResultContent {
     fn serialize<S: Serializer>(
@@ -4890,6 +5010,16 @@ pub enum ElicitRequestParams {
     /// `"mode": "url"`.
     Url(ElicitRequestURLParams),
 }
+impl From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        Self::Form(value)
+    }
+}
+impl From<ElicitRequestURLParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestURLParams) -> Self {
+        Self::Url(value)
+    }
+}
 impl Serialize for ElicitRequestParams {
     fn serialize<S: Serializer>(
         &self,
@@ -5213,6 +5343,26 @@ pub enum ElicitResultContentValue {
     Integer(i64),
     Boolean(bool),
 }
+impl From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for ElicitResultContentValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 impl Serialize for ElicitResultContentValue {
     fn serialize<S: Serializer>(
         &self,
@@ -5390,6 +5540,16 @@ pub enum EmbeddedResourceResource {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
 impl Serialize for EmbeddedResourceResource {
     fn serialize<S: Serializer>(
         &self,
@@ -5431,6 +5591,31 @@ pub enum EnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+}
+impl From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnumSchema(value)
+    }
 }
 impl Serialize for EnumSchema {
     fn serialize<S: Serializer>(
@@ -6111,6 +6296,16 @@ impl Contract for GetPromptResultResponse {}
 pub enum GetPromptResultResponseResult {
     InputRequiredResult(InputRequiredResult),
     GetPromptResult(GetPromptResult),
+}
+impl From<InputRequiredResult> for GetPromptResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+impl From<GetPromptResult> for GetPromptResultResponseResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
 }
 impl Serialize for GetPromptResultResponseResult {
     fn serialize<S: Serializer>(
@@ -7023,6 +7218,21 @@ pub enum InputRequest {
     /// `"method": "elicitation/create"`.
     ElicitationCreate(ElicitRequest),
 }
+impl From<CreateMessageRequest> for InputRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        Self::SamplingCreateMessage(value)
+    }
+}
+impl From<ListRootsRequest> for InputRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        Self::RootsList(value)
+    }
+}
+impl From<ElicitRequest> for InputRequest {
+    fn from(value: ElicitRequest) -> Self {
+        Self::ElicitationCreate(value)
+    }
+}
 impl Serialize for InputRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -7270,6 +7480,21 @@ pub enum InputResponse {
     CreateMessageResult(CreateMessageResult),
     ListRootsResult(ListRootsResult),
     ElicitResult(ElicitResult),
+}
+impl From<CreateMessageResult> for InputResponse {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+impl From<ListRootsResult> for InputResponse {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRootsResult(value)
+    }
+}
+impl From<ElicitResult> for InputResponse {
+    fn from(value: ElicitResult) -> Self {
+        Self::ElicitResult(value)
+    }
 }
 impl Serialize for InputResponse {
     fn serialize<S: Serializer>(
@@ -7943,6 +8168,26 @@ pub enum JSONRPCMessage {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl From<JSONRPCRequest> for JSONRPCMessage {
+    fn from(value: JSONRPCRequest) -> Self {
+        Self::JSONRPCRequest(value)
+    }
+}
+impl From<JSONRPCNotification> for JSONRPCMessage {
+    fn from(value: JSONRPCNotification) -> Self {
+        Self::JSONRPCNotification(value)
+    }
+}
+impl From<JSONRPCResultResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResultResponse(value)
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCMessage {
+    fn from(value: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCErrorResponse(value)
+    }
+}
 impl Serialize for JSONRPCMessage {
     fn serialize<S: Serializer>(
         &self,
@@ -8212,6 +8457,16 @@ pub enum JSONRPCResponse {
     JSONRPCResultResponse(JSONRPCResultResponse),
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
+impl From<JSONRPCResultResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCResultResponse) -> Self {
+        Self::JSONRPCResultResponse(value)
+    }
+}
+impl From<JSONRPCErrorResponse> for JSONRPCResponse {
+    fn from(value: JSONRPCErrorResponse) -> Self {
+        Self::JSONRPCErrorResponse(value)
+    }
+}
 impl Serialize for JSONRPCResponse {
     fn serialize<S: Serializer>(
         &self,
@@ -8351,6 +8606,31 @@ pub enum JSONValue {
     String(String),
     Integer(i64),
     Boolean(bool),
+}
+impl From<JSONObject> for JSONValue {
+    fn from(value: JSONObject) -> Self {
+        Self::JSONObject(value)
+    }
+}
+impl From<String> for JSONValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for JSONValue {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for JSONValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl From<bool> for JSONValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
 }
 impl Serialize for JSONValue {
     fn serialize<S: Serializer>(
@@ -11817,6 +12097,16 @@ pub enum MultiSelectEnumSchema {
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
+impl From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(value)
+    }
+}
 impl Serialize for MultiSelectEnumSchema {
     fn serialize<S: Serializer>(
         &self,
@@ -12807,6 +13097,46 @@ pub enum PrimitiveSchemaDefinition {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+impl From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        Self::StringSchema(value)
+    }
+}
+impl From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        Self::NumberSchema(value)
+    }
+}
+impl From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        Self::BooleanSchema(value)
+    }
+}
+impl From<UntitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnumSchema(value)
+    }
+}
+impl From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnumSchema(value)
+    }
+}
 impl Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: Serializer>(
         &self,
@@ -13120,6 +13450,21 @@ impl Contract for ProgressNotificationParams {}
 pub enum ProgressToken {
     String(String),
     Integer(i64),
+}
+impl From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
 }
 impl Serialize for ProgressToken {
     fn serialize<S: Serializer>(
@@ -14315,6 +14660,16 @@ pub enum ReadResourceResultContentsItem {
     TextResourceContents(TextResourceContents),
     BlobResourceContents(BlobResourceContents),
 }
+impl From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::TextResourceContents(value)
+    }
+}
+impl From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::BlobResourceContents(value)
+    }
+}
 impl Serialize for ReadResourceResultContentsItem {
     fn serialize<S: Serializer>(
         &self,
@@ -14455,6 +14810,16 @@ pub enum ReadResourceResultResponseResult {
     InputRequiredResult(InputRequiredResult),
     ReadResourceResult(ReadResourceResult),
 }
+impl From<InputRequiredResult> for ReadResourceResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+impl From<ReadResourceResult> for ReadResourceResultResponseResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
 impl Serialize for ReadResourceResultResponseResult {
     fn serialize<S: Serializer>(
         &self,
@@ -14584,6 +14949,21 @@ impl Contract for Request {}
 pub enum RequestId {
     String(String),
     Integer(i64),
+}
+impl From<String> for RequestId {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
 }
 impl Serialize for RequestId {
     fn serialize<S: Serializer>(
@@ -16860,6 +17240,31 @@ pub enum SamplingMessageContent {
     ToolResultContent(ToolResultContent),
     Array(Vec<SamplingMessageContentBlock>),
 }
+impl From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(value)
+    }
+}
+impl From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(value)
+    }
+}
+impl From<AudioContent> for SamplingMessageContent {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(value)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUseContent(value)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResultContent(value)
+    }
+}
 impl Serialize for SamplingMessageContent {
     fn serialize<S: Serializer>(
         &self,
@@ -16915,6 +17320,31 @@ pub enum SamplingMessageContentBlock {
     ToolUse(ToolUseContent),
     /// `"type": "tool_result"`.
     ToolResult(ToolResultContent),
+}
+impl From<TextContent> for SamplingMessageContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(value)
+    }
+}
+impl From<ImageContent> for SamplingMessageContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(value)
+    }
+}
+impl From<AudioContent> for SamplingMessageContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(value)
+    }
+}
+impl From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(value)
+    }
+}
+impl From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(value)
+    }
 }
 impl Serialize for SamplingMessageContentBlock {
     fn serialize<S: Serializer>(
@@ -17503,6 +17933,46 @@ pub enum ServerNotification {
     /// `"method": "notifications/message"`.
     NotificationsMessage(LoggingMessageNotification),
 }
+impl From<CancelledNotification> for ServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::NotificationsCancelled(value)
+    }
+}
+impl From<ProgressNotification> for ServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::NotificationsProgress(value)
+    }
+}
+impl From<ResourceListChangedNotification> for ServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        Self::NotificationsResourcesListChanged(value)
+    }
+}
+impl From<SubscriptionsAcknowledgedNotification> for ServerNotification {
+    fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
+        Self::NotificationsSubscriptionsAcknowledged(value)
+    }
+}
+impl From<ResourceUpdatedNotification> for ServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        Self::NotificationsResourcesUpdated(value)
+    }
+}
+impl From<PromptListChangedNotification> for ServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        Self::NotificationsPromptsListChanged(value)
+    }
+}
+impl From<ToolListChangedNotification> for ServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        Self::NotificationsToolsListChanged(value)
+    }
+}
+impl From<LoggingMessageNotification> for ServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        Self::NotificationsMessage(value)
+    }
+}
 impl Serialize for ServerNotification {
     fn serialize<S: Serializer>(
         &self,
@@ -17644,6 +18114,66 @@ pub enum ServerResult {
     CallToolResult(CallToolResult),
     CompleteResult(CompleteResult),
 }
+impl From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Result(value)
+    }
+}
+impl From<InputRequiredResult> for ServerResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+impl From<DiscoverResult> for ServerResult {
+    fn from(value: DiscoverResult) -> Self {
+        Self::DiscoverResult(value)
+    }
+}
+impl From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(value)
+    }
+}
+impl From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(value)
+    }
+}
+impl From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+impl From<SubscriptionsListenResult> for ServerResult {
+    fn from(value: SubscriptionsListenResult) -> Self {
+        Self::SubscriptionsListenResult(value)
+    }
+}
+impl From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(value)
+    }
+}
+impl From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+impl From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListToolsResult(value)
+    }
+}
+impl From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+impl From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::CompleteResult(value)
+    }
+}
 impl Serialize for ServerResult {
     fn serialize<S: Serializer>(
         &self,
@@ -17699,6 +18229,16 @@ impl Contract for ServerResult {}
 pub enum SingleSelectEnumSchema {
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+}
+impl From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnumSchema(value)
+    }
+}
+impl From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnumSchema(value)
+    }
 }
 impl Serialize for SingleSelectEnumSchema {
     fn serialize<S: Serializer>(

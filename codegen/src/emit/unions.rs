@@ -27,10 +27,12 @@ pub fn emit(
         Some(tag) => tagged(item, u, tag, paths),
         None => untagged(item, u, model, paths, &mut statics),
     };
+    let conversions = conversions(item, u, model, paths);
     let contract = paths.contract();
     let statics = &statics.items;
     quote! {
         #definition
+        #conversions
         #serialize
         #deserialize
         impl rt::Sealed for #ident {}
@@ -49,6 +51,69 @@ fn payload_type(payload: &Payload, paths: &Paths) -> Option<TokenStream> {
         }
         Payload::Raw => Some(paths.name("Value")),
     }
+}
+
+/// The Rust type a `From` impl may take for a variant's payload: a generated type, a string, an
+/// integer, a boolean or a number, through aliases to their target (so that two variants whose
+/// payloads are one type behind different names are seen as one). `None` for anything else.
+fn convertible(payload: &Payload, model: &Model) -> Option<Ty> {
+    let mut ty = match payload {
+        Payload::Ty(ty) => ty.unbounded().clone(),
+        Payload::WithTag(name) => Ty::Named(name.clone()),
+        Payload::Unit | Payload::Raw => return None,
+    };
+    for _ in 0..model.items.len() {
+        let Ty::Named(name) = &ty else { break };
+        match model.item(name).map(|item| &item.kind) {
+            Some(Kind::Alias(target)) => ty = target.unbounded().clone(),
+            _ => break,
+        }
+    }
+    matches!(
+        ty,
+        Ty::Named(_) | Ty::String | Ty::Int(_) | Ty::Bool | Ty::Number
+    )
+    .then_some(ty)
+}
+
+/// `From` impls, one per variant whose payload type no other variant has (`RequestId::from(7)`,
+/// `ContentBlock::from(TextContent { .. })`); a string payload also takes `&str`.
+fn conversions(item: &Item, u: &Union, model: &Model, paths: &Paths) -> TokenStream {
+    let ident = format_ident!("{}", item.name);
+    let from = paths.name("From");
+    let types: Vec<Option<Ty>> = u
+        .variants
+        .iter()
+        .map(|variant| convertible(&variant.payload, model))
+        .collect();
+    let mut impls = Vec::new();
+    for (variant, ty) in u.variants.iter().zip(&types) {
+        let Some(ty) = ty else { continue };
+        if types.iter().filter(|t| t.as_ref() == Some(ty)).count() != 1
+            || ty == &Ty::Named(item.name.clone())
+        {
+            continue;
+        }
+        let name = format_ident!("{}", variant.name);
+        let payload = payload_type(&variant.payload, paths);
+        impls.push(quote! {
+            impl #from<#payload> for #ident {
+                fn from(value: #payload) -> Self {
+                    Self::#name(value)
+                }
+            }
+        });
+        if ty == &Ty::String && matches!(variant.payload, Payload::Ty(Ty::String)) {
+            impls.push(quote! {
+                impl #from<&str> for #ident {
+                    fn from(value: &str) -> Self {
+                        Self::#name(value.to_owned())
+                    }
+                }
+            });
+        }
+    }
+    quote!(#(#impls)*)
 }
 
 fn variant_note(u: &Union, variant: &Variant) -> String {

@@ -12,6 +12,11 @@ pub enum Level {
     Value(LevelValue),
     Null,
 }
+impl From<LevelValue> for Level {
+    fn from(value: LevelValue) -> Self {
+        Self::Value(value)
+    }
+}
 impl Serialize for Level {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

@@ -12,6 +12,16 @@ pub enum Amount {
     Integer(i64),
     Number(Number),
 }
+impl From<i64> for Amount {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl From<Number> for Amount {
+    fn from(value: Number) -> Self {
+        Self::Number(value)
+    }
+}
 impl Serialize for Amount {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -43,6 +53,16 @@ pub enum Either {
     A2(A2),
     B(B),
 }
+impl From<A2> for Either {
+    fn from(value: A2) -> Self {
+        Self::A2(value)
+    }
+}
+impl From<B> for Either {
+    fn from(value: B) -> Self {
+        Self::B(value)
+    }
+}
 impl Serialize for Either {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -73,6 +93,16 @@ impl Contract for Either {}
 pub enum Any {
     A2(A2),
     B(B),
+}
+impl From<A2> for Any {
+    fn from(value: A2) -> Self {
+        Self::A2(value)
+    }
+}
+impl From<B> for Any {
+    fn from(value: B) -> Self {
+        Self::B(value)
+    }
 }
 impl Serialize for Any {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

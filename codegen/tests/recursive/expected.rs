@@ -95,6 +95,11 @@ pub enum Expr {
     Integer(i64),
     Neg(Box<ExprNeg>),
 }
+impl From<i64> for Expr {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 impl Serialize for Expr {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

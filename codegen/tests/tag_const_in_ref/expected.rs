@@ -14,6 +14,16 @@ pub enum Shape {
     /// `"kind": "square"`.
     Square(Square),
 }
+impl From<Circle> for Shape {
+    fn from(value: Circle) -> Self {
+        Self::Circle(value)
+    }
+}
+impl From<Square> for Shape {
+    fn from(value: Square) -> Self {
+        Self::Square(value)
+    }
+}
 impl Serialize for Shape {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

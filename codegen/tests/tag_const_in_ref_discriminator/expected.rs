@@ -14,6 +14,16 @@ pub enum Request {
     /// `"method": "tools/call"`.
     ToolsCall(CallRequest),
 }
+impl From<PingRequest> for Request {
+    fn from(value: PingRequest) -> Self {
+        Self::Ping(value)
+    }
+}
+impl From<CallRequest> for Request {
+    fn from(value: CallRequest) -> Self {
+        Self::ToolsCall(value)
+    }
+}
 impl Serialize for Request {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

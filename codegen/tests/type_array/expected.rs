@@ -12,6 +12,21 @@ pub enum Id {
     String(String),
     Integer(i64),
 }
+impl From<String> for Id {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for Id {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for Id {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 impl Serialize for Id {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -119,6 +134,21 @@ impl Contract for Entry {}
 pub enum EntryLabel {
     String(String),
     Integer(i64),
+}
+impl From<String> for EntryLabel {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl From<&str> for EntryLabel {
+    fn from(value: &str) -> Self {
+        Self::String(value.to_owned())
+    }
+}
+impl From<i64> for EntryLabel {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
 }
 impl Serialize for EntryLabel {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

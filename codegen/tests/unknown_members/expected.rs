@@ -210,6 +210,16 @@ pub enum Update {
     /// `"type": "stopped"`.
     Stopped(UpdateStopped),
 }
+impl From<UpdateStarted> for Update {
+    fn from(value: UpdateStarted) -> Self {
+        Self::Started(value)
+    }
+}
+impl From<UpdateStopped> for Update {
+    fn from(value: UpdateStopped) -> Self {
+        Self::Stopped(value)
+    }
+}
 impl Serialize for Update {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
