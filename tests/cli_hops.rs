@@ -1,36 +1,18 @@
 //! End-to-end tests of `toolcall tools project` and `toolcall convert --to acp`: the built
 //! binary on the recorded server-everything fixtures and on small inputs.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 use toolcall_contracts::traffic::{Checker, Status};
+
+mod cli_support;
+use cli_support::toolcall;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const TOOLS_LIST: &str = "tests/fixtures/mcp/server-everything/tools-list.json";
 const TRANSCRIPT: &str = "tests/fixtures/mcp/server-everything/transcript.ndjson";
-
-/// Runs `toolcall` with `args` from the manifest directory, feeding `stdin`.
-fn toolcall(args: &[&str], stdin: &[u8]) -> std::io::Result<Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let written = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    // A command that refuses its arguments exits without reading its input: the pipe is then
-    // closed before everything is written, and what it printed is what the test checks.
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e),
-        _ => {}
-    }
-    child.wait_with_output()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

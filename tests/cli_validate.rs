@@ -2,11 +2,13 @@
 //! `--format json`, I/O and usage errors, and the ACP documentation examples, whose every
 //! `invalid` verdict must be one the `jsonschema` crate confirms.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{json, Value};
+
+mod cli_support;
+use cli_support::toolcall;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -16,25 +18,6 @@ fn manifest_dir() -> &'static Path {
 
 fn example(name: &str) -> PathBuf {
     manifest_dir().join("examples").join(name)
-}
-
-/// Runs `toolcall` with `args` from the manifest directory, feeding `stdin`.
-fn toolcall(args: &[&str], stdin: &[u8]) -> std::io::Result<Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
-        .args(args)
-        .current_dir(manifest_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let written = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    // A command that refuses its arguments exits without reading its input: the pipe is then
-    // closed before everything is written, and what it printed is what the test checks.
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e),
-        _ => {}
-    }
-    child.wait_with_output()
 }
 
 fn stdout(output: &Output) -> String {

@@ -31,57 +31,14 @@
 //! error objects are all `ErrorData`). `rust-mcp-schema` has a type for every definition, of
 //! the same name. Skips with a notice when `../shared` is absent.
 
-use std::path::PathBuf;
-
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use toolcall_contracts::decode;
 use toolcall_contracts::mcp::v2026_07_28 as ours;
 
-/// An example: `<Definition>/<file>`, and its text.
-struct Example {
-    name: String,
-    definition: String,
-    text: String,
-}
-
-fn examples() -> Option<Vec<Example>> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/mcp-schemas/2026-07-28/examples"
-    ));
-    if !dir.is_dir() {
-        println!("notice: {} is absent; nothing checked", dir.display());
-        return None;
-    }
-    let mut out = Vec::new();
-    let mut definitions: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    definitions.sort();
-    for definition in definitions {
-        let def = definition
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&definition)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for file in files {
-            out.push(Example {
-                name: format!("{def}/{}", file.file_name().unwrap().to_string_lossy()),
-                definition: def.clone(),
-                text: std::fs::read_to_string(&file).unwrap(),
-            });
-        }
-    }
-    Some(out)
-}
+mod mcp_support;
+use mcp_support::examples;
 
 /// Our decode (with an empty report) and re-encoding.
 fn ours_as<T: DeserializeOwned + Serialize>(text: &str) -> Result<Value, String> {
@@ -119,95 +76,7 @@ macro_rules! same_names {
     };
 }
 
-same_names!(
-    AudioContent,
-    BlobResourceContents,
-    BooleanSchema,
-    CallToolRequest,
-    CallToolRequestParams,
-    CallToolResult,
-    CallToolResultResponse,
-    CancelledNotification,
-    CancelledNotificationParams,
-    ClientCapabilities,
-    CompleteRequest,
-    CompleteRequestParams,
-    CompleteResult,
-    CompleteResultResponse,
-    CreateMessageRequest,
-    CreateMessageRequestParams,
-    CreateMessageResult,
-    DiscoverRequest,
-    DiscoverResult,
-    DiscoverResultResponse,
-    ElicitRequest,
-    ElicitRequestFormParams,
-    ElicitResult,
-    EmbeddedResource,
-    GetPromptRequest,
-    GetPromptRequestParams,
-    GetPromptResult,
-    GetPromptResultResponse,
-    HeaderMismatchError,
-    ImageContent,
-    InputRequests,
-    InputRequiredResult,
-    InputResponses,
-    InternalError,
-    InvalidParamsError,
-    ListPromptsRequest,
-    ListPromptsResult,
-    ListPromptsResultResponse,
-    ListResourceTemplatesRequest,
-    ListResourceTemplatesResult,
-    ListResourceTemplatesResultResponse,
-    ListResourcesRequest,
-    ListResourcesResult,
-    ListResourcesResultResponse,
-    ListRootsRequest,
-    ListRootsResult,
-    ListToolsRequest,
-    ListToolsResult,
-    ListToolsResultResponse,
-    LoggingMessageNotification,
-    LoggingMessageNotificationParams,
-    MethodNotFoundError,
-    MissingRequiredClientCapabilityError,
-    ModelPreferences,
-    NumberSchema,
-    PaginatedRequestParams,
-    ParseError,
-    ProgressNotification,
-    ProgressNotificationParams,
-    PromptListChangedNotification,
-    ReadResourceRequest,
-    ReadResourceResult,
-    ReadResourceResultResponse,
-    Resource,
-    ResourceLink,
-    ResourceListChangedNotification,
-    ResourceUpdatedNotification,
-    ResourceUpdatedNotificationParams,
-    Root,
-    SamplingMessage,
-    ServerCapabilities,
-    StringSchema,
-    SubscriptionsAcknowledgedNotification,
-    SubscriptionsListenRequest,
-    SubscriptionsListenResult,
-    SubscriptionsListenResultResponse,
-    TextContent,
-    TextResourceContents,
-    TitledMultiSelectEnumSchema,
-    TitledSingleSelectEnumSchema,
-    Tool,
-    ToolListChangedNotification,
-    ToolResultContent,
-    ToolUseContent,
-    UnsupportedProtocolVersionError,
-    UntitledMultiSelectEnumSchema,
-    UntitledSingleSelectEnumSchema,
-);
+mcp_support::with_example_definitions!(same_names!());
 
 /// The `rmcp` decode of an example of `definition`, by the type that stands for it there.
 #[allow(
@@ -348,20 +217,10 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
 }
 
 /// Whether `a` and `b` are equal once numbers are compared by value (`50` and `50.0` are;
-/// `0.8` and `0.800000011920929`, its `f32` rounding, are not).
+/// `0.8` and `0.800000011920929`, its `f32` rounding, are not): JSON Schema's equality, the one
+/// `uniqueItems` checks with.
 fn equal_by_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal_by_value(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, p)| y.get(key).is_some_and(|q| equal_by_value(p, q)))
-        }
-        _ => a == b,
-    }
+    toolcall_contracts::__private::json_equal(a, b)
 }
 
 /// Why `rmcp` and `rust-mcp-schema` write a number as a float where the input has an integer.

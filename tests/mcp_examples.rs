@@ -4,26 +4,14 @@
 //! value (members, `null`s, numbers and their form). Skips with a notice when `../shared` is
 //! absent.
 
-use std::path::PathBuf;
-
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use toolcall_contracts::decode;
 use toolcall_contracts::mcp::v2026_07_28 as mcp;
 
-fn examples() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/mcp-schemas/2026-07-28/examples"
-    ));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("notice: {} is absent; nothing checked", dir.display());
-        None
-    }
-}
+mod mcp_support;
+use mcp_support::examples;
 
 /// Decodes `text` as `T`, then re-encodes it: `Err` says what differs.
 fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> Result<(), String> {
@@ -67,145 +55,35 @@ macro_rules! dispatch {
     ($definition:expr, $text:expr, $($name:ident,)*) => {
         match $definition {
             $(stringify!($name) => round_trip::<mcp::$name>($text),)*
+            "ElicitRequestURLParams" => round_trip::<mcp::ElicitRequestURLParams>($text),
             other => Err(format!("no generated type is matched to examples of `{other}`: add it here")),
         }
     };
 }
 
 fn check(definition: &str, text: &str) -> Result<(), String> {
-    dispatch!(
-        definition,
-        text,
-        AudioContent,
-        BlobResourceContents,
-        BooleanSchema,
-        CallToolRequest,
-        CallToolRequestParams,
-        CallToolResult,
-        CallToolResultResponse,
-        CancelledNotification,
-        CancelledNotificationParams,
-        ClientCapabilities,
-        CompleteRequest,
-        CompleteRequestParams,
-        CompleteResult,
-        CompleteResultResponse,
-        CreateMessageRequest,
-        CreateMessageRequestParams,
-        CreateMessageResult,
-        DiscoverRequest,
-        DiscoverResult,
-        DiscoverResultResponse,
-        ElicitRequest,
-        ElicitRequestFormParams,
-        ElicitRequestURLParams,
-        ElicitResult,
-        EmbeddedResource,
-        GetPromptRequest,
-        GetPromptRequestParams,
-        GetPromptResult,
-        GetPromptResultResponse,
-        HeaderMismatchError,
-        ImageContent,
-        InputRequests,
-        InputRequiredResult,
-        InputResponses,
-        InternalError,
-        InvalidParamsError,
-        ListPromptsRequest,
-        ListPromptsResult,
-        ListPromptsResultResponse,
-        ListResourceTemplatesRequest,
-        ListResourceTemplatesResult,
-        ListResourceTemplatesResultResponse,
-        ListResourcesRequest,
-        ListResourcesResult,
-        ListResourcesResultResponse,
-        ListRootsRequest,
-        ListRootsResult,
-        ListToolsRequest,
-        ListToolsResult,
-        ListToolsResultResponse,
-        LoggingMessageNotification,
-        LoggingMessageNotificationParams,
-        MethodNotFoundError,
-        MissingRequiredClientCapabilityError,
-        ModelPreferences,
-        NumberSchema,
-        PaginatedRequestParams,
-        ParseError,
-        ProgressNotification,
-        ProgressNotificationParams,
-        PromptListChangedNotification,
-        ReadResourceRequest,
-        ReadResourceResult,
-        ReadResourceResultResponse,
-        Resource,
-        ResourceLink,
-        ResourceListChangedNotification,
-        ResourceUpdatedNotification,
-        ResourceUpdatedNotificationParams,
-        Root,
-        SamplingMessage,
-        ServerCapabilities,
-        StringSchema,
-        SubscriptionsAcknowledgedNotification,
-        SubscriptionsListenRequest,
-        SubscriptionsListenResult,
-        SubscriptionsListenResultResponse,
-        TextContent,
-        TextResourceContents,
-        TitledMultiSelectEnumSchema,
-        TitledSingleSelectEnumSchema,
-        Tool,
-        ToolListChangedNotification,
-        ToolResultContent,
-        ToolUseContent,
-        UnsupportedProtocolVersionError,
-        UntitledMultiSelectEnumSchema,
-        UntitledSingleSelectEnumSchema,
-    )
+    mcp_support::with_example_definitions!(dispatch!(definition, text,))
 }
 
 #[test]
 fn every_official_example_round_trips_exactly() {
-    let Some(dir) = examples() else {
+    let Some(examples) = examples() else {
         return;
     };
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    let mut definitions: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let failures: Vec<String> = examples
+        .iter()
+        .filter_map(|example| {
+            check(&example.definition, &example.text)
+                .err()
+                .map(|why| format!("{}: {why}", example.name))
+        })
         .collect();
-    definitions.sort();
-    for definition in definitions {
-        let name = definition
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&definition)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap();
-            checked += 1;
-            if let Err(why) = check(&name, &text) {
-                failures.push(format!(
-                    "{name}/{}: {why}",
-                    file.file_name().unwrap().to_string_lossy()
-                ));
-            }
-        }
-    }
     assert!(
         failures.is_empty(),
-        "{} of {checked} examples fail:\n{}",
+        "{} of {} examples fail:\n{}",
         failures.len(),
+        examples.len(),
         failures.join("\n")
     );
-    assert_eq!(checked, 129, "the specification ships 129 examples");
+    assert_eq!(examples.len(), 129, "the specification ships 129 examples");
 }

@@ -268,8 +268,9 @@ impl Check for String {
 
 /// Whether two JSON values are equal as JSON Schema defines it (`uniqueItems`, `const`,
 /// `enum`): numbers by their mathematical value (`1` and `1.0` are equal), arrays item by item,
-/// objects member by member in any order.
-fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+/// objects member by member in any order. Also what the differential tests compare
+/// re-encodings with.
+pub fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {

@@ -10,7 +10,8 @@
 //! - `tagged`: unions told apart by a tag member;
 //! - `untagged`: unions told apart by the shape of the value;
 //! - `flatten`: writing members of a nested value into the object being written;
-//! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares;
+//! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares, and
+//!   JSON Schema's equality of values (`json_equal`, `1` equals `1.0`);
 //! - `contract`: the sealed marker of [`crate::Contract`] types;
 //! - `reference`: decoding through serde_json alone (what a build without `simd` runs), for
 //!   differential tests.
@@ -27,7 +28,7 @@ pub mod session;
 pub mod tagged;
 pub mod untagged;
 
-pub use bounds::{bounded, Bounded, Bounds, Check, Limit};
+pub use bounds::{bounded, json_equal, Bounded, Bounds, Check, Limit};
 pub use contract::Sealed;
 pub use flatten::{entry, flatten_into, tag_only, tagged, unknown_variant, Present};
 pub use members::{

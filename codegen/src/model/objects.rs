@@ -270,24 +270,13 @@ fn stricter(key: &str, a: &Value, b: &Value) -> Option<Value> {
     }
 }
 
-/// Keywords a part of a non-object `allOf` may hold: what constrains a string, a number or an
-/// array, which together mean the same as one schema declaring them all.
-const VALUE_KEYWORDS: &[&str] = &[
-    "type",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
+/// Whether a part of a non-object `allOf` may hold `keyword`: what constrains a string, a number
+/// or an array (its `type`, `format`, `items` and bounds), which together mean the same as one
+/// schema declaring them all.
+fn is_value_keyword(keyword: &str) -> bool {
+    matches!(keyword, "type" | "format" | "items")
+        || super::scalars::BOUND_KEYWORDS.contains(&keyword)
+}
 
 /// Parts of an `allOf` (or a `$ref` and its sibling keywords) that all describe one string,
 /// number or array (`{"$ref": "#/$defs/Name", "maxLength": 3}` with `Name` a string), merged
@@ -301,8 +290,7 @@ fn merge_values(
     let value_only = |part: &Value| {
         part.as_object().is_some_and(|map| {
             map.iter().all(|(k, v)| {
-                is_annotation(k)
-                    || (VALUE_KEYWORDS.contains(&k.as_str()) && !(k == "type" && v == "object"))
+                is_annotation(k) || (is_value_keyword(k) && !(k == "type" && v == "object"))
             })
         })
     };

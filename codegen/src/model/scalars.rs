@@ -90,25 +90,40 @@ pub(super) fn check_bounds(
     Ok(())
 }
 
+/// The keywords [`Bounds`] reads, in the order of its fields.
+pub(super) const BOUND_KEYWORDS: [&str; 11] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
 fn names(bounds: &Bounds) -> String {
-    let mut out = Vec::new();
-    let pairs: [(&str, bool); 11] = [
-        ("minimum", bounds.minimum.is_some()),
-        ("maximum", bounds.maximum.is_some()),
-        ("exclusiveMinimum", bounds.exclusive_minimum.is_some()),
-        ("exclusiveMaximum", bounds.exclusive_maximum.is_some()),
-        ("multipleOf", bounds.multiple_of.is_some()),
-        ("minLength", bounds.min_length.is_some()),
-        ("maxLength", bounds.max_length.is_some()),
-        ("pattern", bounds.pattern.is_some()),
-        ("minItems", bounds.min_items.is_some()),
-        ("maxItems", bounds.max_items.is_some()),
-        ("uniqueItems", bounds.unique_items),
+    let set = [
+        bounds.minimum.is_some(),
+        bounds.maximum.is_some(),
+        bounds.exclusive_minimum.is_some(),
+        bounds.exclusive_maximum.is_some(),
+        bounds.multiple_of.is_some(),
+        bounds.min_length.is_some(),
+        bounds.max_length.is_some(),
+        bounds.pattern.is_some(),
+        bounds.min_items.is_some(),
+        bounds.max_items.is_some(),
+        bounds.unique_items,
     ];
-    for (name, set) in pairs {
-        if set {
-            out.push(format!("`{name}`"));
-        }
-    }
-    out.join(", ")
+    BOUND_KEYWORDS
+        .iter()
+        .zip(set)
+        .filter(|(_, set)| *set)
+        .map(|(name, _)| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

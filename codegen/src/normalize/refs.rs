@@ -72,26 +72,32 @@ struct Context<'a> {
 }
 
 fn rewrite(value: &mut Value, context: &Context<'_>) {
+    each_ref(value, &mut |reference| {
+        if let Some(local) = local(reference, context.base, context.siblings, context.ids) {
+            *reference = local;
+        }
+        if let Some(decoded) = decoded(reference, context.names) {
+            *reference = decoded;
+        }
+    });
+}
+
+/// Calls `f` on every `$ref` of `value`, at any depth, except inside data (`enum`, `const`,
+/// `default`, `examples`, where a member named `$ref` is a value, not a reference).
+pub fn each_ref(value: &mut Value, f: &mut dyn FnMut(&mut String)) {
     match value {
         Value::Object(map) => {
             for (key, sub) in map.iter_mut() {
                 if key == "$ref" {
                     if let Value::String(reference) = sub {
-                        if let Some(local) =
-                            local(reference, context.base, context.siblings, context.ids)
-                        {
-                            *reference = local;
-                        }
-                        if let Some(decoded) = decoded(reference, context.names) {
-                            *reference = decoded;
-                        }
+                        f(reference);
                     }
                 } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    rewrite(sub, context);
+                    each_ref(sub, f);
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, context)),
+        Value::Array(items) => items.iter_mut().for_each(|v| each_ref(v, f)),
         _ => {}
     }
 }

@@ -57,25 +57,11 @@ pub fn candidate_names(document: &Value, path: &Path) -> Vec<String> {
 /// Points every `"$ref": "#"` of `document` at the definition `name`.
 pub fn point_refs_at(document: &mut Value, name: &str) {
     let target = format!("#/$defs/{}", pointer::escape(name));
-    rewrite(document, &target);
-}
-
-fn rewrite(value: &mut Value, target: &str) {
-    match value {
-        Value::Object(map) => {
-            for (key, sub) in map.iter_mut() {
-                if key == "$ref" {
-                    if sub.as_str() == Some("#") {
-                        *sub = Value::String(target.to_owned());
-                    }
-                } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    rewrite(sub, target);
-                }
-            }
+    super::refs::each_ref(document, &mut |reference| {
+        if reference == "#" {
+            target.clone_into(reference);
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| rewrite(v, target)),
-        _ => {}
-    }
+    });
 }
 
 #[cfg(test)]
