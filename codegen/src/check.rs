@@ -13,8 +13,8 @@ use serde_json::Value;
 use crate::load::SchemaFile;
 use crate::pointer;
 
-/// Keywords that give a value its shape, in schema position; with [`ANNOTATIONS`], every
-/// keyword the pipeline understands.
+/// Keywords that give a value its shape, in schema position; with [`BOUND_KEYWORDS`] and
+/// [`ANNOTATIONS`], every keyword the pipeline understands (see [`is_allowed`]).
 pub const ALLOWED_KEYWORDS: &[&str] = &[
     "$defs",
     "definitions",
@@ -31,6 +31,11 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "oneOf",
     "anyOf",
     "allOf",
+];
+
+/// The bounds a value may carry (checked when decoding), in the order of the model's
+/// `Bounds` fields.
+pub const BOUND_KEYWORDS: [&str; 11] = [
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -43,6 +48,12 @@ pub const ALLOWED_KEYWORDS: &[&str] = &[
     "maxItems",
     "uniqueItems",
 ];
+
+/// Whether `keyword` shapes or bounds a value ([`ALLOWED_KEYWORDS`], [`BOUND_KEYWORDS`]).
+#[must_use]
+pub fn is_allowed(keyword: &str) -> bool {
+    ALLOWED_KEYWORDS.contains(&keyword) || BOUND_KEYWORDS.contains(&keyword)
+}
 
 /// Keywords that say nothing about the shape of a value: documentation, the content
 /// annotations (a string's encoding and media type, which 2020-12 does not assert), and ACP's
@@ -109,7 +120,7 @@ pub struct UnsupportedKeyword {
 /// Checks every keyword in `file` and returns all refusals, in document order.
 ///
 /// # Errors
-/// One [`UnsupportedKeyword`] per keyword outside [`ALLOWED_KEYWORDS`] and [`ANNOTATIONS`], and
+/// One [`UnsupportedKeyword`] per keyword outside [`is_allowed`] and [`ANNOTATIONS`], and
 /// per boolean schema other than `additionalProperties: true` (boolean schemas elsewhere have no
 /// Rust shape here).
 pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
@@ -158,7 +169,7 @@ impl Walker<'_> {
             if catch_all {
                 continue;
             }
-            if !ALLOWED_KEYWORDS.contains(&keyword.as_str()) && !is_annotation(keyword) {
+            if !is_allowed(keyword) && !is_annotation(keyword) {
                 self.refuse(here, keyword);
                 continue;
             }

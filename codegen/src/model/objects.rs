@@ -275,7 +275,7 @@ fn stricter(key: &str, a: &Value, b: &Value) -> Option<Value> {
 /// schema declaring them all.
 fn is_value_keyword(keyword: &str) -> bool {
     matches!(keyword, "type" | "format" | "items")
-        || super::scalars::BOUND_KEYWORDS.contains(&keyword)
+        || crate::check::BOUND_KEYWORDS.contains(&keyword)
 }
 
 /// Parts of an `allOf` (or a `$ref` and its sibling keywords) that all describe one string,

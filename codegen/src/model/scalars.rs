@@ -90,21 +90,6 @@ pub(super) fn check_bounds(
     Ok(())
 }
 
-/// The keywords [`Bounds`] reads, in the order of its fields.
-pub(super) const BOUND_KEYWORDS: [&str; 11] = [
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
-
 fn names(bounds: &Bounds) -> String {
     let set = [
         bounds.minimum.is_some(),
@@ -119,7 +104,7 @@ fn names(bounds: &Bounds) -> String {
         bounds.max_items.is_some(),
         bounds.unique_items,
     ];
-    BOUND_KEYWORDS
+    crate::check::BOUND_KEYWORDS
         .iter()
         .zip(set)
         .filter(|(_, set)| *set)

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::check::ALLOWED_KEYWORDS;
+use crate::check::is_allowed;
 use crate::pointer;
 
 /// Keywords of the document, not of the root's value.
@@ -24,7 +24,7 @@ pub fn schema(document: &Value) -> Option<Value> {
     let shape: Vec<&str> = map
         .keys()
         .map(String::as_str)
-        .filter(|k| ALLOWED_KEYWORDS.contains(k) && !DOCUMENT_KEYWORDS.contains(k))
+        .filter(|k| is_allowed(k) && !DOCUMENT_KEYWORDS.contains(k))
         .collect();
     if shape.is_empty() || shape == ["$ref"] {
         return None;
