@@ -111,6 +111,9 @@ fn cargo_in(dir: &Path, args: &[&str]) -> String {
         .args(["--offline", "--quiet"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", &target)
+        // A scratch build: no debuginfo and no incremental state, to keep the disk it takes small.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_INCREMENTAL", "0")
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo starts");
