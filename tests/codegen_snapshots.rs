@@ -83,6 +83,7 @@ cases! {
     branches_add_required: [Contact, Target],
     branches_narrow_type: [Value, Setting],
     definition_name_collisions: [FooBar, FooBar2],
+    discriminator_mapping_refs: [Pet, Cat, BigDog],
     enum_with_const: [Version, Header, HeaderMode],
     enum_with_null: [Level, LevelValue, Config, ConfigMode],
     integer_enum: [Priority, Job, JobRetries],
@@ -132,20 +133,28 @@ fn declared_types(source: &str) -> Vec<String> {
         .collect()
 }
 
-/// A validator for the definition `name` of the case's schema.
+/// A validator for the definition `name` of the case's schema (under `$defs`, or draft-07's
+/// `definitions`).
 fn validator(schema: &Value, name: &str) -> jsonschema::Validator {
-    if schema["$defs"].get(name).is_none() {
+    let Some(defs) = ["$defs", "definitions"]
+        .into_iter()
+        .find(|defs| schema[*defs].get(name).is_some())
+    else {
         // The root schema, generated as a definition of its own (`root_schema`).
         return jsonschema::validator_for(schema)
             .unwrap_or_else(|e| panic!("schema for `{name}` (the root): {e}"));
-    }
+    };
     // Only the document's definitions beside the `$ref`: a root with a shape of its own
     // (`root_schema`) would otherwise apply to every definition's instances too.
     let mut root = schema.clone();
     if let Some(map) = root.as_object_mut() {
-        map.retain(|k, _| matches!(k.as_str(), "$schema" | "$id" | "$defs"));
+        map.retain(|k, _| matches!(k.as_str(), "$schema" | "$id") || k == defs);
     }
-    root["$ref"] = Value::from(format!("#/$defs/{name}"));
+    // A URI fragment: the pointer token, percent-encoded where the cases' names need it.
+    let token = toolcall_contracts::pointer::escape(name)
+        .replace('%', "%25")
+        .replace(' ', "%20");
+    root["$ref"] = Value::from(format!("#/{defs}/{token}"));
     jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for `{name}`: {e}"))
 }
 

@@ -529,10 +529,16 @@ fn check_discriminator(
                     .find(|(member, _, _)| member == property)
             });
         if fixed.is_none_or(|(_, fixed, _)| fixed != *value) {
+            // Named by definition: the reference itself is normalized by now (draft-07's
+            // `definitions`, percent-encoding), no longer as the file writes it.
+            let named = target.strip_prefix("#/$defs/").map_or_else(
+                || target.to_owned(),
+                |name| pointer::unescape(name).into_owned(),
+            );
             return Err(builder.unsupported(
                 &pointer::join(&pointer::join(&here, "mapping"), value),
                 format!(
-                    "`mapping` `{value}` → `{target}`, which is not a branch whose `{property}` is `const` `{value}`"
+                    "`mapping` `{value}` names `{named}`, which is not a branch whose `{property}` is `const` `{value}`"
                 ),
             ));
         }

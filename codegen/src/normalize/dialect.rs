@@ -123,11 +123,10 @@ fn rewrite_object(
         }
     }
     if let Some(Value::String(reference)) = map.get_mut("$ref") {
-        if let Some(rest) = reference.strip_prefix("#/definitions/") {
-            *reference = format!("#/$defs/{rest}");
-        } else if let Some((file, rest)) = reference.split_once("#/definitions/") {
-            *reference = format!("{file}#/$defs/{rest}");
-        }
+        to_defs(reference);
+    }
+    if let Some(discriminator) = map.get_mut("discriminator") {
+        super::refs::mapping_refs(discriminator).for_each(to_defs);
     }
     if matches!(map.get("items"), Some(Value::Array(_))) {
         let prefix = map.remove("items").unwrap_or_default();
@@ -172,6 +171,15 @@ fn rewrite_object(
         }
     }
     Ok(())
+}
+
+/// A draft-07 reference into `definitions`, local or into a sibling file, as one into `$defs`.
+fn to_defs(reference: &mut String) {
+    if let Some(rest) = reference.strip_prefix("#/definitions/") {
+        *reference = format!("#/$defs/{rest}");
+    } else if let Some((file, rest)) = reference.split_once("#/definitions/") {
+        *reference = format!("{file}#/$defs/{rest}");
+    }
 }
 
 #[cfg(test)]

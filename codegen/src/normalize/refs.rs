@@ -83,7 +83,9 @@ fn rewrite(value: &mut Value, context: &Context<'_>) {
 }
 
 /// Calls `f` on every `$ref` of `value`, at any depth, except inside data (`enum`, `const`,
-/// `default`, `examples`, where a member named `$ref` is a value, not a reference).
+/// `default`, `examples`, where a member named `$ref` is a value, not a reference), and on
+/// every reference in a `discriminator`'s `mapping` (OpenAPI: a value holding `#` is a
+/// reference, any other a definition name).
 pub fn each_ref(value: &mut Value, f: &mut dyn FnMut(&mut String)) {
     match value {
         Value::Object(map) => {
@@ -92,6 +94,8 @@ pub fn each_ref(value: &mut Value, f: &mut dyn FnMut(&mut String)) {
                     if let Value::String(reference) = sub {
                         f(reference);
                     }
+                } else if key == "discriminator" {
+                    mapping_refs(sub).for_each(&mut *f);
                 } else if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
                     each_ref(sub, f);
                 }
@@ -100,6 +104,19 @@ pub fn each_ref(value: &mut Value, f: &mut dyn FnMut(&mut String)) {
         Value::Array(items) => items.iter_mut().for_each(|v| each_ref(v, f)),
         _ => {}
     }
+}
+
+/// The references among a `discriminator`'s `mapping` values.
+pub fn mapping_refs(discriminator: &mut Value) -> impl Iterator<Item = &mut String> {
+    discriminator
+        .get_mut("mapping")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|mapping| mapping.values_mut())
+        .filter_map(|target| match target {
+            Value::String(reference) if reference.contains('#') => Some(reference),
+            _ => None,
+        })
 }
 
 /// A local reference with its fragment percent-decoded, when decoding changes it, gives UTF-8,
