@@ -7,7 +7,7 @@
 //! | MCP `params` | route body | |
 //! |---|---|---|
 //! | `name` | `name` | the exposed name mapped back to the provider's bare name through the gateway's [`NameMap`] (`derived` when it differs), and the tool it resolved to, with its namespace (the provider), returned beside the body ([`RoutedCall::tool`]); without a map, as is |
-//! | `arguments` | `arguments` | exactly as sent; absent: `{}` (`defaulted`): the route contract requires `arguments`, and MCP treats absent arguments as none |
+//! | `arguments` | `arguments` | exactly as sent; absent: `{}` (`defaulted`): the route contract requires `arguments`, and MCP treats absent arguments as none; present and not an object (`null` included: MCP's schema has `arguments` an object when present, and the typed params refuse `null`) refused ([`GatewayError::ArgumentsNotObject`]), so that every body written converts back |
 //! | `_meta.progressToken` | `progress_token` | a string stays a string, an integer an integer |
 //! | JSON-RPC `id` | `tool_call_id` | only with [`ToolCallIdSource::RequestId`], and then reported `derived` (the route contract: a synthesized id is recorded as such); a string id as is, an integer in decimal; any other id (`1.5`, `true`, `null`) refused |
 //! | other `_meta` members, `task`, unknown members | — | `dropped` |
@@ -112,7 +112,9 @@ pub enum GatewayError {
         /// What was found (`found boolean`, ``\`1.5\` is a number but not an integer``).
         found: String,
     },
-    /// The route body's `arguments` are not an object, which MCP requires.
+    /// `arguments` are present and not an object, which MCP requires: in the MCP params
+    /// ([`call_to_route`]; `null` is refused, not read as absent) or in the route body
+    /// ([`from_route_request`]).
     #[error("`/arguments` must be an object for MCP, found {found}")]
     ArgumentsNotObject {
         /// JSON type found.
@@ -148,7 +150,8 @@ pub enum GatewayError {
 ///
 /// # Errors
 /// [`GatewayError::MissingName`], [`GatewayError::UnknownTool`] (a name not in `names`),
-/// [`GatewayError::McpProgressToken`], [`GatewayError::MissingRequestId`],
+/// [`GatewayError::ArgumentsNotObject`] (only from [`call_to_route`]: the typed params hold an
+/// object or nothing), [`GatewayError::McpProgressToken`], [`GatewayError::MissingRequestId`],
 /// [`GatewayError::RequestId`] (a request id that is neither a string nor an integer).
 pub fn to_route_request<P: McpCallToolParams>(
     params: &P,
@@ -197,7 +200,12 @@ pub fn call_to_route(
     };
     let name = tool.name.clone();
     let arguments = match params.remove("arguments") {
-        Some(arguments) => arguments,
+        Some(arguments @ Value::Object(_)) => arguments,
+        Some(other) => {
+            return Err(GatewayError::ArgumentsNotObject {
+                found: json_type(&other),
+            })
+        }
         None => {
             report.push(Change::defaulted(
                 "/arguments",
