@@ -31,9 +31,13 @@
 //!   error`, `defaulted`), and its `data` the `structuredContent` (`derived`).
 //! - A success with `structuredContent` (any value, `null` included: 2026-07-28 allows any JSON
 //!   value) is a JSON success. Its text fallback is the first text block whose text parses to
-//!   that value: its other members (`annotations`, `_meta`) are `dropped`, and so is its text
-//!   when it is not the compact JSON [`from_outcome`] writes; every other content block, a
-//!   second fallback included, is `dropped`.
+//!   a value equal to it as JSON Schema compares values (objects in any member order, numbers
+//!   by their value: `2` equals `2.0`), whatever order serde_json keeps members in (its
+//!   `preserve_order` feature, which another crate of a build may turn on). Its other members
+//!   (`annotations`, `_meta`) are `dropped`, and so is its text when [`from_outcome`] would
+//!   write a number of it otherwise (`2` where `structuredContent` has `2.0`, `1e2`, written
+//!   `100.0`); member order and whitespace are not meaning and are not reported. Every other
+//!   content block, a second fallback included, is `dropped`.
 //! - A success without `structuredContent`: one text block is a text success, several are
 //!   joined by a line break (`derived`), none give `""` (`defaulted`); every other block is
 //!   `dropped`, as are members of a text block other than `type` and `text`.
@@ -61,8 +65,10 @@
 use serde_json::{json, Map, Value};
 
 use super::mcp_tool::replace_controls;
-use super::report::{by_name, Change, Converted};
+use super::numbers;
+use super::report::{by_name, sorted, Change, Converted};
 use super::versions::{from_object, to_object, McpCallToolResult};
+use crate::__private::json_equal;
 use crate::canonical::{
     CanonicalToolError, CanonicalToolOutput, CanonicalToolResult, CanonicalToolResultOutcome,
     ToolContractError, ToolLifecycleEvent, ToolRuntimeErrorCode, MAX_ERROR_MESSAGE_BYTES,
@@ -399,17 +405,18 @@ fn success_outcome(
     report: &mut Vec<Change>,
 ) -> CanonicalToolOutput {
     if let Some(value) = structured {
-        // The first text block whose text is this JSON is its fallback; any other block,
-        // a second fallback included, is dropped.
-        let compact = value.to_string();
+        // The first text block whose text is this JSON (as JSON Schema compares values) is its
+        // fallback; any other block, a second fallback included, is dropped.
+        let written = sorted(value.clone()).to_string();
         let mut fallback = false;
         for (index, block) in content.iter().enumerate() {
-            let text = block.get("text").and_then(Value::as_str).filter(|text| {
-                !fallback
-                    && block.get("type") == Some(&json!("text"))
-                    && serde_json::from_str::<Value>(text).is_ok_and(|parsed| parsed == value)
-            });
-            let Some(text) = text else {
+            let text = block
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|_| !fallback && block.get("type") == Some(&json!("text")))
+                .and_then(|text| Some((text, serde_json::from_str::<Value>(text).ok()?)))
+                .filter(|(_, parsed)| json_equal(parsed, &value));
+            let Some((text, parsed)) = text else {
                 drop_block(index, block, report);
                 continue;
             };
@@ -420,11 +427,14 @@ fn success_outcome(
                 "the canonical output is the JSON alone, not the members of its text fallback",
                 report,
             );
-            if text != compact {
+            // Carried when `from_outcome` writes every number of it as the text has it (member
+            // order and whitespace aside): the texts of both values, members in name order.
+            let as_written = sorted(parsed).to_string();
+            if as_written != written || !numbers::changed(text.as_bytes()).is_empty() {
                 report.push(Change::dropped(
                     format!("/content/{index}/text"),
                     json!(text),
-                    "the text fallback is not the compact JSON of `structuredContent`: the canonical output keeps the JSON, whose text fallback is written compact",
+                    "the text fallback writes a number otherwise than the JSON of `structuredContent` is written (`2` for `2.0`, `1e2` for `100.0`): the canonical output keeps the JSON, whose text fallback is written from it",
                 ));
             }
         }
