@@ -13,7 +13,9 @@
 //! | other `_meta` members, `task`, unknown members | — | `dropped` |
 //!
 //! **Route → MCP** ([`from_route_request`]): `name` through the map to the exposed name,
-//! `arguments` (must be an object), `progress_token` as `_meta.progressToken`; `tool_call_id`,
+//! `arguments` (must be an object), `progress_token` as `_meta.progressToken` (an integer
+//! within `i64`: the route contract also takes larger unsigned ones, which MCP's types do not
+//! hold); `tool_call_id`,
 //! `call_key` and `schema_pin` have no MCP member and are `dropped` (the JSON-RPC `id` is the
 //! client's to choose).
 //!
@@ -125,6 +127,14 @@ pub enum GatewayError {
     ProgressToken {
         /// JSON type found.
         found: &'static str,
+    },
+    /// The route body's `progress_token` is an integer past `i64`: the route contract takes
+    /// any 64-bit integer, signed or not, and the MCP types hold an integer progress token as
+    /// an `i64`.
+    #[error("`/progress_token` `{token}` is past the integers an MCP progress token holds (`-9223372036854775808` to `9223372036854775807`)")]
+    ProgressTokenRange {
+        /// The token, in decimal.
+        token: String,
     },
     /// `_meta.progressToken` in the MCP params is neither a string nor an integer.
     #[error("`/_meta/progressToken` must be a string or an integer, found {found}")]
@@ -280,7 +290,10 @@ fn progress_from_meta(
 ///
 /// # Errors
 /// [`GatewayError::NotExposed`], [`GatewayError::ArgumentsNotObject`],
-/// [`GatewayError::ProgressToken`], [`GatewayError::Mcp`].
+/// [`GatewayError::ProgressToken`] (neither a string nor an integer),
+/// [`GatewayError::ProgressTokenRange`] (an integer past `i64`, such as
+/// `18446744073709551615`, which the route contract accepts), [`GatewayError::Mcp`] (the
+/// version's type refuses the params for another reason: 2026-07-28 without `_meta`).
 pub fn from_route_request<P: McpCallToolParams>(
     request: &ToolCallRequest,
     namespace: Option<&str>,
@@ -320,6 +333,11 @@ pub fn from_route_request<P: McpCallToolParams>(
     if let Some(token) = &request.progress_token {
         if let Err(RouteError::ProgressToken { found }) = check_progress_token(token) {
             return Err(GatewayError::ProgressToken { found });
+        }
+        if token.is_number() && !token.is_i64() {
+            return Err(GatewayError::ProgressTokenRange {
+                token: token.to_string(),
+            });
         }
         params.insert("_meta".to_owned(), json!({"progressToken": token}));
     }

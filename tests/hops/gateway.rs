@@ -422,3 +422,32 @@ fn json_params_with_null_or_non_object_arguments_are_refused_naming_arguments() 
         json!({"name": "t", "arguments": {}, "tool_call_id": "1"})
     );
 }
+
+/// The route contract takes any 64-bit integer as `progress_token`, `u64` included; the MCP
+/// types hold an `i64`: the refusal names the member, not serde's "matches no variant".
+#[test]
+fn a_progress_token_past_i64_is_refused_naming_progress_token() {
+    let mut body = ToolCallRequest::new("t", json!({}));
+    body.progress_token = Some(json!(u64::MAX));
+    body.validate().unwrap();
+    let error = from_route_request::<CallToolRequestParams>(&body, None, None).unwrap_err();
+    assert_eq!(
+        error,
+        GatewayError::ProgressTokenRange {
+            token: "18446744073709551615".into()
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "`/progress_token` `18446744073709551615` is past the integers an MCP progress token holds (`-9223372036854775808` to `9223372036854775807`)"
+    );
+    // The bounds of `i64` pass, as integers.
+    for token in [json!(i64::MAX), json!(i64::MIN)] {
+        body.progress_token = Some(token.clone());
+        let back = from_route_request::<CallToolRequestParams>(&body, None, None).unwrap();
+        assert_eq!(
+            serde_json::to_value(&back.value).unwrap(),
+            json!({"name": "t", "arguments": {}, "_meta": {"progressToken": token}})
+        );
+    }
+}
