@@ -23,7 +23,13 @@
 //! `complete` is written back by [`from_outcome`] for 2026-07-28 and not reported.
 //! - A domain failure: `structuredContent` of the shape above (`code`, `message`, `data` only)
 //!   whose `code` and `message` the canonical model accepts gives it back exactly (the first
-//!   text block equal to the message is its text; any other block is `dropped`). Otherwise
+//!   text block equal to the message is its text; any other block is `dropped`). MCP's wire
+//!   has no member telling a runtime failure from a domain failure (both are `isError: true`)
+//!   and a canonical outcome holds no runtime failure: the result [`from_runtime_failure`]
+//!   writes reads back as a domain failure of the runtime code (`panicked`) and its message,
+//!   reported `derived` from `/isError` to `/type` so that the distinction is not lost
+//!   silently (a caller that needs the runtime failure reads the code from the report's
+//!   entry, or from `structuredContent.code`). Otherwise
 //!   (no such shape, or a third party's `{"code", "message"}` the canonical model refuses, the
 //!   refused member reported `derived` into the data) its `code` is `tool_error` (`defaulted`),
 //!   its message the text blocks joined by a space (control characters replaced by spaces, cut
@@ -363,6 +369,13 @@ fn finish<R: McpCallToolResult>(
     Ok(Converted { value, report })
 }
 
+/// The runtime failure whose result [`from_runtime_failure`] writes is this error (its code a
+/// runtime code, its message that code's message, no data).
+fn runtime_failure_code(error: &CanonicalToolError) -> Option<ToolRuntimeErrorCode> {
+    let code: ToolRuntimeErrorCode = serde_json::from_value(json!(error.code())).ok()?;
+    (error.data().is_none() && error.message() == runtime_failure_message(code)).then_some(code)
+}
+
 fn text_block(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
@@ -496,6 +509,16 @@ fn error_outcome(
                 MAX_ERROR_MESSAGE_BYTES,
             ) {
                 Ok(error) => {
+                    if let Some(code) = runtime_failure_code(&error) {
+                        report.push(Change::derived(
+                            "/isError",
+                            "/type",
+                            json!("domain_failed"),
+                            format!(
+                                "MCP's `isError` does not tell a runtime failure from a domain failure: this is the result written for the runtime failure `{code}`, read as a domain failure of that code"
+                            ),
+                        ));
+                    }
                     // The first block that is the message as text is its text; any other is
                     // dropped.
                     let mut seen = false;

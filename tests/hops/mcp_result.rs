@@ -465,3 +465,42 @@ fn mcp_2026_07_28_carries_a_null_json_success_both_ways() {
     assert_eq!(back.value, outcome);
     assert!(back.report.is_empty());
 }
+
+/// MCP's wire has no member telling a runtime failure from a domain failure: the result written
+/// for a runtime failure reads back as a domain failure of its code, and the report says so,
+/// naming `/isError`.
+#[test]
+fn a_runtime_failure_read_back_is_a_domain_failure_reported_as_such() {
+    for code in [
+        ToolRuntimeErrorCode::Panicked,
+        ToolRuntimeErrorCode::DeadlineExceeded,
+    ] {
+        let written = from_runtime_failure::<CallToolResult>(code).unwrap();
+        let back = to_outcome(&written.value).unwrap();
+        let message = format!("the runtime could not complete the call: `{code}`");
+        assert_eq!(
+            serde_json::to_value(&back.value).unwrap(),
+            json!({"type": "domain_failed", "error": {"code": code.as_str(), "message": message}})
+        );
+        assert_eq!(
+            report(&back.report),
+            json!([{"kind": "derived", "from": "/isError", "to": "/type", "value": "domain_failed",
+                    "reason": format!("MCP's `isError` does not tell a runtime failure from a domain failure: this is the result written for the runtime failure `{code}`, read as a domain failure of that code")}])
+        );
+    }
+    // A domain failure of another code, or with data, or another message, is not that result.
+    for structured in [
+        json!({"code": "not_found", "message": "the runtime could not complete the call: `panicked`"}),
+        json!({"code": "panicked", "message": "the tool panicked"}),
+        json!({"code": "panicked", "message": "the runtime could not complete the call: `panicked`", "data": 1}),
+    ] {
+        let text = structured["message"].clone();
+        let (_, changes) = outcome_of(json!({
+            "content": [{"type": "text", "text": text}],
+            "isError": true,
+            "structuredContent": structured
+        }))
+        .unwrap();
+        assert_eq!(changes, json!([]));
+    }
+}
