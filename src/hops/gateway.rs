@@ -7,13 +7,15 @@
 //! | MCP `params` | route body | |
 //! |---|---|---|
 //! | `name` | `name` | the exposed name mapped back to the provider's bare name through the gateway's [`NameMap`] (`derived` when it differs), and the tool it resolved to, with its namespace (the provider), returned beside the body ([`RoutedCall::tool`]); without a map, as is |
-//! | `arguments` | `arguments` | exactly as sent; absent: `{}` (`defaulted`): the route contract requires `arguments`, and MCP treats absent arguments as none |
+//! | `arguments` | `arguments` | exactly as sent; absent: `{}` (`defaulted`): the route contract requires `arguments`, and MCP treats absent arguments as none; present and not an object (`null` included: MCP's schema has `arguments` an object when present, and the typed params refuse `null`) refused ([`GatewayError::ArgumentsNotObject`]), so that every body written converts back |
 //! | `_meta.progressToken` | `progress_token` | a string stays a string, an integer an integer |
 //! | JSON-RPC `id` | `tool_call_id` | only with [`ToolCallIdSource::RequestId`], and then reported `derived` (the route contract: a synthesized id is recorded as such); a string id as is, an integer in decimal; any other id (`1.5`, `true`, `null`) refused |
 //! | other `_meta` members, `task`, unknown members | — | `dropped` |
 //!
 //! **Route → MCP** ([`from_route_request`]): `name` through the map to the exposed name,
-//! `arguments` (must be an object), `progress_token` as `_meta.progressToken`; `tool_call_id`,
+//! `arguments` (must be an object), `progress_token` as `_meta.progressToken` (an integer
+//! within `i64`: the route contract also takes larger unsigned ones, which MCP's types do not
+//! hold); `tool_call_id`,
 //! `call_key` and `schema_pin` have no MCP member and are `dropped` (the JSON-RPC `id` is the
 //! client's to choose).
 //!
@@ -112,7 +114,9 @@ pub enum GatewayError {
         /// What was found (`found boolean`, ``\`1.5\` is a number but not an integer``).
         found: String,
     },
-    /// The route body's `arguments` are not an object, which MCP requires.
+    /// `arguments` are present and not an object, which MCP requires: in the MCP params
+    /// ([`call_to_route`]; `null` is refused, not read as absent) or in the route body
+    /// ([`from_route_request`]).
     #[error("`/arguments` must be an object for MCP, found {found}")]
     ArgumentsNotObject {
         /// JSON type found.
@@ -123,6 +127,14 @@ pub enum GatewayError {
     ProgressToken {
         /// JSON type found.
         found: &'static str,
+    },
+    /// The route body's `progress_token` is an integer past `i64`: the route contract takes
+    /// any 64-bit integer, signed or not, and the MCP types hold an integer progress token as
+    /// an `i64`.
+    #[error("`/progress_token` `{token}` is past the integers an MCP progress token holds (`-9223372036854775808` to `9223372036854775807`)")]
+    ProgressTokenRange {
+        /// The token, in decimal.
+        token: String,
     },
     /// `_meta.progressToken` in the MCP params is neither a string nor an integer.
     #[error("`/_meta/progressToken` must be a string or an integer, found {found}")]
@@ -148,7 +160,8 @@ pub enum GatewayError {
 ///
 /// # Errors
 /// [`GatewayError::MissingName`], [`GatewayError::UnknownTool`] (a name not in `names`),
-/// [`GatewayError::McpProgressToken`], [`GatewayError::MissingRequestId`],
+/// [`GatewayError::ArgumentsNotObject`] (only from [`call_to_route`]: the typed params hold an
+/// object or nothing), [`GatewayError::McpProgressToken`], [`GatewayError::MissingRequestId`],
 /// [`GatewayError::RequestId`] (a request id that is neither a string nor an integer).
 pub fn to_route_request<P: McpCallToolParams>(
     params: &P,
@@ -197,7 +210,12 @@ pub fn call_to_route(
     };
     let name = tool.name.clone();
     let arguments = match params.remove("arguments") {
-        Some(arguments) => arguments,
+        Some(arguments @ Value::Object(_)) => arguments,
+        Some(other) => {
+            return Err(GatewayError::ArgumentsNotObject {
+                found: json_type(&other),
+            })
+        }
         None => {
             report.push(Change::defaulted(
                 "/arguments",
@@ -272,7 +290,10 @@ fn progress_from_meta(
 ///
 /// # Errors
 /// [`GatewayError::NotExposed`], [`GatewayError::ArgumentsNotObject`],
-/// [`GatewayError::ProgressToken`], [`GatewayError::Mcp`].
+/// [`GatewayError::ProgressToken`] (neither a string nor an integer),
+/// [`GatewayError::ProgressTokenRange`] (an integer past `i64`, such as
+/// `18446744073709551615`, which the route contract accepts), [`GatewayError::Mcp`] (the
+/// version's type refuses the params for another reason: 2026-07-28 without `_meta`).
 pub fn from_route_request<P: McpCallToolParams>(
     request: &ToolCallRequest,
     namespace: Option<&str>,
@@ -312,6 +333,11 @@ pub fn from_route_request<P: McpCallToolParams>(
     if let Some(token) = &request.progress_token {
         if let Err(RouteError::ProgressToken { found }) = check_progress_token(token) {
             return Err(GatewayError::ProgressToken { found });
+        }
+        if token.is_number() && !token.is_i64() {
+            return Err(GatewayError::ProgressTokenRange {
+                token: token.to_string(),
+            });
         }
         params.insert("_meta".to_owned(), json!({"progressToken": token}));
     }

@@ -23,7 +23,13 @@
 //! `complete` is written back by [`from_outcome`] for 2026-07-28 and not reported.
 //! - A domain failure: `structuredContent` of the shape above (`code`, `message`, `data` only)
 //!   whose `code` and `message` the canonical model accepts gives it back exactly (the first
-//!   text block equal to the message is its text; any other block is `dropped`). Otherwise
+//!   text block equal to the message is its text; any other block is `dropped`). MCP's wire
+//!   has no member telling a runtime failure from a domain failure (both are `isError: true`)
+//!   and a canonical outcome holds no runtime failure: the result [`from_runtime_failure`]
+//!   writes reads back as a domain failure of the runtime code (`panicked`) and its message,
+//!   reported `derived` from `/isError` to `/type` so that the distinction is not lost
+//!   silently (a caller that needs the runtime failure reads the code from the report's
+//!   entry, or from `structuredContent.code`). Otherwise
 //!   (no such shape, or a third party's `{"code", "message"}` the canonical model refuses, the
 //!   refused member reported `derived` into the data) its `code` is `tool_error` (`defaulted`),
 //!   its message the text blocks joined by a space (control characters replaced by spaces, cut
@@ -31,9 +37,13 @@
 //!   error`, `defaulted`), and its `data` the `structuredContent` (`derived`).
 //! - A success with `structuredContent` (any value, `null` included: 2026-07-28 allows any JSON
 //!   value) is a JSON success. Its text fallback is the first text block whose text parses to
-//!   that value: its other members (`annotations`, `_meta`) are `dropped`, and so is its text
-//!   when it is not the compact JSON [`from_outcome`] writes; every other content block, a
-//!   second fallback included, is `dropped`.
+//!   a value equal to it as JSON Schema compares values (objects in any member order, numbers
+//!   by their value: `2` equals `2.0`), whatever order serde_json keeps members in (its
+//!   `preserve_order` feature, which another crate of a build may turn on). Its other members
+//!   (`annotations`, `_meta`) are `dropped`, and so is its text when [`from_outcome`] would
+//!   write a number of it otherwise (`2` where `structuredContent` has `2.0`, `1e2`, written
+//!   `100.0`); member order and whitespace are not meaning and are not reported. Every other
+//!   content block, a second fallback included, is `dropped`.
 //! - A success without `structuredContent`: one text block is a text success, several are
 //!   joined by a line break (`derived`), none give `""` (`defaulted`); every other block is
 //!   `dropped`, as are members of a text block other than `type` and `text`.
@@ -61,8 +71,10 @@
 use serde_json::{json, Map, Value};
 
 use super::mcp_tool::replace_controls;
-use super::report::{by_name, Change, Converted};
+use super::numbers;
+use super::report::{by_name, sorted, Change, Converted};
 use super::versions::{from_object, to_object, McpCallToolResult};
+use crate::__private::json_equal;
 use crate::canonical::{
     CanonicalToolError, CanonicalToolOutput, CanonicalToolResult, CanonicalToolResultOutcome,
     ToolContractError, ToolLifecycleEvent, ToolRuntimeErrorCode, MAX_ERROR_MESSAGE_BYTES,
@@ -357,6 +369,13 @@ fn finish<R: McpCallToolResult>(
     Ok(Converted { value, report })
 }
 
+/// The runtime failure whose result [`from_runtime_failure`] writes is this error (its code a
+/// runtime code, its message that code's message, no data).
+fn runtime_failure_code(error: &CanonicalToolError) -> Option<ToolRuntimeErrorCode> {
+    let code: ToolRuntimeErrorCode = serde_json::from_value(json!(error.code())).ok()?;
+    (error.data().is_none() && error.message() == runtime_failure_message(code)).then_some(code)
+}
+
 fn text_block(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
@@ -399,17 +418,18 @@ fn success_outcome(
     report: &mut Vec<Change>,
 ) -> CanonicalToolOutput {
     if let Some(value) = structured {
-        // The first text block whose text is this JSON is its fallback; any other block,
-        // a second fallback included, is dropped.
-        let compact = value.to_string();
+        // The first text block whose text is this JSON (as JSON Schema compares values) is its
+        // fallback; any other block, a second fallback included, is dropped.
+        let written = sorted(value.clone()).to_string();
         let mut fallback = false;
         for (index, block) in content.iter().enumerate() {
-            let text = block.get("text").and_then(Value::as_str).filter(|text| {
-                !fallback
-                    && block.get("type") == Some(&json!("text"))
-                    && serde_json::from_str::<Value>(text).is_ok_and(|parsed| parsed == value)
-            });
-            let Some(text) = text else {
+            let text = block
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|_| !fallback && block.get("type") == Some(&json!("text")))
+                .and_then(|text| Some((text, serde_json::from_str::<Value>(text).ok()?)))
+                .filter(|(_, parsed)| json_equal(parsed, &value));
+            let Some((text, parsed)) = text else {
                 drop_block(index, block, report);
                 continue;
             };
@@ -420,11 +440,14 @@ fn success_outcome(
                 "the canonical output is the JSON alone, not the members of its text fallback",
                 report,
             );
-            if text != compact {
+            // Carried when `from_outcome` writes every number of it as the text has it (member
+            // order and whitespace aside): the texts of both values, members in name order.
+            let as_written = sorted(parsed).to_string();
+            if as_written != written || !numbers::changed(text.as_bytes()).is_empty() {
                 report.push(Change::dropped(
                     format!("/content/{index}/text"),
                     json!(text),
-                    "the text fallback is not the compact JSON of `structuredContent`: the canonical output keeps the JSON, whose text fallback is written compact",
+                    "the text fallback writes a number otherwise than the JSON of `structuredContent` is written (`2` for `2.0`, `1e2` for `100.0`): the canonical output keeps the JSON, whose text fallback is written from it",
                 ));
             }
         }
@@ -486,6 +509,16 @@ fn error_outcome(
                 MAX_ERROR_MESSAGE_BYTES,
             ) {
                 Ok(error) => {
+                    if let Some(code) = runtime_failure_code(&error) {
+                        report.push(Change::derived(
+                            "/isError",
+                            "/type",
+                            json!("domain_failed"),
+                            format!(
+                                "MCP's `isError` does not tell a runtime failure from a domain failure: this is the result written for the runtime failure `{code}`, read as a domain failure of that code"
+                            ),
+                        ));
+                    }
                     // The first block that is the message as text is its text; any other is
                     // dropped.
                     let mut seen = false;

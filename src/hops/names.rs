@@ -19,7 +19,10 @@
 //!    gets the hash suffix ([`NameChange::Truncated`], [`NameChange::HashSuffix`]);
 //! 4. **collide**: when several tools give one name, each of them gets the hash suffix, except
 //!    the one tool among them whose name was intact (prefixed at most, nothing replaced or
-//!    truncated), which keeps it; this repeats while a suffixed name meets another changed name
+//!    truncated), which keeps it (a name the suffix would make longer than `max_len` is cut
+//!    first, [`NameChange::Truncated`]; [`NameChange::HashSuffix`] names the tool it collided
+//!    with: the one that kept the name, else the least other, whatever the list's order);
+//!    this repeats while a suffixed name meets another changed name
 //!    (`q.q`, `q_q` and `q.q.5eb5a66d`: `q.q` gets `q_q_5eb5a66d`, then `q.q.5eb5a66d` its own
 //!    suffix). If names still coincide, where no name is left to change (a suffixed name equal
 //!    to another tool's intact name), the projection fails naming both tools
@@ -188,16 +191,26 @@ impl NameProjection {
             let mut rehash = Vec::new();
             for indices in groups.values().filter(|indices| indices.len() > 1) {
                 let intact = indices.iter().filter(|&&i| entries[i].is_intact()).count();
+                // What keeps the name: the one intact name of the group, and a name suffixed
+                // already (it has nothing left to change).
+                let keeps =
+                    |i: usize| entries[i].is_hashed() || (entries[i].is_intact() && intact == 1);
+                let keepers: Vec<usize> = indices.iter().copied().filter(|&i| keeps(i)).collect();
                 for &index in indices {
-                    let entry = &entries[index];
-                    let keeps = entry.is_intact() && intact == 1;
-                    if !keeps && !entry.is_hashed() {
-                        let other = indices
-                            .iter()
-                            .find(|&&other| other != index)
-                            .map(|&other| entries[other].tool.clone());
-                        rehash.extend(other.map(|other| (index, other)));
+                    if keeps(index) {
+                        continue;
                     }
+                    // The tool that keeps the name, else the least other tool: the same whatever
+                    // the order of the list.
+                    let other = match keepers.as_slice() {
+                        [keeper] => Some(*keeper),
+                        _ => indices
+                            .iter()
+                            .copied()
+                            .filter(|&other| other != index)
+                            .min_by(|&a, &b| entries[a].tool.cmp(&entries[b].tool)),
+                    };
+                    rehash.extend(other.map(|other| (index, entries[other].tool.clone())));
                 }
             }
             if rehash.is_empty() {
@@ -205,8 +218,15 @@ impl NameProjection {
             }
             for (index, other) in rehash {
                 let entry = &mut entries[index];
+                let length = entry.exposed.chars().count();
                 let exposed = self.hashed(&entry.tool, &entry.exposed)?;
                 entry.exposed = exposed;
+                if length + HASH_SUFFIX_CHARS > self.max_len {
+                    entry.changes.push(NameChange::Truncated {
+                        length,
+                        max_len: self.max_len,
+                    });
+                }
                 entry.changes.push(NameChange::HashSuffix {
                     suffix: self.suffix(&entry.tool),
                     collided_with: Some(other),
@@ -417,9 +437,11 @@ pub enum NameChange {
         /// What replaced them.
         replacement: char,
     },
-    /// The name was longer than `max_len`.
+    /// The name was cut before its hash suffix: it was longer than `max_len`, or a collision
+    /// gave it the suffix and the name and the suffix are longer than `max_len` together.
     Truncated {
-        /// Its length after prefixing, in characters.
+        /// Its length before the cut (after prefixing and replacing), in characters: more than
+        /// `max_len`, or at most `max_len` when a collision's suffix made the cut.
         length: usize,
         /// The projection's `max_len`.
         max_len: usize,
@@ -428,7 +450,10 @@ pub enum NameChange {
     HashSuffix {
         /// The suffix.
         suffix: String,
-        /// The tool the name collided with; `None` after truncation.
+        /// The tool the name collided with: the one that kept the name (the one intact name, or
+        /// a name suffixed in an earlier round), else the least of the others in [`ToolRef`]'s
+        /// order (namespace, then name); the same whatever the order of the tool list. `None`
+        /// after truncation.
         collided_with: Option<ToolRef>,
     },
 }
@@ -437,7 +462,9 @@ impl fmt::Display for NameChange {
     /// One of:
     /// - ``prefixed with namespace `github` ``
     /// - ``replaced `.`, `/` with `_` ``
-    /// - `truncated from 70 to 64 characters`
+    /// - `truncated from 70 to 64 characters` (a name longer than `max_len`)
+    /// - `truncated from 61 characters to fit the hash suffix within 64` (a name a
+    ///   collision's suffix makes too long)
     /// - ``hash suffix `_3c9423c9`: collides with `search_issues` in namespace `github` ``
     /// - ``hash suffix `_3c9423c9`: truncated``
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -456,9 +483,13 @@ impl fmt::Display for NameChange {
                 }
                 write!(f, " with `{replacement}`")
             }
-            Self::Truncated { length, max_len } => {
+            Self::Truncated { length, max_len } if length > max_len => {
                 write!(f, "truncated from {length} to {max_len} characters")
             }
+            Self::Truncated { length, max_len } => write!(
+                f,
+                "truncated from {length} characters to fit the hash suffix within {max_len}"
+            ),
             Self::HashSuffix {
                 suffix,
                 collided_with: Some(other),

@@ -12,8 +12,12 @@
 //! | — | `request_ordinal` | [`CallOptions::request_ordinal`] |
 //! | `progress_token`, `call_key`, `schema_pin` | — | `dropped` (the canonical call has no member; keep the body for progress) |
 //!
-//! **Canonical → route** ([`from_tool_call`]): `tool_name` as `name`, `arguments`,
-//! `provider_tool_call_id` as `tool_call_id`; `tool_id` and `request_ordinal` are `dropped`.
+//! **Canonical → route** ([`from_tool_call_in`], through the registry): `tool_name` as `name`,
+//! mapped back to the route name the registry holds for it ([`Registry::route_name`], reported
+//! `derived`: `to_tool_call` reported the other way), `arguments`, `provider_tool_call_id` as
+//! `tool_call_id`; `tool_id` and `request_ordinal` are `dropped`. [`from_tool_call`] does the
+//! same without a registry, and so writes the canonical name: only for a runtime whose tools
+//! have no route names.
 //!
 //! ```
 //! # #[cfg(feature = "hops")] {
@@ -65,6 +69,8 @@ pub struct Registry {
     specs: BTreeMap<String, ToolSpec>,
     /// Route name → canonical name, for names that differ.
     route_names: BTreeMap<String, String>,
+    /// Canonical name → route name, the same pairs the other way.
+    canonical_routes: BTreeMap<String, String>,
 }
 
 impl Registry {
@@ -113,9 +119,19 @@ impl Registry {
         }
         self.insert(spec)?;
         if route_name != canonical {
+            self.canonical_routes
+                .insert(canonical.clone(), route_name.clone());
             self.route_names.insert(route_name, canonical);
         }
         Ok(())
+    }
+
+    /// The route name registered for the spec of canonical name `canonical`
+    /// ([`Registry::insert_with_route_name`]); `None` for a spec found by its canonical name
+    /// alone, or no spec.
+    #[must_use]
+    pub fn route_name(&self, canonical: &str) -> Option<&str> {
+        self.canonical_routes.get(canonical).map(String::as_str)
     }
 
     /// The spec named `name` (its canonical name).
@@ -252,7 +268,61 @@ pub fn to_tool_call(
     })
 }
 
-/// Converts a canonical call back into a route body; see the [module docs](self).
+/// Converts a canonical call back into a route body, its `name` the route name `registry`
+/// holds for the tool (reported `derived`), else its canonical name; see the
+/// [module docs](self).
+///
+/// ```
+/// # #[cfg(feature = "hops")] {
+/// use serde_json::json;
+/// use toolcall_contracts::canonical::ToolSpec;
+/// use toolcall_contracts::hops::runtime::{from_tool_call_in, to_tool_call, CallOptions, Registry};
+/// use toolcall_contracts::route::ToolCallRequest;
+///
+/// let spec: ToolSpec = serde_json::from_value(json!({
+///     "id": "gh/repo-search@1", "name": "repo_search", "description": "Searches",
+///     "input_schema": {"type": "object"},
+///     "output_contract": {"success": {"type": "text", "media_type": "text/plain"}},
+///     "limits": {"max_concurrent": 1, "max_input_bytes": 1024, "max_output_bytes": 1024,
+///                "execution_deadline_ms": 1000},
+///     "execution_class": {"type": "cooperative_in_process", "grace_ms": 100}
+/// }))?;
+/// let mut registry = Registry::default();
+/// registry.insert_with_route_name("repo/search", spec)?;
+/// let mut body = ToolCallRequest::new("repo/search", json!({}));
+/// body.tool_call_id = Some("c1".to_owned());
+/// let call = to_tool_call(&body, &registry, &CallOptions::default())?;
+/// assert_eq!(call.value.tool_name.as_str(), "repo_search");
+/// let back = from_tool_call_in(&call.value, &registry);
+/// assert_eq!(serde_json::to_value(&back.value)?, json!({
+///     "name": "repo/search", "arguments": {}, "tool_call_id": "c1"
+/// }));
+/// assert_eq!(back.report[0].to.as_deref(), Some("/name"));
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn from_tool_call_in(call: &ToolCall, registry: &Registry) -> Converted<ToolCallRequest> {
+    let mut converted = from_tool_call(call);
+    if let Some(route_name) = registry.route_name(call.tool_name.as_str()) {
+        converted.value.name = route_name.to_owned();
+        converted.report.insert(
+            0,
+            Change::derived(
+                "/tool_name",
+                "/name",
+                json!(route_name),
+                "the route name the registry holds for the canonical name",
+            ),
+        );
+    }
+    converted
+}
+
+/// Converts a canonical call back into a route body without a registry: its `name` is the
+/// canonical name, which is the route name only for a tool registered without one. A runtime
+/// whose registry holds route names ([`Registry::insert_with_route_name`]) converts with
+/// [`from_tool_call_in`], which restores them. See the [module docs](self).
 #[must_use]
 pub fn from_tool_call(call: &ToolCall) -> Converted<ToolCallRequest> {
     let mut request = ToolCallRequest::new(call.tool_name.as_str(), call.arguments.clone());

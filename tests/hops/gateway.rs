@@ -235,7 +235,7 @@ fn mcp_2026_07_28_needs_request_metadata_a_route_body_does_not_carry() {
 #[test]
 fn json_params_of_any_shape_report_what_the_body_cannot_carry() {
     use toolcall_contracts::hops::gateway::call_to_route;
-    let params = json!({"name": "echo", "arguments": null, "_meta": "odd", "extra": 1});
+    let params = json!({"name": "echo", "arguments": {}, "_meta": "odd", "extra": 1});
     let body = call_to_route(
         params.as_object().unwrap().clone(),
         Some(&json!("r-1")),
@@ -245,7 +245,7 @@ fn json_params_of_any_shape_report_what_the_body_cannot_carry() {
     .unwrap();
     assert_eq!(
         serde_json::to_value(&body.value.request).unwrap(),
-        json!({"name": "echo", "arguments": null, "tool_call_id": "r-1"})
+        json!({"name": "echo", "arguments": {}, "tool_call_id": "r-1"})
     );
     assert_eq!(
         report(&body.report),
@@ -371,4 +371,83 @@ fn a_slashed_name_goes_from_the_exposed_name_to_the_canonical_tool() {
             .to_string()
             .starts_with("`/name` is refused")
     );
+}
+
+/// MCP's schema has `arguments` an object when present, the typed params refuse `null`, and
+/// `from_route_request` refuses a body whose `arguments` are not an object: the JSON entry point
+/// refuses them too (`null` is not read as absent), so every body it writes converts back.
+#[test]
+fn json_params_with_null_or_non_object_arguments_are_refused_naming_arguments() {
+    use toolcall_contracts::hops::gateway::call_to_route;
+    let route = |params: serde_json::Value| {
+        call_to_route(
+            params.as_object().unwrap().clone(),
+            Some(&json!(1)),
+            None,
+            &DERIVE,
+        )
+    };
+    for (arguments, found) in [
+        (json!(null), "null"),
+        (json!([1]), "array"),
+        (json!("x"), "string"),
+    ] {
+        let error = route(json!({"name": "t", "arguments": arguments})).unwrap_err();
+        assert_eq!(error, GatewayError::ArgumentsNotObject { found });
+        assert_eq!(
+            error.to_string(),
+            format!("`/arguments` must be an object for MCP, found {found}")
+        );
+    }
+    // The typed params refuse `null` already.
+    assert!(serde_json::from_value::<CallToolRequestParams>(
+        json!({"name": "t", "arguments": null})
+    )
+    .is_err());
+    // An object, and an absent member, still convert, and convert back.
+    let body = route(json!({"name": "t", "arguments": {"a": 1}})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&body.value.request).unwrap(),
+        json!({"name": "t", "arguments": {"a": 1}, "tool_call_id": "1"})
+    );
+    let back =
+        from_route_request::<CallToolRequestParams>(&body.value.request, None, None).unwrap();
+    assert_eq!(
+        serde_json::to_value(&back.value).unwrap(),
+        json!({"name": "t", "arguments": {"a": 1}})
+    );
+    let absent = route(json!({"name": "t"})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&absent.value.request).unwrap(),
+        json!({"name": "t", "arguments": {}, "tool_call_id": "1"})
+    );
+}
+
+/// The route contract takes any 64-bit integer as `progress_token`, `u64` included; the MCP
+/// types hold an `i64`: the refusal names the member, not serde's "matches no variant".
+#[test]
+fn a_progress_token_past_i64_is_refused_naming_progress_token() {
+    let mut body = ToolCallRequest::new("t", json!({}));
+    body.progress_token = Some(json!(u64::MAX));
+    body.validate().unwrap();
+    let error = from_route_request::<CallToolRequestParams>(&body, None, None).unwrap_err();
+    assert_eq!(
+        error,
+        GatewayError::ProgressTokenRange {
+            token: "18446744073709551615".into()
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "`/progress_token` `18446744073709551615` is past the integers an MCP progress token holds (`-9223372036854775808` to `9223372036854775807`)"
+    );
+    // The bounds of `i64` pass, as integers.
+    for token in [json!(i64::MAX), json!(i64::MIN)] {
+        body.progress_token = Some(token.clone());
+        let back = from_route_request::<CallToolRequestParams>(&body, None, None).unwrap();
+        assert_eq!(
+            serde_json::to_value(&back.value).unwrap(),
+            json!({"name": "t", "arguments": {}, "_meta": {"progressToken": token}})
+        );
+    }
 }

@@ -293,10 +293,11 @@ fn outcome_of(result: Value) -> Result<(CanonicalToolResultOutcome, Value), McpR
 
 #[test]
 fn a_text_fallback_reports_what_the_json_does_not_carry() {
-    // Annotations on the fallback, its pretty-printed text, a second fallback block.
+    // Annotations on the fallback, a number of its text written otherwise, a second fallback
+    // block.
     let (outcome, changes) = outcome_of(json!({
         "content": [
-            {"type": "text", "text": "{\"t\": 36}", "annotations": {"audience": ["user"]}},
+            {"type": "text", "text": "{\"t\": 36.0}", "annotations": {"audience": ["user"]}},
             {"type": "text", "text": "{\"t\":36}"}
         ],
         "structuredContent": {"t": 36}
@@ -308,8 +309,8 @@ fn a_text_fallback_reports_what_the_json_does_not_carry() {
         json!([
             {"kind": "dropped", "from": "/content/0/annotations", "value": {"audience": ["user"]},
              "reason": "the canonical output is the JSON alone, not the members of its text fallback"},
-            {"kind": "dropped", "from": "/content/0/text", "value": "{\"t\": 36}",
-             "reason": "the text fallback is not the compact JSON of `structuredContent`: the canonical output keeps the JSON, whose text fallback is written compact"},
+            {"kind": "dropped", "from": "/content/0/text", "value": "{\"t\": 36.0}",
+             "reason": "the text fallback writes a number otherwise than the JSON of `structuredContent` is written (`2` for `2.0`, `1e2` for `100.0`): the canonical output keeps the JSON, whose text fallback is written from it"},
             {"kind": "dropped", "from": "/content/1", "value": {"type": "text", "text": "{\"t\":36}"},
              "reason": "the canonical output holds text or JSON, not this content block"}
         ])
@@ -323,6 +324,59 @@ fn a_text_fallback_reports_what_the_json_does_not_carry() {
     .unwrap();
     assert_eq!(changes[0]["from"], "/content/1");
     assert_eq!(changes.as_array().map(Vec::len), Some(1));
+}
+
+/// server-everything's `get-structured-content` result: its text fallback has the members in
+/// the server's order. Read with `structuredContent` as serde_json holds it without
+/// `preserve_order` (members in name order) or with it (the server's order), the fallback is
+/// the same JSON and nothing is reported: the fallback is told by value, not by its text.
+#[test]
+fn the_text_fallback_is_told_by_value_whatever_order_serde_json_keeps_members_in() {
+    let text = "{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}";
+    let served = json!({"temperature": 36, "conditions": "Light rain / drizzle", "humidity": 82});
+    // The members in name order, as a build without `preserve_order` holds them.
+    let mut by_name = serde_json::Map::new();
+    for (member, value) in [
+        ("conditions", json!("Light rain / drizzle")),
+        ("humidity", json!(82)),
+        ("temperature", json!(36)),
+    ] {
+        by_name.insert(member.to_owned(), value);
+    }
+    for structured in [served.clone(), Value::Object(by_name)] {
+        let (outcome, changes) = outcome_of(json!({
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": structured
+        }))
+        .unwrap();
+        assert_eq!(outcome, json_success(served.clone()));
+        assert_eq!(changes, json!([]));
+    }
+    // Whitespace is not meaning either.
+    let (_, changes) = outcome_of(json!({
+        "content": [{"type": "text", "text": "{ \"humidity\": 82,\n  \"temperature\": 36 }"}],
+        "structuredContent": {"temperature": 36, "humidity": 82}
+    }))
+    .unwrap();
+    assert_eq!(changes, json!([]));
+    // Equal as JSON Schema compares numbers (`2` is `2.0`), written otherwise: the block is the
+    // fallback, its text reported; so is a number serde_json writes otherwise (`1e2`).
+    let reason = "the text fallback writes a number otherwise than the JSON of `structuredContent` is written (`2` for `2.0`, `1e2` for `100.0`): the canonical output keeps the JSON, whose text fallback is written from it";
+    for (text, structured) in [
+        ("{\"a\":2}", json!({"a": 2.0})),
+        ("{\"a\":1e2}", json!({"a": 100.0})),
+    ] {
+        let (outcome, changes) = outcome_of(json!({
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": structured
+        }))
+        .unwrap();
+        assert_eq!(outcome, json_success(structured));
+        assert_eq!(
+            changes,
+            json!([{"kind": "dropped", "from": "/content/0/text", "value": text, "reason": reason}])
+        );
+    }
 }
 
 #[test]
@@ -410,4 +464,43 @@ fn mcp_2026_07_28_carries_a_null_json_success_both_ways() {
     let back = to_outcome(&converted.value).unwrap();
     assert_eq!(back.value, outcome);
     assert!(back.report.is_empty());
+}
+
+/// MCP's wire has no member telling a runtime failure from a domain failure: the result written
+/// for a runtime failure reads back as a domain failure of its code, and the report says so,
+/// naming `/isError`.
+#[test]
+fn a_runtime_failure_read_back_is_a_domain_failure_reported_as_such() {
+    for code in [
+        ToolRuntimeErrorCode::Panicked,
+        ToolRuntimeErrorCode::DeadlineExceeded,
+    ] {
+        let written = from_runtime_failure::<CallToolResult>(code).unwrap();
+        let back = to_outcome(&written.value).unwrap();
+        let message = format!("the runtime could not complete the call: `{code}`");
+        assert_eq!(
+            serde_json::to_value(&back.value).unwrap(),
+            json!({"type": "domain_failed", "error": {"code": code.as_str(), "message": message}})
+        );
+        assert_eq!(
+            report(&back.report),
+            json!([{"kind": "derived", "from": "/isError", "to": "/type", "value": "domain_failed",
+                    "reason": format!("MCP's `isError` does not tell a runtime failure from a domain failure: this is the result written for the runtime failure `{code}`, read as a domain failure of that code")}])
+        );
+    }
+    // A domain failure of another code, or with data, or another message, is not that result.
+    for structured in [
+        json!({"code": "not_found", "message": "the runtime could not complete the call: `panicked`"}),
+        json!({"code": "panicked", "message": "the tool panicked"}),
+        json!({"code": "panicked", "message": "the runtime could not complete the call: `panicked`", "data": 1}),
+    ] {
+        let text = structured["message"].clone();
+        let (_, changes) = outcome_of(json!({
+            "content": [{"type": "text", "text": text}],
+            "isError": true,
+            "structuredContent": structured
+        }))
+        .unwrap();
+        assert_eq!(changes, json!([]));
+    }
 }

@@ -290,3 +290,120 @@ fn an_empty_namespace_and_a_duplicate_are_refused_naming_the_tool() {
         }
     );
 }
+
+/// A collision's hash suffix can make a name longer than `max_len`: the name is cut to make
+/// room, and the changes say so (the `NameMap` says why each name changed).
+#[test]
+fn a_collision_suffix_that_forces_a_cut_reports_the_truncation() {
+    let dotted = format!("x.{}", "a".repeat(59));
+    let intact = format!("x_{}", "a".repeat(59));
+    let tools = [ToolRef::bare(&dotted), ToolRef::bare(&intact)];
+    let map = NameProjection::openai().project(&tools).unwrap();
+    let exposed = format!("x_{}_b9b649ea", "a".repeat(53)); // sha256sum of `x.aaa...`
+    assert_eq!(map.exposed(None, &dotted), Some(exposed.as_str()));
+    assert_eq!(exposed.chars().count(), 64);
+    assert_eq!(
+        map.entries()[0].changes,
+        [
+            NameChange::Replaced {
+                characters: vec!['.'],
+                replacement: '_'
+            },
+            NameChange::Truncated {
+                length: 61,
+                max_len: 64
+            },
+            NameChange::HashSuffix {
+                suffix: "_b9b649ea".to_owned(),
+                collided_with: Some(tools[1].clone())
+            },
+        ]
+    );
+    assert_eq!(
+        map.entries()[0].changes[1].to_string(),
+        "truncated from 61 characters to fit the hash suffix within 64"
+    );
+    assert_eq!(map.entries()[1].changes, []);
+    // `a.b` becomes `a_b`, which `a_b` keeps: with 10 characters, one is left before the suffix.
+    let short = NameProjection::openai()
+        .with_max_len(10)
+        .project(&[ToolRef::bare("a.b"), ToolRef::bare("a_b")])
+        .unwrap();
+    assert_eq!(
+        short.exposed(None, "a.b"),
+        Some(format!("a{A_DOT_B}").as_str())
+    );
+    let why: Vec<String> = short.entries()[0]
+        .changes
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        why,
+        [
+            "replaced `.` with `_`".to_owned(),
+            "truncated from 3 characters to fit the hash suffix within 10".to_owned(),
+            format!("hash suffix `{A_DOT_B}`: collides with `a_b`"),
+        ]
+    );
+    // A suffix that fits cuts nothing.
+    let fits = NameProjection::openai()
+        .with_max_len(12)
+        .project(&[ToolRef::bare("a.b"), ToolRef::bare("a_b")])
+        .unwrap();
+    assert_eq!(fits.entries()[0].changes.len(), 2);
+}
+
+/// `collided_with` names the tool that kept the name, else the least other tool: the same
+/// whatever the order of the list.
+#[test]
+fn the_tool_a_name_collided_with_does_not_depend_on_the_order_of_the_list() {
+    let collided = |tools: &[ToolRef]| -> Vec<(ToolRef, Option<ToolRef>)> {
+        let map = NameProjection::openai().project(tools).unwrap();
+        let mut pairs: Vec<_> = map
+            .entries()
+            .iter()
+            .map(|entry| {
+                let other = entry.changes.iter().find_map(|change| match change {
+                    NameChange::HashSuffix { collided_with, .. } => collided_with.clone(),
+                    _ => None,
+                });
+                (entry.tool.clone(), other)
+            })
+            .collect();
+        pairs.sort();
+        pairs
+    };
+    let tools = [
+        ToolRef::bare("a.b"),
+        ToolRef::bare("a/b"),
+        ToolRef::bare("a_b"),
+        ToolRef::bare("a b"),
+    ];
+    let mut reversed = tools.clone();
+    reversed.reverse();
+    let keeper = Some(ToolRef::bare("a_b"));
+    let expected = vec![
+        (ToolRef::bare("a b"), keeper.clone()),
+        (ToolRef::bare("a.b"), keeper.clone()),
+        (ToolRef::bare("a/b"), keeper),
+        (ToolRef::bare("a_b"), None),
+    ];
+    assert_eq!(collided(&tools), expected);
+    assert_eq!(collided(&reversed), expected);
+    // No name kept: the least other tool (` ` < `.` < `/`).
+    let changed = [
+        ToolRef::bare("a/b"),
+        ToolRef::bare("a.b"),
+        ToolRef::bare("a b"),
+    ];
+    let expected = vec![
+        (ToolRef::bare("a b"), Some(ToolRef::bare("a.b"))),
+        (ToolRef::bare("a.b"), Some(ToolRef::bare("a b"))),
+        (ToolRef::bare("a/b"), Some(ToolRef::bare("a b"))),
+    ];
+    assert_eq!(collided(&changed), expected);
+    let mut reversed = changed.clone();
+    reversed.reverse();
+    assert_eq!(collided(&reversed), expected);
+}

@@ -450,3 +450,25 @@ fn an_is_error_that_is_not_a_boolean_is_noted() {
         ["2: dropped `/result/isError`: not a boolean: read as absent, the call `completed` (it stays in `rawOutput`)"]
     );
 }
+
+/// The relay does not go through the gateway's `call_to_route` (which refuses `arguments` that
+/// are present and not an object): ACP's `rawInput` takes any JSON value, so a `tools/call`
+/// with `"arguments": null` or `[1]` is announced with those exact arguments, without a note;
+/// the server's answer (its refusal) ends the call.
+#[test]
+fn non_object_arguments_are_relayed_as_the_raw_input_they_are() {
+    for arguments in [json!(null), json!([1])] {
+        let (updates, notes) = relay(&[
+            from(
+                "client",
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": "t", "arguments": arguments}}),
+            ),
+            from("server", text_result(json!(1), "refused")),
+        ]);
+        let mut announced = announced("mcp-1-1", "t");
+        announced["rawInput"] = arguments;
+        assert_eq!(updates, [announced, completed("mcp-1-1", "refused")]);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+}

@@ -1,8 +1,9 @@
 //! Route body ↔ canonical `ToolCall`.
 
 use serde_json::json;
+use toolcall_contracts::canonical::ToolSpec;
 use toolcall_contracts::hops::runtime::{
-    from_tool_call, to_tool_call, CallOptions, Registry, RuntimeError,
+    from_tool_call, from_tool_call_in, to_tool_call, CallOptions, Registry, RuntimeError,
 };
 use toolcall_contracts::route::ToolCallRequest;
 
@@ -105,5 +106,60 @@ fn arguments_are_checked_when_asked_and_unknown_tools_refused() {
             .unwrap_err()
             .to_string(),
         "tool name `echo` is registered twice"
+    );
+}
+
+/// A tool registered under a route name (`repo/search`, which the canonical `ToolName`
+/// refuses) and its canonical name (`repo_search`): the route name goes to the canonical one
+/// and comes back through the registry, reported both ways.
+#[test]
+fn a_route_name_comes_back_through_the_registry_reported() {
+    let spec: ToolSpec = serde_json::from_value(json!({
+        "id": "gh/repo-search@1", "name": "repo_search", "description": "Searches",
+        "input_schema": {"type": "object"},
+        "output_contract": {"success": {"type": "text", "media_type": "text/plain"}},
+        "limits": {"max_concurrent": 1, "max_input_bytes": 1024, "max_output_bytes": 1024,
+                   "execution_deadline_ms": 1000},
+        "execution_class": {"type": "cooperative_in_process", "grace_ms": 100}
+    }))
+    .unwrap();
+    let mut registry = Registry::new([echo_spec()]).unwrap();
+    registry
+        .insert_with_route_name("repo/search", spec)
+        .unwrap();
+    assert_eq!(registry.route_name("repo_search"), Some("repo/search"));
+    assert_eq!(registry.route_name("echo"), None);
+    assert_eq!(registry.route_name("nope"), None);
+
+    let mut request = ToolCallRequest::new("repo/search", json!({"q": "x"}));
+    request.tool_call_id = Some("c1".into());
+    let call = to_tool_call(&request, &registry, &CallOptions::default()).unwrap();
+    assert_eq!(
+        report(&call.report),
+        json!([{"kind": "derived", "from": "/name", "to": "/tool_name", "value": "repo_search",
+                "reason": "the canonical name the registry holds for the route name"}])
+    );
+    let back = from_tool_call_in(&call.value, &registry);
+    assert_eq!(
+        serde_json::to_value(&back.value).unwrap(),
+        json!({"name": "repo/search", "arguments": {"q": "x"}, "tool_call_id": "c1"})
+    );
+    assert_eq!(back.value, request);
+    assert_eq!(
+        report(&back.report),
+        json!([
+            {"kind": "derived", "from": "/tool_name", "to": "/name", "value": "repo/search",
+             "reason": "the route name the registry holds for the canonical name"},
+            {"kind": "dropped", "from": "/tool_id", "value": "gh/repo-search@1",
+             "reason": "the route body names the tool by its bare name only"},
+            {"kind": "dropped", "from": "/request_ordinal", "value": 0,
+             "reason": "the route body has no request ordinal"}
+        ])
+    );
+    // A tool without a route name converts as without a registry.
+    let echo = to_tool_call(&body(Some("c2")), &registry, &CallOptions::default()).unwrap();
+    assert_eq!(
+        from_tool_call_in(&echo.value, &registry),
+        from_tool_call(&echo.value)
     );
 }
