@@ -489,6 +489,25 @@ fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
     Ok(())
 }
 
+#[test]
+fn log_lines_of_a_server_are_each_reported_and_its_messages_checked() -> TestResult {
+    let input = b"Starting server...\nListening on stdio\nDEBUG: loaded 3 tools\n\
+        {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\"}}]}}\n";
+    let output = toolcall(&["validate", "--mcp-version", "2025-06-18", "-"], input)?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        "-:1: invalid : expected value at line 1 column 1\n\
+         -:2: invalid : expected value at line 1 column 1\n\
+         -:3: invalid : expected value at line 1 column 1\n\
+         -:4: ok MCP 2025-06-18 tools/list\n\
+         -:5: ok MCP 2025-06-18 response to tools/list\n\
+         5 messages: 2 ok, 0 lenient, 0 unchecked, 3 invalid\n"
+    );
+    Ok(())
+}
+
 const SAME_IDS: &str = "tests/fixtures/transcripts/acp_same_ids.ndjson";
 
 #[test]
