@@ -308,6 +308,7 @@ impl Monitor {
             }
         };
         self.record(&record, events);
+        self.pairing.at_line(line);
         let verdict = self.checker.check_from(&mut self.pairing, from, text);
         self.tally(line, from, verdict, events);
         for problem in problems {

@@ -180,9 +180,12 @@ impl Checker {
         let mut transcript = Transcript::default();
         split_messages(content)
             .into_iter()
-            .map(|message| Checked {
-                line: message.line,
-                verdict: self.check(&mut transcript, message.text),
+            .map(|message| {
+                transcript.at_line(message.line);
+                Checked {
+                    line: message.line,
+                    verdict: self.check(&mut transcript, message.text),
+                }
             })
             .collect()
     }
@@ -212,6 +215,7 @@ impl Checker {
         from: Option<Side>,
         message: &[u8],
     ) -> Verdict {
+        transcript.begin_message();
         if let Err(limit) = self.limits.check(message) {
             return Verdict::invalid(Kind::NotJson, "", limit.to_string()).sent_by(from);
         }
@@ -648,7 +652,7 @@ mod tests {
             ("ok".into(), "response to session/request_permission".into())
         );
         assert_eq!(
-            run(r#"{"jsonrpc":"2.0","id":5,"result":{}}"#),
+            run(r#"{"jsonrpc":"2.0","id":6,"result":{}}"#),
             ("ok".into(), "response (request not seen)".into())
         );
         assert_eq!(

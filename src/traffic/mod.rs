@@ -39,6 +39,7 @@
 //! `schema/mcp/<version>/schema.json` and `schema/route/tool-call-request.schema.json`
 //! ([`crate::route::SCHEMA_JSON`]).
 
+mod answered;
 mod checker;
 mod input;
 mod leaves;

@@ -20,6 +20,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::answered::Answered;
 use super::checker::{judge, Checker};
 use super::leaves::{self, render, SchemaError};
 use super::mcp::{self, meta_version};
@@ -77,6 +78,11 @@ impl Checker {
                 Answer::NotSeen
             }
         };
+        if let (Answer::NotSeen, Some(id)) = (&answer, id) {
+            if let Some(answered) = transcript.answered(id, from.map(Side::role)) {
+                return answered_again(id, answered, error.is_some());
+            }
+        }
         let protocol = self.protocol_of_response(transcript, &answer, result);
         let verdict = match protocol {
             Protocol::Acp => self.acp_response(answer, value, object, envelope),
@@ -215,7 +221,8 @@ impl Checker {
         let kind = match id {
             Some(id) => {
                 let role = from.map(Side::role).or(sender);
-                transcript.request(id, method, role, Protocol::Acp);
+                let reused = transcript.request(id, method, role, Protocol::Acp);
+                envelope.extend(reused.map(|line| id_pending(id, line)));
                 Kind::Request {
                     method: method.to_owned(),
                 }
@@ -437,6 +444,39 @@ pub(super) fn wrong_side(
         "/method",
         format!("`{method}` is sent by the {sender}, not by the {from}"),
     ))
+}
+
+/// The error of a request whose `id` its sender has pending already (on `line`).
+pub(super) fn id_pending(id: &Value, line: usize) -> SchemaError {
+    SchemaError::new(
+        "/id",
+        format!(
+            "id `{}` is already pending (line {line}): ids are unique per sender until answered",
+            render(id)
+        ),
+    )
+}
+
+/// A response to a request that was answered already: `invalid` at `/id`, naming the request's
+/// line and the first response's.
+fn answered_again(id: &Value, answered: &Answered, error: bool) -> Verdict {
+    let method = Some(answered.request.method.clone());
+    let kind = if error {
+        Kind::ErrorResponse { method }
+    } else {
+        Kind::Response { method }
+    };
+    Verdict::invalid(
+        kind,
+        "/id",
+        format!(
+            "no request with id `{}` is pending: the one of line {} was answered already (line {})",
+            render(id),
+            answered.request.line,
+            answered.response_line
+        ),
+    )
+    .checked_as(answered.request.protocol)
 }
 
 /// The kind of a response with the request it answers.
