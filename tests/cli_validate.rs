@@ -562,6 +562,48 @@ fn a_reused_pending_id_and_a_second_answer_are_invalid_naming_the_first_line() -
     Ok(())
 }
 
+#[test]
+fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult {
+    let path = "tests/fixtures/transcripts/mcp_2025-03-26_batches.ndjson";
+    let output = toolcall(&["validate", path], b"")?;
+    assert_eq!(output.status.code(), Some(1));
+    let expected = [
+        "1: ok MCP 2025-03-26 initialize",
+        "2: ok MCP 2025-03-26 response to initialize",
+        "3: ok MCP 2025-03-26 notifications/initialized",
+        "4: ok MCP 2025-03-26 batch (tools/list, tools/call, notifications/progress)",
+        "5: ok MCP 2025-03-26 batch (response to tools/call, response to tools/list)",
+        r#"6: invalid MCP 2025-03-26 /0/params/name: 7 is not of type "string""#,
+        "7: invalid MCP 2025-03-26 /1: a batch holds requests and notifications, or responses, \
+         not both",
+    ]
+    .map(|line| format!("{path}:{line}"));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..lines.len() - 1], expected);
+    assert_eq!(
+        lines.last(),
+        Some(&"7 messages: 5 ok, 0 lenient, 0 unchecked, 2 invalid")
+    );
+    // Later versions removed batches; ACP never had them.
+    let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    let output = toolcall(&["validate", "--mcp-version", "2025-06-18", "-"], batch)?;
+    assert_eq!(
+        stdout(&output),
+        "-:1: invalid MCP 2025-06-18 : a JSON-RPC batch: only MCP 2025-03-26 has batches \
+         (2025-06-18 removed them), this session is MCP 2025-06-18\n\
+         1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
+    );
+    let acp = br#"[{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}]"#;
+    let output = toolcall(&["validate", "-"], acp)?;
+    assert_eq!(
+        stdout(&output),
+        "-:1: invalid : a JSON-RPC batch: ACP has no batches (only MCP 2025-03-26 does)\n\
+         1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
+    );
+    Ok(())
+}
+
 const SAME_IDS: &str = "tests/fixtures/transcripts/acp_same_ids.ndjson";
 
 #[test]

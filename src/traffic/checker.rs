@@ -7,6 +7,7 @@ use jsonschema::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::batch;
 use super::input::split_messages;
 use super::leaves::{self, is_under, SchemaError};
 use super::mcp::{self, McpSchemas};
@@ -265,6 +266,9 @@ impl Checker {
                 if object.contains_key("jsonrpc") || object.contains_key("method") =>
             {
                 self.check_json_rpc(transcript, from, value, object)
+            }
+            Value::Array(elements) if batch::is_batch(value) => {
+                self.check_batch(transcript, from, elements)
             }
             Value::Object(object)
                 if object.contains_key("name") && object.contains_key("arguments") =>

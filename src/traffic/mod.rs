@@ -20,6 +20,7 @@
 //!   schema of the session's version ([`MCP_VERSIONS`]), schema-based; see the `rpc` and `mcp`
 //!   modules for how sessions, protocols and versions are told and how each method maps to its
 //!   definitions. The verdict says which ([`Verdict::protocol`]).
+//! - A JSON-RPC batch (an array of messages): MCP 2025-03-26 only; see the `batch` module.
 //! - A route body (an object with `name` and `arguments` and no `jsonrpc`): the route schema,
 //!   tolerant decoding into [`crate::route::ToolCallRequest`], then its `validate()`.
 //! - Anything else: the ACP definitions of [`FRAGMENT_DEFINITIONS`], in order; the first that
@@ -40,6 +41,7 @@
 //! ([`crate::route::SCHEMA_JSON`]).
 
 mod answered;
+mod batch;
 mod checker;
 mod input;
 mod leaves;

@@ -165,7 +165,11 @@ impl Checker {
     }
 
     /// The session's protocol (ACP until the transcript shows one), with the MCP version rule.
-    fn protocol_in(&self, transcript: &mut Transcript, object: &Map<String, Value>) -> Protocol {
+    pub(super) fn protocol_in(
+        &self,
+        transcript: &mut Transcript,
+        object: &Map<String, Value>,
+    ) -> Protocol {
         match transcript.family() {
             None | Some(Family::Acp) => Protocol::Acp,
             Some(Family::Mcp) => {
@@ -185,7 +189,7 @@ impl Checker {
     }
 
     /// The protocol a method (or a request's `_meta`) shows, when only one has it.
-    fn family_of(&self, method: &str, object: &Map<String, Value>) -> Option<Family> {
+    pub(super) fn family_of(&self, method: &str, object: &Map<String, Value>) -> Option<Family> {
         if meta_version(object).is_some() {
             return Some(Family::Mcp);
         }

@@ -93,6 +93,12 @@ pub enum Kind {
         /// Whether it has an `error` rather than a `result`.
         error: bool,
     },
+    /// A JSON-RPC batch (an array of messages, MCP 2025-03-26): `batch (<kind>, <kind>...)`,
+    /// or `batch` when its elements were not checked.
+    Batch {
+        /// What each element was recognized as, in order.
+        kinds: Vec<Kind>,
+    },
     /// A JSON-RPC message with neither `method` nor `result` nor `error`: `JSON-RPC message`.
     JsonRpc,
     /// A route body (`name` and `arguments`, no `jsonrpc`): `route body`.
@@ -129,6 +135,17 @@ impl fmt::Display for Kind {
                 if *error { "error response" } else { "response" },
                 methods.join(" or ")
             ),
+            Self::Batch { kinds } if kinds.is_empty() => f.write_str("batch"),
+            Self::Batch { kinds } => {
+                f.write_str("batch (")?;
+                for (index, kind) in kinds.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{kind}")?;
+                }
+                f.write_str(")")
+            }
             Self::JsonRpc => f.write_str("JSON-RPC message"),
             Self::RouteBody => f.write_str("route body"),
             Self::Fragment { definition } => write!(f, "fragment {definition}"),
