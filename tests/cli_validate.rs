@@ -604,6 +604,35 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
     Ok(())
 }
 
+#[test]
+fn the_taps_records_of_an_oversized_message_and_of_unchecked_bytes_are_read_back() -> TestResult {
+    let input = b"{\"from\":\"client\",\"text\":\"{\\\"jsonrpc\\\"\",\"truncated\":true,\"bytes\":2000000}\n\
+        {\"from\":\"agent\",\"not_checked_bytes\":65536}\n";
+    let output = toolcall(&["validate", "-"], input)?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        "-:1: invalid : a message of `2000000` bytes, over the tap's `--max-bytes` (the \
+         transcript kept its start only) (from client)\n\
+         -:2: unchecked not checked by the tap (from agent): `65536` bytes from the agent were \
+         relayed but not checked (the tap's checking fell behind): the messages they held are \
+         missing here\n\
+         2 messages: 0 ok, 0 lenient, 1 unchecked, 1 invalid\n"
+    );
+    // A message over `--max-bytes` is over the limit, not "not JSON".
+    let output = toolcall(
+        &["validate", "--format", "json", "--max-bytes", "10", "-"],
+        br#"{"type":"text","text":"hi"}"#,
+    )?;
+    let first: Value = serde_json::from_str(stdout(&output).lines().next().unwrap_or_default())?;
+    assert_eq!(first["kind"], "over a decode limit");
+    assert_eq!(
+        first["message"],
+        "input is `27` bytes, over `max_bytes` of `10` bytes"
+    );
+    Ok(())
+}
+
 const SAME_IDS: &str = "tests/fixtures/transcripts/acp_same_ids.ndjson";
 
 #[test]

@@ -336,6 +336,56 @@ fn oversize_and_broken_lines_are_recorded_and_judged_as_validate_judges_them() -
 }
 
 #[test]
+fn an_oversized_message_is_over_the_limit_and_a_gap_keeps_transcript_lines() -> TestResult {
+    let limits = DecodeLimits::default().with_max_bytes(64);
+    let transcript = Shared::default();
+    let mut monitor =
+        Monitor::new(Checker::new()?, limits).with_transcript(Box::new(transcript.clone()));
+    let long = format!("{{\"text\":\"{}\"}}\n", "x".repeat(100));
+    let mut events = monitor.feed(Side::Client, long.as_bytes());
+    // Checking fell behind: 10 bytes relayed but not seen, then a message.
+    events.extend(monitor.not_checked(Side::Client, 10));
+    events.extend(monitor.feed(Side::Client, b"\n{\"type\":\"text\",\"text\":\"hi\"}\n"));
+    let shown: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Message { line, verdict, .. } => Some(format!("{line}: {}", verdict.kind)),
+            Event::NotChecked { bytes, .. } => Some(format!("gap of {bytes}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "1: over a decode limit",
+            "gap of 10",
+            "3: fragment ContentBlock"
+        ]
+    );
+    // The transcript's line 3 is that message; `toolcall validate` reads the records back.
+    let lines = transcript.lines();
+    assert_eq!(lines[1], r#"{"from":"client","not_checked_bytes":10}"#);
+    assert_eq!(
+        lines[2],
+        r#"{"from":"client","message":{"type":"text","text":"hi"}}"#
+    );
+    let checked = Checker::new()?.check_input(lines.join("\n").as_bytes());
+    let kinds: Vec<String> = checked
+        .iter()
+        .map(|c| format!("{} {} {}", c.line, c.verdict.status.name(), c.verdict.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "1 invalid over a decode limit",
+            "2 unchecked not checked by the tap",
+            "3 ok fragment ContentBlock"
+        ]
+    );
+    Ok(())
+}
+
+#[test]
 fn a_duplicate_tool_call_from_real_agent_output_is_found() -> TestResult {
     // claude-code-acp output pasted in agentclientprotocol/claude-agent-acp issue 122 (lines
     // 229 to 231 of the shared ACP traffic corpus): two `tool_call`s for one id, then an update.

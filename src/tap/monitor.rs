@@ -32,7 +32,7 @@ pub enum Event {
         protocol: Protocol,
     },
     /// The verdict on one message: what `toolcall validate` gives it. A message over the byte
-    /// limit is `invalid` (kind `not JSON`) as there, and still relayed.
+    /// limit is `invalid` (kind `over a decode limit`) as there, and still relayed.
     Message {
         /// Its transcript line.
         line: usize,
@@ -159,6 +159,8 @@ pub struct Monitor {
     session: Session,
     transcript: Option<Box<dyn Write + Send>>,
     summary: TapSummary,
+    /// Transcript records so far (messages and gaps): the line of the latest.
+    lines: usize,
 }
 
 impl fmt::Debug for Monitor {
@@ -186,6 +188,7 @@ impl Monitor {
             session: Session::default(),
             transcript: None,
             summary: TapSummary::default(),
+            lines: 0,
         }
     }
 
@@ -221,6 +224,8 @@ impl Monitor {
     pub fn not_checked(&mut self, side: Side, bytes: usize) -> Vec<Event> {
         self.framers[side.index()].gap();
         self.summary.not_checked_bytes += bytes;
+        // The record takes a transcript line, so later lines stay the transcript's.
+        self.lines += 1;
         let from = self.peer(side);
         let mut events = Vec::new();
         self.record(
@@ -256,7 +261,8 @@ impl Monitor {
             Side::Client => self.summary.from_client += 1,
             Side::Child => self.summary.from_child += 1,
         }
-        let line = self.summary.messages;
+        self.lines += 1;
+        let line = self.lines;
         let (text, value) = match frame {
             OwnedFrame::TooLarge { bytes, prefix } => {
                 let from = self.peer(side);
@@ -271,7 +277,7 @@ impl Monitor {
                     bytes: *bytes,
                     limit: self.limits.max_bytes,
                 };
-                let verdict = Verdict::invalid(Kind::NotJson, "", limit.to_string());
+                let verdict = Verdict::invalid(Kind::OverLimit, "", limit.to_string());
                 self.tally(line, from, verdict, events);
                 return;
             }

@@ -12,6 +12,7 @@ use super::input::split_messages;
 use super::leaves::{self, is_under, SchemaError};
 use super::mcp::{self, McpSchemas};
 use super::schema::AcpSchema;
+use super::tap_records;
 use super::transcript::{self, Line, Side, Transcript};
 use super::unique;
 use super::verdict::{Kind, Status, Verdict};
@@ -218,7 +219,7 @@ impl Checker {
     ) -> Verdict {
         transcript.begin_message();
         if let Err(limit) = self.limits.check(message) {
-            return Verdict::invalid(Kind::NotJson, "", limit.to_string()).sent_by(from);
+            return Verdict::invalid(Kind::OverLimit, "", limit.to_string()).sent_by(from);
         }
         let value: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
@@ -229,6 +230,9 @@ impl Checker {
         if from.is_some() {
             // The caller gave the direction: the bytes are the message itself.
             return self.check_value(transcript, from, message, &value);
+        }
+        if let Some(verdict) = tap_records::verdict(&value) {
+            return verdict;
         }
         match transcript::unwrap(value) {
             Line::Message {

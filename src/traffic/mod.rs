@@ -3,7 +3,8 @@
 //! [`Checker::check`] takes one message (a line of NDJSON, or a whole JSON document) and returns
 //! a [`Verdict`]: `ok`, `lenient`, `unchecked` or `invalid` with a JSON pointer and a message. A
 //! line may be a transcript wrapper naming its sender (`{"from": "client", "message": ...}`, see
-//! [`Transcript`]); [`Checker::check_from`] takes the sender from a caller that knows it.
+//! [`Transcript`]), or one of the records `toolcall tap` writes for a message over its byte limit
+//! and for bytes it did not check (see the `tap_records` module); [`Checker::check_from`] takes the sender from a caller that knows it.
 //!
 //! # What is checked
 //! - A JSON-RPC message (an object with `jsonrpc` or `method`): the envelope (`jsonrpc` is
@@ -49,6 +50,7 @@ mod mcp;
 mod mcp_rpc;
 mod rpc;
 mod schema;
+mod tap_records;
 mod transcript;
 mod unique;
 mod verdict;

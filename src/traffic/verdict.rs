@@ -112,6 +112,12 @@ pub enum Kind {
     Unrecognized,
     /// Not JSON at all: `not JSON`.
     NotJson,
+    /// A message over a decode limit ([`crate::policy::DecodeLimits`]: `--max-bytes`,
+    /// `--max-depth`), refused before it is parsed, or a tap record of one: `over a decode limit`.
+    OverLimit,
+    /// A tap record of bytes relayed but not checked (`{"from": ..., "not_checked_bytes": N}`):
+    /// `not checked by the tap`.
+    NotChecked,
 }
 
 impl fmt::Display for Kind {
@@ -151,6 +157,8 @@ impl fmt::Display for Kind {
             Self::Fragment { definition } => write!(f, "fragment {definition}"),
             Self::Unrecognized => f.write_str("unrecognized"),
             Self::NotJson => f.write_str("not JSON"),
+            Self::OverLimit => f.write_str("over a decode limit"),
+            Self::NotChecked => f.write_str("not checked by the tap"),
         }
     }
 }
@@ -378,6 +386,8 @@ mod tests {
                 definition: "ContentBlock".into(),
             },
             Kind::NotJson,
+            Kind::OverLimit,
+            Kind::NotChecked,
         ]
         .map(|kind| kind.to_string());
         assert_eq!(
@@ -393,6 +403,8 @@ mod tests {
                 "route body",
                 "fragment ContentBlock",
                 "not JSON",
+                "over a decode limit",
+                "not checked by the tap",
             ]
         );
     }
