@@ -305,7 +305,8 @@ Each change is classified for two directions:
   new producer → old consumer: can consumers of OLD read what producers of NEW send?
 Per direction: breaking (some document a producer may send is rejected), additive (what is \
 valid changed, this direction keeps working), cosmetic (annotations only: description, title, \
-default). A line's classification is the worse of the two; a breaking line ends with the \
+default; a `$schema` dialect change is breaking both ways, since the dialect decides what every \
+keyword means). A line's classification is the worse of the two; a breaking line ends with the \
 direction that breaks, or \"(both directions)\". Example:
 
   breaking /$defs/ToolCall/required: `kind` became required (old producer → new consumer)
