@@ -633,6 +633,53 @@ fn the_taps_records_of_an_oversized_message_and_of_unchecked_bytes_are_read_back
     Ok(())
 }
 
+#[test]
+fn the_first_message_checked_against_an_assumed_mcp_version_says_so() -> TestResult {
+    let known = "known: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28";
+    // An offer the checker does not hold.
+    let unknown = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}
+"#;
+    let output = toolcall(&["validate", "-"], unknown)?;
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1],
+        format!(
+            "  note: `initialize` offers MCP version `2099-01-01`, which the checker does not \
+             hold: checked as 2026-07-28, the newest; pass `--mcp-version VERSION` to choose \
+             ({known})"
+        )
+    );
+    assert!(lines[2].starts_with("-:2: "), "{text}");
+    assert_eq!(lines.len(), 4, "one note per session: {text}");
+    // No `initialize` at all: `ping` first.
+    let ping = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\
+                 {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
+    let output = toolcall(&["validate", "--format", "json", "-"], ping)?;
+    let records: Vec<Value> = stdout(&output)
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    assert_eq!(records[0]["version"], "2026-07-28");
+    assert_eq!(
+        records[0]["note"],
+        format!(
+            "no `initialize` negotiated an MCP version: checked as 2026-07-28, the newest; pass \
+             `--mcp-version VERSION` to choose ({known})"
+        )
+    );
+    assert_eq!(records[1].get("note"), None);
+    // Chosen with `--mcp-version`: nothing assumed, nothing said.
+    let output = toolcall(&["validate", "--mcp-version", "2025-06-18", "-"], ping)?;
+    assert_eq!(
+        stdout(&output),
+        "-:1: ok MCP 2025-06-18 ping\n-:2: ok MCP 2025-06-18 response to ping\n\
+         2 messages: 2 ok, 0 lenient, 0 unchecked, 0 invalid\n"
+    );
+    Ok(())
+}
+
 const SAME_IDS: &str = "tests/fixtures/transcripts/acp_same_ids.ndjson";
 
 #[test]

@@ -645,6 +645,22 @@ fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) 
         Some(protocol @ Protocol::Mcp { .. }) => format!("{protocol} "),
         _ => String::new(),
     };
+    print_status(out, file, line, verdict, &mcp, &from)?;
+    match &verdict.note {
+        Some(note) => writeln!(out, "  note: {note}"),
+        None => Ok(()),
+    }
+}
+
+/// The verdict line (and a lenient verdict's report) of [`print_text`].
+fn print_status(
+    out: &mut impl Write,
+    file: &str,
+    line: usize,
+    verdict: &Verdict,
+    mcp: &str,
+    from: &str,
+) -> io::Result<()> {
     match &verdict.status {
         Status::Ok => writeln!(out, "{file}:{line}: ok {mcp}{}{from}", verdict.kind),
         Status::Lenient => {

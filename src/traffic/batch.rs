@@ -145,6 +145,7 @@ fn combine(verdicts: Vec<Verdict>, elements: &[Value]) -> Verdict {
         report,
         from: None,
         protocol: None,
+        note: None,
     }
 }
 

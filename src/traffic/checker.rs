@@ -269,7 +269,9 @@ impl Checker {
             Value::Object(object)
                 if object.contains_key("jsonrpc") || object.contains_key("method") =>
             {
-                self.check_json_rpc(transcript, from, value, object)
+                let verdict = self.check_json_rpc(transcript, from, value, object);
+                let note = self.assumed_version_note(transcript, verdict.protocol);
+                Verdict { note, ..verdict }
             }
             Value::Array(elements) if batch::is_batch(value) => {
                 self.check_batch(transcript, from, elements)
@@ -289,6 +291,7 @@ impl Checker {
         match unique::first_repeated(message) {
             Some(repeated) => Verdict {
                 protocol: verdict.protocol,
+                note: verdict.note,
                 ..Verdict::invalid(
                     verdict.kind,
                     repeated.pointer,
@@ -481,6 +484,7 @@ pub(super) fn judge(
                 report,
                 from: None,
                 protocol: None,
+                note: None,
             },
         };
     };
@@ -503,6 +507,7 @@ pub(super) fn judge(
         report,
         from: None,
         protocol: None,
+        note: None,
     }
 }
 

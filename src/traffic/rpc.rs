@@ -16,7 +16,9 @@
 //! until the response names the negotiated one), else the one a request carries in
 //! `params._meta` (`io.modelcontextprotocol/protocolVersion`, 2026-07-28), else `--mcp-version`
 //! ([`Checker::with_mcp_version`]), else the newest. A version the checker does not hold is
-//! skipped in that order.
+//! skipped in that order. When the newest is assumed (neither the transcript nor
+//! `--mcp-version` gave a version the checker holds), the session's first MCP verdict carries a
+//! [`Verdict::note`] saying so.
 
 use serde_json::{json, Map, Value};
 
@@ -116,7 +118,10 @@ impl Checker {
                             transcript.set_mcp_version(version);
                             version
                         }
-                        None => self.default_mcp(),
+                        None => {
+                            transcript.set_unknown_offer(offered);
+                            self.default_mcp()
+                        }
                     };
                     return Protocol::Mcp { version };
                 }
@@ -204,6 +209,35 @@ impl Checker {
     /// The MCP version of a session that did not say which.
     pub(super) fn default_mcp(&self) -> &'static str {
         self.mcp_version.unwrap_or_else(mcp::newest)
+    }
+
+    /// The note of the first message of an MCP session checked against a version that neither
+    /// the transcript nor `--mcp-version` gave (the newest): which, why, and how to choose.
+    pub(super) fn assumed_version_note(
+        &self,
+        transcript: &mut Transcript,
+        protocol: Option<Protocol>,
+    ) -> Option<String> {
+        let Some(Protocol::Mcp { version }) = protocol else {
+            return None;
+        };
+        if self.mcp_version.is_some()
+            || transcript.mcp_version().is_some()
+            || transcript.note_assumption()
+        {
+            return None;
+        }
+        let why = match transcript.unknown_offer() {
+            Some(offered) => format!(
+                "`initialize` offers MCP version `{offered}`, which the checker does not hold"
+            ),
+            None => "no `initialize` negotiated an MCP version".to_owned(),
+        };
+        Some(format!(
+            "{why}: checked as {version}, the newest; pass `--mcp-version VERSION` to choose \
+             (known: {})",
+            mcp::MCP_VERSIONS.join(", ")
+        ))
     }
 
     /// An ACP request or notification.
@@ -553,6 +587,7 @@ pub(super) fn ambiguous(candidates: Vec<(String, Verdict)>, envelope: Vec<Schema
             report,
             from: None,
             protocol: None,
+            note: None,
         };
     }
     let message = candidates.iter().map(named).collect::<Vec<_>>().join("; ");

@@ -78,6 +78,10 @@ pub struct Transcript {
     line: usize,
     /// The line of the next message, when the caller gave it.
     next_line: Option<usize>,
+    /// The MCP version the session's `initialize` offered, when the checker does not hold it.
+    unknown_offer: Option<String>,
+    /// Whether a verdict of this session said which MCP version was assumed.
+    assumption_noted: bool,
     /// The protocol of the session, once the transcript showed it.
     family: Option<Family>,
     /// The MCP version of the session, once negotiated (or carried by a request's `_meta`).
@@ -140,6 +144,8 @@ impl Transcript {
     pub(crate) fn start_session(&mut self, family: Family) {
         self.pending.clear();
         self.answered.clear();
+        self.unknown_offer = None;
+        self.assumption_noted = false;
         self.family = Some(family);
         self.mcp_version = None;
     }
@@ -157,6 +163,21 @@ impl Transcript {
     /// The session's MCP version, once known.
     pub(crate) fn mcp_version(&self) -> Option<&'static str> {
         self.mcp_version
+    }
+
+    /// Records that the session's `initialize` offered `version`, which the checker does not hold.
+    pub(crate) fn set_unknown_offer(&mut self, version: &str) {
+        self.unknown_offer = Some(version.to_owned());
+    }
+
+    /// The version the session's `initialize` offered, when the checker does not hold it.
+    pub(crate) fn unknown_offer(&self) -> Option<&str> {
+        self.unknown_offer.as_deref()
+    }
+
+    /// Records that a verdict said which MCP version was assumed; returns whether one had already.
+    pub(crate) fn note_assumption(&mut self) -> bool {
+        std::mem::replace(&mut self.assumption_noted, true)
     }
 
     /// Records the session's MCP version.

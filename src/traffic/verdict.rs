@@ -217,7 +217,8 @@ impl fmt::Display for Protocol {
 /// is the sender a wrapper line named (`client`, `agent`, `server`), else `null`; `pointer` and
 /// `message` are `null` unless the verdict is `invalid` or `unchecked`, `report` lists the
 /// leniency the decoder applied (empty when nothing was decoded). Pointers are into the message
-/// (a wrapper's `message`), not into the wrapper.
+/// (a wrapper's `message`), not into the wrapper. A `"note"` member follows only when the verdict
+/// has a [`Verdict::note`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// Ok, lenient, unchecked or invalid (with where and why).
@@ -231,6 +232,10 @@ pub struct Verdict {
     /// The protocol a JSON-RPC message was checked as (with the MCP version); `None` for a route
     /// body, a fragment, or what is not JSON-RPC.
     pub protocol: Option<Protocol>,
+    /// How the message was checked, when the checker had to assume something: on the first
+    /// message of an MCP session checked against a version nobody negotiated, which version and
+    /// why (`no `initialize` negotiated an MCP version: checked as 2026-07-28, ...`).
+    pub note: Option<String>,
 }
 
 impl Verdict {
@@ -241,6 +246,7 @@ impl Verdict {
             report: Vec::new(),
             from: None,
             protocol: None,
+            note: None,
         }
     }
 
@@ -270,6 +276,7 @@ impl Verdict {
             report: Vec::new(),
             from: None,
             protocol: None,
+            note: None,
         }
     }
 
@@ -287,6 +294,7 @@ impl Verdict {
             report: Vec::new(),
             from: None,
             protocol: None,
+            note: None,
         }
     }
 }
@@ -299,7 +307,8 @@ impl Serialize for Verdict {
             }
             Status::Ok | Status::Lenient => (None, None),
         };
-        let mut state = serializer.serialize_struct("Verdict", 8)?;
+        let mut state =
+            serializer.serialize_struct("Verdict", 8 + usize::from(self.note.is_some()))?;
         state.serialize_field("verdict", self.status.name())?;
         state.serialize_field("kind", &self.kind.to_string())?;
         state.serialize_field("protocol", &self.protocol.map(|p| p.name()))?;
@@ -308,6 +317,9 @@ impl Serialize for Verdict {
         state.serialize_field("pointer", &pointer)?;
         state.serialize_field("message", &message)?;
         state.serialize_field("report", &self.report)?;
+        if let Some(note) = &self.note {
+            state.serialize_field("note", note)?;
+        }
         state.end()
     }
 }
