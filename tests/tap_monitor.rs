@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use toolcall_contracts::policy::DecodeLimits;
-use toolcall_contracts::tap::{Event, LifecycleProblem, Monitor, Peer, Protocol, Side};
+use toolcall_contracts::tap::{Event, Gap, LifecycleProblem, Monitor, Peer, Protocol, Side};
 use toolcall_contracts::traffic::{Checker, Status};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -382,6 +382,45 @@ fn an_oversized_message_is_over_the_limit_and_a_gap_keeps_transcript_lines() -> 
             "3 ok fragment ContentBlock"
         ]
     );
+    Ok(())
+}
+
+#[test]
+fn an_oversized_message_partly_skipped_is_still_over_the_limit() -> TestResult {
+    let limits = DecodeLimits::default().with_max_bytes(64);
+    let mut monitor = Monitor::new(Checker::new()?, limits);
+    let middle = vec![b'x'; 100];
+    // Its middle skipped (checking fell behind), then its end.
+    let mut events = monitor.feed(Side::Client, b"{\"text\":\"");
+    events.extend(monitor.skipped(Side::Client, Gap::default().then(&middle)));
+    events.extend(monitor.feed(Side::Client, b"\"}\n"));
+    // Its end skipped with the next (short) message: reported at the gap.
+    events.extend(monitor.feed(Side::Client, b"{\"text\":\""));
+    let tail = [&middle[..], b"\"}\n{}\n"].concat();
+    events.extend(monitor.skipped(Side::Client, Gap::default().then(&tail)));
+    events.extend(monitor.feed(Side::Client, b"{\"type\":\"text\",\"text\":\"hi\"}\n"));
+    let shown: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Message { line, verdict, .. } => Some(match &verdict.status {
+                Status::Invalid { message, .. } => format!("{line}: {}: {message}", verdict.kind),
+                other => format!("{line}: {} {}", other.name(), verdict.kind),
+            }),
+            Event::NotChecked { bytes, .. } => Some(format!("gap of {bytes}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "gap of 100",
+            "2: over a decode limit: input is `111` bytes, over `max_bytes` of `64` bytes",
+            "3: over a decode limit: input is `111` bytes, over `max_bytes` of `64` bytes",
+            "gap of 106",
+            "5: ok fragment ContentBlock",
+        ]
+    );
+    assert_eq!(monitor.summary().not_checked_bytes, 206);
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::frame::{Frame, LineFramer};
+use super::gap::Gap;
 use super::lifecycle::LifecycleProblem;
 use super::protocol::Protocol;
 use super::session::{Observed, Session};
@@ -219,15 +220,27 @@ impl Monitor {
         events
     }
 
-    /// `bytes` of `side` were relayed but not handed to [`Monitor::feed`]: the message they
-    /// belong to is dropped, and the gap is recorded.
+    /// `bytes` of `side` were relayed but not handed to [`Monitor::feed`], where their newlines
+    /// were not known: the message they belong to is dropped, and the gap is recorded.
     pub fn not_checked(&mut self, side: Side, bytes: usize) -> Vec<Event> {
-        self.framers[side.index()].gap();
+        self.skipped(side, Gap::unknown(bytes))
+    }
+
+    /// The bytes of `gap` from `side` were relayed but not handed to [`Monitor::feed`]: the gap
+    /// is recorded; a message whose known length is over the byte limit is still `invalid`, over
+    /// the limit ([`LineFramer::skip`]), and any other message the gap broke is dropped.
+    pub fn skipped(&mut self, side: Side, gap: Gap) -> Vec<Event> {
+        let bytes = gap.bytes();
+        let mut frames = Vec::new();
+        self.framers[side.index()].skip(&gap, &mut |frame| frames.push(OwnedFrame::from(frame)));
+        let mut events = Vec::new();
+        for frame in frames {
+            self.message(side, &frame, &mut events);
+        }
         self.summary.not_checked_bytes += bytes;
         // The record takes a transcript line, so later lines stay the transcript's.
         self.lines += 1;
         let from = self.peer(side);
-        let mut events = Vec::new();
         self.record(
             &serde_json::json!({"from": from, "not_checked_bytes": bytes}).to_string(),
             &mut events,
