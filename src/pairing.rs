@@ -210,6 +210,16 @@ impl<K: PartialEq, T: Clone> Pending<K, T> {
             .map(|entry| (&entry.id, entry.from, &entry.request))
     }
 
+    /// The latest pending request with `id` that `sender` sent (a request whose sender is not
+    /// known is nobody's here): a second request with that id from `sender` reuses a pending id.
+    pub(crate) fn pending_from(&self, id: &K, sender: Role) -> Option<&T> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|entry| entry.id == *id && entry.from == Some(sender))
+            .map(|entry| &entry.request)
+    }
+
     /// Finds (and removes, once answered) the request a response with `id` answers; `from` is who
     /// sent the response, when known.
     ///

@@ -285,6 +285,16 @@ const CASES: &[Case] = &[
         (Cosmetic, Cosmetic),
         "cosmetic /$defs/Role: enum written as a union of `const`s instead of `enum`",
     ),
+    // The dialect decides what every keyword means (draft-07 ignores `$ref` siblings, 2020-12
+    // reads `items` differently): not an annotation.
+    case(
+        "dialect_changed",
+        ChangeKind::KeywordChanged,
+        (Breaking, Breaking),
+        "breaking /$schema: $schema changed from `http://json-schema.org/draft-07/schema#` to \
+         `https://json-schema.org/draft/2020-12/schema` (the dialect decides what every keyword \
+         means: a document may validate differently) (both directions)",
+    ),
     case(
         "description_changed",
         ChangeKind::DescriptionChanged,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use toolcall_contracts::policy::DecodeLimits;
-use toolcall_contracts::tap::{Event, LifecycleProblem, Monitor, Peer, Protocol, Side};
+use toolcall_contracts::tap::{Event, Gap, LifecycleProblem, Monitor, Peer, Protocol, Side};
 use toolcall_contracts::traffic::{Checker, Status};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -332,6 +332,95 @@ fn oversize_and_broken_lines_are_recorded_and_judged_as_validate_judges_them() -
             json!({"from": "agent", "message": {"type": "text", "text": "hi"}}),
         ]
     );
+    Ok(())
+}
+
+#[test]
+fn an_oversized_message_is_over_the_limit_and_a_gap_keeps_transcript_lines() -> TestResult {
+    let limits = DecodeLimits::default().with_max_bytes(64);
+    let transcript = Shared::default();
+    let mut monitor =
+        Monitor::new(Checker::new()?, limits).with_transcript(Box::new(transcript.clone()));
+    let long = format!("{{\"text\":\"{}\"}}\n", "x".repeat(100));
+    let mut events = monitor.feed(Side::Client, long.as_bytes());
+    // Checking fell behind: 10 bytes relayed but not seen, then a message.
+    events.extend(monitor.not_checked(Side::Client, 10));
+    events.extend(monitor.feed(Side::Client, b"\n{\"type\":\"text\",\"text\":\"hi\"}\n"));
+    let shown: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Message { line, verdict, .. } => Some(format!("{line}: {}", verdict.kind)),
+            Event::NotChecked { bytes, .. } => Some(format!("gap of {bytes}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "1: over a decode limit",
+            "gap of 10",
+            "3: fragment ContentBlock"
+        ]
+    );
+    // The transcript's line 3 is that message; `toolcall validate` reads the records back.
+    let lines = transcript.lines();
+    assert_eq!(lines[1], r#"{"from":"client","not_checked_bytes":10}"#);
+    assert_eq!(
+        lines[2],
+        r#"{"from":"client","message":{"type":"text","text":"hi"}}"#
+    );
+    let checked = Checker::new()?.check_input(lines.join("\n").as_bytes());
+    let kinds: Vec<String> = checked
+        .iter()
+        .map(|c| format!("{} {} {}", c.line, c.verdict.status.name(), c.verdict.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "1 invalid over a decode limit",
+            "2 unchecked not checked by the tap",
+            "3 ok fragment ContentBlock"
+        ]
+    );
+    Ok(())
+}
+
+#[test]
+fn an_oversized_message_partly_skipped_is_still_over_the_limit() -> TestResult {
+    let limits = DecodeLimits::default().with_max_bytes(64);
+    let mut monitor = Monitor::new(Checker::new()?, limits);
+    let middle = vec![b'x'; 100];
+    // Its middle skipped (checking fell behind), then its end.
+    let mut events = monitor.feed(Side::Client, b"{\"text\":\"");
+    events.extend(monitor.skipped(Side::Client, Gap::default().then(&middle)));
+    events.extend(monitor.feed(Side::Client, b"\"}\n"));
+    // Its end skipped with the next (short) message: reported at the gap.
+    events.extend(monitor.feed(Side::Client, b"{\"text\":\""));
+    let tail = [&middle[..], b"\"}\n{}\n"].concat();
+    events.extend(monitor.skipped(Side::Client, Gap::default().then(&tail)));
+    events.extend(monitor.feed(Side::Client, b"{\"type\":\"text\",\"text\":\"hi\"}\n"));
+    let shown: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Message { line, verdict, .. } => Some(match &verdict.status {
+                Status::Invalid { message, .. } => format!("{line}: {}: {message}", verdict.kind),
+                other => format!("{line}: {} {}", other.name(), verdict.kind),
+            }),
+            Event::NotChecked { bytes, .. } => Some(format!("gap of {bytes}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "gap of 100",
+            "2: over a decode limit: input is `111` bytes, over `max_bytes` of `64` bytes",
+            "3: over a decode limit: input is `111` bytes, over `max_bytes` of `64` bytes",
+            "gap of 106",
+            "5: ok fragment ContentBlock",
+        ]
+    );
+    assert_eq!(monitor.summary().not_checked_bytes, 206);
     Ok(())
 }
 

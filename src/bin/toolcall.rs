@@ -305,7 +305,8 @@ Each change is classified for two directions:
   new producer → old consumer: can consumers of OLD read what producers of NEW send?
 Per direction: breaking (some document a producer may send is rejected), additive (what is \
 valid changed, this direction keeps working), cosmetic (annotations only: description, title, \
-default). A line's classification is the worse of the two; a breaking line ends with the \
+default; a `$schema` dialect change is breaking both ways, since the dialect decides what every \
+keyword means). A line's classification is the worse of the two; a breaking line ends with the \
 direction that breaks, or \"(both directions)\". Example:
 
   breaking /$defs/ToolCall/required: `kind` became required (old producer → new consumer)
@@ -644,6 +645,22 @@ fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) 
         Some(protocol @ Protocol::Mcp { .. }) => format!("{protocol} "),
         _ => String::new(),
     };
+    print_status(out, file, line, verdict, &mcp, &from)?;
+    match &verdict.note {
+        Some(note) => writeln!(out, "  note: {note}"),
+        None => Ok(()),
+    }
+}
+
+/// The verdict line (and a lenient verdict's report) of [`print_text`].
+fn print_status(
+    out: &mut impl Write,
+    file: &str,
+    line: usize,
+    verdict: &Verdict,
+    mcp: &str,
+    from: &str,
+) -> io::Result<()> {
     match &verdict.status {
         Status::Ok => writeln!(out, "{file}:{line}: ok {mcp}{}{from}", verdict.kind),
         Status::Lenient => {

@@ -1,6 +1,8 @@
 //! [`LineFramer`]: cuts one direction's byte stream into lines, holding at most one line of up
 //! to the limit in memory.
 
+use super::gap::Gap;
+
 /// What [`LineFramer::push`] and [`LineFramer::finish`] hand out: one line, or the report of a
 /// line too large to hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,9 @@ pub struct LineFramer {
     oversize: Option<usize>,
     /// Bytes of the current line were lost (see [`LineFramer::gap`]): drop it at its `\n`.
     broken: bool,
+    /// `Some(length so far)` when bytes of the current line were lost but its length is known
+    /// (see [`LineFramer::skip`]): `pending` holds its first bytes seen, if any.
+    lost: Option<usize>,
     /// The last byte of the current line (a too-large line's length leaves out a final `\r`).
     last: Option<u8>,
 }
@@ -65,6 +70,7 @@ impl LineFramer {
             max_bytes,
             oversize: None,
             broken: false,
+            lost: None,
             last: None,
         }
     }
@@ -73,7 +79,11 @@ impl LineFramer {
     pub fn push(&mut self, mut chunk: &[u8], emit: &mut impl FnMut(Frame<'_>)) {
         while let Some(newline) = memchr::memchr(b'\n', chunk) {
             let (head, rest) = (&chunk[..newline], &chunk[newline + 1..]);
-            if self.pending.is_empty() && self.oversize.is_none() && !self.broken {
+            if self.pending.is_empty()
+                && self.oversize.is_none()
+                && !self.broken
+                && self.lost.is_none()
+            {
                 // The whole line is in this chunk: no copy.
                 emit_line(head, self.max_bytes, emit);
             } else {
@@ -90,7 +100,42 @@ impl LineFramer {
     pub fn gap(&mut self) {
         self.pending.clear();
         self.oversize = None;
+        self.lost = None;
         self.broken = true;
+    }
+
+    /// Bytes of this direction were relayed but not seen here, laid out as `gap` says. A line
+    /// whose known length is over the limit is still handed out as [`Frame::TooLarge`], with
+    /// the first bytes seen of it (none when its start was in the gap); any other line the gap
+    /// broke is dropped at its end, and lines wholly inside the gap are lost. A gap whose
+    /// layout is unknown is [`LineFramer::gap`].
+    pub fn skip(&mut self, gap: &Gap, emit: &mut impl FnMut(Frame<'_>)) {
+        if self.broken {
+            return;
+        }
+        let so_far = self
+            .lost
+            .take()
+            .or_else(|| self.oversize.take())
+            .unwrap_or(self.pending.len());
+        self.pending.truncate(Self::PREFIX);
+        if gap.is_within_a_line() {
+            self.lost = Some(so_far + gap.bytes());
+            return;
+        }
+        let Some((head, tail)) = gap.across() else {
+            self.gap();
+            return;
+        };
+        if so_far + head > self.max_bytes {
+            emit(Frame::TooLarge {
+                bytes: so_far + head,
+                prefix: &self.pending,
+            });
+        }
+        self.pending.clear();
+        self.last = None;
+        self.lost = (tail > 0).then_some(tail);
     }
 
     /// The stream ended: hands out a last line that had no `\n`.
@@ -104,6 +149,10 @@ impl LineFramer {
             return;
         }
         self.last = bytes.last().copied();
+        if let Some(length) = &mut self.lost {
+            *length += bytes.len();
+            return;
+        }
         if let Some(length) = &mut self.oversize {
             *length += bytes.len();
             let room = Self::PREFIX.saturating_sub(self.pending.len());
@@ -126,6 +175,14 @@ impl LineFramer {
     fn end_line(&mut self, emit: &mut impl FnMut(Frame<'_>)) {
         if self.broken {
             self.broken = false;
+        } else if let Some(bytes) = self.lost.take() {
+            let bytes = bytes - usize::from(self.last == Some(b'\r'));
+            if bytes > self.max_bytes {
+                emit(Frame::TooLarge {
+                    bytes,
+                    prefix: &self.pending,
+                });
+            }
         } else if let Some(bytes) = self.oversize.take() {
             let bytes = bytes - usize::from(self.last == Some(b'\r'));
             self.pending.truncate(bytes);
@@ -223,6 +280,46 @@ mod tests {
             }
         });
         assert_eq!(seen, [(64 * 64 * 1024, LineFramer::PREFIX)]);
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_still_too_large_when_part_of_it_was_skipped() {
+        let mut framer = LineFramer::new(8);
+        let mut out = Vec::new();
+        let mut emit = |frame: Frame<'_>| {
+            out.push(match frame {
+                Frame::Line(line) => String::from_utf8_lossy(line).into_owned(),
+                Frame::TooLarge { bytes, prefix } => {
+                    format!("too large {bytes}: {}", String::from_utf8_lossy(prefix))
+                }
+            });
+        };
+        // Its middle skipped: the line goes on.
+        framer.push(b"ok\n{\"a\":", &mut emit);
+        framer.skip(&Gap::default().then(b"xxxxxxxxxx"), &mut emit);
+        framer.push(b"1}\n", &mut emit);
+        // Its end skipped, and the start of the next line: reported at the gap; the next
+        // line, short, is dropped; a long one is too large with no prefix.
+        framer.push(b"{\"b\":", &mut emit);
+        framer.skip(&Gap::default().then(b"yyyyyy\n{}\nzz"), &mut emit);
+        framer.push(b"}\n{\"c\":", &mut emit);
+        framer.skip(&Gap::default().then(b"\nwwwwwwwww"), &mut emit);
+        framer.push(b"w\r\nlast\n", &mut emit);
+        // A gap inside a short line drops it, as before.
+        framer.push(b"{", &mut emit);
+        framer.skip(&Gap::default().then(b"1"), &mut emit);
+        framer.push(b"}\nend\n", &mut emit);
+        assert_eq!(
+            out,
+            [
+                "ok",
+                "too large 17: {\"a\":",
+                "too large 11: {\"b\":",
+                "too large 10: ",
+                "last",
+                "end"
+            ]
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@
 
 mod backlog;
 mod frame;
+mod gap;
 mod lifecycle;
 mod monitor;
 mod protocol;
@@ -34,6 +35,7 @@ mod session;
 use std::ffi::OsString;
 
 pub use frame::{Frame, LineFramer};
+pub use gap::Gap;
 pub use lifecycle::{LifecycleProblem, MAX_TRACKED};
 pub use monitor::{Event, Monitor, Peer, TapSummary};
 pub use protocol::{Protocol, MCP_VERSION_META};

@@ -7,6 +7,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::frame::{Frame, LineFramer};
+use super::gap::Gap;
 use super::lifecycle::LifecycleProblem;
 use super::protocol::Protocol;
 use super::session::{Observed, Session};
@@ -32,7 +33,7 @@ pub enum Event {
         protocol: Protocol,
     },
     /// The verdict on one message: what `toolcall validate` gives it. A message over the byte
-    /// limit is `invalid` (kind `not JSON`) as there, and still relayed.
+    /// limit is `invalid` (kind `over a decode limit`) as there, and still relayed.
     Message {
         /// Its transcript line.
         line: usize,
@@ -159,6 +160,8 @@ pub struct Monitor {
     session: Session,
     transcript: Option<Box<dyn Write + Send>>,
     summary: TapSummary,
+    /// Transcript records so far (messages and gaps): the line of the latest.
+    lines: usize,
 }
 
 impl fmt::Debug for Monitor {
@@ -186,6 +189,7 @@ impl Monitor {
             session: Session::default(),
             transcript: None,
             summary: TapSummary::default(),
+            lines: 0,
         }
     }
 
@@ -216,13 +220,27 @@ impl Monitor {
         events
     }
 
-    /// `bytes` of `side` were relayed but not handed to [`Monitor::feed`]: the message they
-    /// belong to is dropped, and the gap is recorded.
+    /// `bytes` of `side` were relayed but not handed to [`Monitor::feed`], where their newlines
+    /// were not known: the message they belong to is dropped, and the gap is recorded.
     pub fn not_checked(&mut self, side: Side, bytes: usize) -> Vec<Event> {
-        self.framers[side.index()].gap();
-        self.summary.not_checked_bytes += bytes;
-        let from = self.peer(side);
+        self.skipped(side, Gap::unknown(bytes))
+    }
+
+    /// The bytes of `gap` from `side` were relayed but not handed to [`Monitor::feed`]: the gap
+    /// is recorded; a message whose known length is over the byte limit is still `invalid`, over
+    /// the limit ([`LineFramer::skip`]), and any other message the gap broke is dropped.
+    pub fn skipped(&mut self, side: Side, gap: Gap) -> Vec<Event> {
+        let bytes = gap.bytes();
+        let mut frames = Vec::new();
+        self.framers[side.index()].skip(&gap, &mut |frame| frames.push(OwnedFrame::from(frame)));
         let mut events = Vec::new();
+        for frame in frames {
+            self.message(side, &frame, &mut events);
+        }
+        self.summary.not_checked_bytes += bytes;
+        // The record takes a transcript line, so later lines stay the transcript's.
+        self.lines += 1;
+        let from = self.peer(side);
         self.record(
             &serde_json::json!({"from": from, "not_checked_bytes": bytes}).to_string(),
             &mut events,
@@ -256,7 +274,8 @@ impl Monitor {
             Side::Client => self.summary.from_client += 1,
             Side::Child => self.summary.from_child += 1,
         }
-        let line = self.summary.messages;
+        self.lines += 1;
+        let line = self.lines;
         let (text, value) = match frame {
             OwnedFrame::TooLarge { bytes, prefix } => {
                 let from = self.peer(side);
@@ -271,7 +290,7 @@ impl Monitor {
                     bytes: *bytes,
                     limit: self.limits.max_bytes,
                 };
-                let verdict = Verdict::invalid(Kind::NotJson, "", limit.to_string());
+                let verdict = Verdict::invalid(Kind::OverLimit, "", limit.to_string());
                 self.tally(line, from, verdict, events);
                 return;
             }
@@ -308,6 +327,7 @@ impl Monitor {
             }
         };
         self.record(&record, events);
+        self.pairing.at_line(line);
         let verdict = self.checker.check_from(&mut self.pairing, from, text);
         self.tally(line, from, verdict, events);
         for problem in problems {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::thread;
 
 use super::backlog::Backlog;
+use super::gap::Gap;
 use super::monitor::{Event, Monitor, TapSummary};
 use super::report::Reporter;
 use super::{Side, TapError};
@@ -94,10 +95,10 @@ enum Relayed {
     Chunk {
         side: Side,
         bytes: Vec<u8>,
-        skipped: usize,
+        skipped: Gap,
     },
     /// `side` reached end of file, after `skipped` dropped bytes.
-    End { side: Side, skipped: usize },
+    End { side: Side, skipped: Gap },
     /// The child exited and its output was read to the end: wrap up.
     Finish,
 }
@@ -238,7 +239,7 @@ fn wait(child: &mut Child) -> Result<ExitStatus, TapError> {
 fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &Backlog<Relayed>) {
     let mut buffer = vec![0_u8; CHUNK_BYTES];
     let mut writing = true;
-    let mut skipped = 0_usize;
+    let mut skipped = Gap::default();
     loop {
         let read = match from.read(&mut buffer) {
             Ok(0) => break,
@@ -258,8 +259,9 @@ fn relay(mut from: impl Read, mut to: impl Write, side: Side, checker: &Backlog<
             skipped,
         };
         skipped = match checker.offer(relayed, read) {
-            Ok(()) => 0,
-            Err(_) => skipped + read,
+            Ok(()) => Gap::default(),
+            // Where its newlines were, so that an oversized message is still told.
+            Err(_) => skipped.then(chunk),
         };
         if to.write_all(chunk).and_then(|()| to.flush()).is_err() {
             // The reader is gone: nothing more is relayed, so nothing more is checked.
@@ -293,14 +295,14 @@ fn check(
                 bytes,
                 skipped,
             } => {
-                if skipped > 0 {
-                    report(monitor.not_checked(side, skipped), &mut reporter);
+                if skipped.bytes() > 0 {
+                    report(monitor.skipped(side, skipped), &mut reporter);
                 }
                 report(monitor.feed(side, &bytes), &mut reporter);
             }
             Relayed::End { side, skipped } => {
-                if skipped > 0 {
-                    report(monitor.not_checked(side, skipped), &mut reporter);
+                if skipped.bytes() > 0 {
+                    report(monitor.skipped(side, skipped), &mut reporter);
                 }
                 ended[side.index()] = true;
                 report(monitor.end(side), &mut reporter);

@@ -172,6 +172,21 @@ impl Reporter {
 }
 
 fn text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
+    verdict_text(out, event)?;
+    match event {
+        Event::Message {
+            line,
+            from,
+            verdict: Verdict {
+                note: Some(note), ..
+            },
+        } => writeln!(out, "toolcall tap: line {line} ({from}): note: {note}"),
+        _ => Ok(()),
+    }
+}
+
+/// The line of one event (a message's verdict: nothing when it is `ok`).
+fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
     match event {
         Event::Session {
             line,
@@ -325,6 +340,30 @@ mod tests {
              toolcall tap: 10 bytes from the client relayed but not checked (checking fell behind)\n\
              toolcall tap: 3 messages (1 from the client, 2 from the agent): 2 ok, 0 lenient, 0 unchecked, 1 invalid; 1 tool-call problem; 10 bytes not checked\n\
              toolcall tap: the agent exited with status 3\n"
+        );
+    }
+
+    #[test]
+    fn a_note_follows_its_message_even_when_it_is_ok() {
+        let out = Shared::default();
+        let mut reporter = Reporter::new(ReportFormat::Text, Box::new(out.clone()));
+        let verdict = Verdict {
+            note: Some("checked as 2026-07-28".into()),
+            ..Verdict::ok(Kind::Request {
+                method: "ping".into(),
+            })
+        };
+        reporter
+            .event(&Event::Message {
+                line: 1,
+                from: Peer::Client,
+                verdict,
+            })
+            .unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "toolcall tap: line 1 (client): note: checked as 2026-07-28\n"
         );
     }
 

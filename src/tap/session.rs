@@ -36,6 +36,14 @@ impl Session {
 
     /// Follows one JSON message from `side` on transcript line `line`.
     pub(crate) fn observe(&mut self, side: Side, line: usize, message: &Value) -> Vec<Observed> {
+        if let Value::Array(elements) = message {
+            // A JSON-RPC batch (MCP 2025-03-26): its messages in order.
+            return elements
+                .iter()
+                .filter(|element| element.is_object())
+                .flat_map(|element| self.observe(side, line, element))
+                .collect();
+        }
         let mut found = Vec::new();
         let Some(object) = message.as_object() else {
             return found;

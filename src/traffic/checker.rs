@@ -7,10 +7,12 @@ use jsonschema::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::batch;
 use super::input::split_messages;
 use super::leaves::{self, is_under, SchemaError};
 use super::mcp::{self, McpSchemas};
 use super::schema::AcpSchema;
+use super::tap_records;
 use super::transcript::{self, Line, Side, Transcript};
 use super::unique;
 use super::verdict::{Kind, Status, Verdict};
@@ -180,9 +182,12 @@ impl Checker {
         let mut transcript = Transcript::default();
         split_messages(content)
             .into_iter()
-            .map(|message| Checked {
-                line: message.line,
-                verdict: self.check(&mut transcript, message.text),
+            .map(|message| {
+                transcript.at_line(message.line);
+                Checked {
+                    line: message.line,
+                    verdict: self.check(&mut transcript, message.text),
+                }
             })
             .collect()
     }
@@ -212,8 +217,9 @@ impl Checker {
         from: Option<Side>,
         message: &[u8],
     ) -> Verdict {
+        transcript.begin_message();
         if let Err(limit) = self.limits.check(message) {
-            return Verdict::invalid(Kind::NotJson, "", limit.to_string()).sent_by(from);
+            return Verdict::invalid(Kind::OverLimit, "", limit.to_string()).sent_by(from);
         }
         let value: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
@@ -224,6 +230,9 @@ impl Checker {
         if from.is_some() {
             // The caller gave the direction: the bytes are the message itself.
             return self.check_value(transcript, from, message, &value);
+        }
+        if let Some(verdict) = tap_records::verdict(&value) {
+            return verdict;
         }
         match transcript::unwrap(value) {
             Line::Message {
@@ -260,7 +269,12 @@ impl Checker {
             Value::Object(object)
                 if object.contains_key("jsonrpc") || object.contains_key("method") =>
             {
-                self.check_json_rpc(transcript, from, value, object)
+                let verdict = self.check_json_rpc(transcript, from, value, object);
+                let note = self.assumed_version_note(transcript, verdict.protocol);
+                Verdict { note, ..verdict }
+            }
+            Value::Array(elements) if batch::is_batch(value) => {
+                self.check_batch(transcript, from, elements)
             }
             Value::Object(object)
                 if object.contains_key("name") && object.contains_key("arguments") =>
@@ -277,6 +291,7 @@ impl Checker {
         match unique::first_repeated(message) {
             Some(repeated) => Verdict {
                 protocol: verdict.protocol,
+                note: verdict.note,
                 ..Verdict::invalid(
                     verdict.kind,
                     repeated.pointer,
@@ -469,6 +484,7 @@ pub(super) fn judge(
                 report,
                 from: None,
                 protocol: None,
+                note: None,
             },
         };
     };
@@ -491,6 +507,7 @@ pub(super) fn judge(
         report,
         from: None,
         protocol: None,
+        note: None,
     }
 }
 
@@ -648,7 +665,7 @@ mod tests {
             ("ok".into(), "response to session/request_permission".into())
         );
         assert_eq!(
-            run(r#"{"jsonrpc":"2.0","id":5,"result":{}}"#),
+            run(r#"{"jsonrpc":"2.0","id":6,"result":{}}"#),
             ("ok".into(), "response (request not seen)".into())
         );
         assert_eq!(

@@ -38,10 +38,14 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, TrafficError> {
 /// - one JSON document (possibly pretty-printed over several lines): one message;
 /// - a stream of JSON documents (NDJSON, or several pretty-printed documents, or two on one
 ///   line): one message per document;
-/// - otherwise, when the first non-blank line is a JSON document on its own: one message per
-///   non-blank line (NDJSON with some broken lines, each reported on its own);
-/// - otherwise (a pretty-printed document that does not parse): the whole content as one
-///   message, so that its parse error points into the document.
+/// - otherwise, when the first non-blank line is a lone `{` or `[` (the opening of a
+///   pretty-printed document): the whole content as one message, so that its parse error points
+///   into the document;
+/// - otherwise: one message per non-blank line, JSON or not (NDJSON with broken lines, or a
+///   server's log lines between its messages): each line not JSON is reported on its own.
+///
+/// A pretty-printed document after lines that are not JSON is therefore split into its lines
+/// (each reported not JSON): mix log lines with NDJSON only.
 ///
 /// ```
 /// use toolcall_contracts::traffic::split_messages;
@@ -57,6 +61,10 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, TrafficError> {
 /// let two_pretty = b"{\n \"a\": 1\n}\n{\n \"b\": 2\n}\n";
 /// let docs: Vec<_> = split_messages(two_pretty).iter().map(|m| m.line).collect();
 /// assert_eq!(docs, [1, 4]);
+///
+/// let logged = b"Starting server...\nDEBUG: 3 tools\n{\"a\":1}\n";
+/// let lines: Vec<_> = split_messages(logged).iter().map(|m| m.line).collect();
+/// assert_eq!(lines, [1, 2, 3]);
 /// ```
 #[must_use]
 pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
@@ -89,19 +97,13 @@ pub fn split_messages(content: &[u8]) -> Vec<Message<'_>> {
             })
             .collect();
     }
-    // Not a stream of documents: NDJSON with some broken lines, or one broken document. Lines
-    // are messages when at least half of the non-empty lines are JSON on their own (a broken
-    // header or a truncated line does not hide the rest); the lines of a pretty-printed document
-    // are mostly fragments.
-    let (mut lines, mut json_lines) = (0_usize, 0_usize);
-    for line in body.split(|&byte| byte == b'\n').map(<[u8]>::trim_ascii) {
-        if !line.is_empty() {
-            lines += 1;
-            json_lines +=
-                usize::from(serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok());
-        }
-    }
-    if json_lines == 0 || json_lines * 2 < lines {
+    // Not a stream of documents: one broken pretty-printed document, or lines (NDJSON with
+    // broken lines, log lines between messages).
+    let first_line = trimmed
+        .split(|&byte| byte == b'\n')
+        .next()
+        .map_or(&b""[..], <[u8]>::trim_ascii);
+    if first_line == b"{" || first_line == b"[" {
         return vec![Message {
             line: line_of(content, start_of(trimmed)),
             text: trimmed,
@@ -218,6 +220,24 @@ mod tests {
         // A broken pretty-printed document stays one message.
         let pretty = b"{\n  \"a\": [\n    1,\n    {\"b\": 2}\n  ],\n  \"c\": \n}\n";
         assert_eq!(split_messages(pretty).len(), 1);
+    }
+
+    #[test]
+    fn log_lines_between_messages_are_each_a_message() {
+        // Mostly not JSON (a server logging to stdout): still one message per line.
+        let content = b"Starting server...\nListening on stdio\nDEBUG: loaded 3 tools\n\
+                        {\"id\":1}\n{\"id\":2}\n";
+        let lines: Vec<_> = split_messages(content).iter().map(|m| m.line).collect();
+        assert_eq!(lines, [1, 2, 3, 4, 5]);
+        // A broken pretty-printed document after a blank line stays one message.
+        let pretty = b"\n[\n  1,\n  \"b\": 2\n]\n";
+        assert_eq!(
+            split_messages(pretty)
+                .iter()
+                .map(|m| m.line)
+                .collect::<Vec<_>>(),
+            [2]
+        );
     }
 
     #[test]

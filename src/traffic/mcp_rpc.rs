@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::checker::{judge, Checker};
 use super::leaves::{self, SchemaError};
 use super::mcp::{McpSchema, ResultCheck};
-use super::rpc::{ambiguous, response_kind, unknown_method_result, wrong_side, Call};
+use super::rpc::{ambiguous, id_pending, response_kind, unknown_method_result, wrong_side, Call};
 use super::transcript::{Answer, Request, Side, Transcript};
 use super::verdict::{Kind, Protocol, Verdict};
 
@@ -53,7 +53,9 @@ impl Checker {
                 .get("params")
                 .and_then(|params| params.get("task"))
                 .is_some_and(Value::is_object);
-            transcript.request_with_task(id, method, role, Protocol::Mcp { version }, task);
+            let reused =
+                transcript.request_with_task(id, method, role, Protocol::Mcp { version }, task);
+            envelope.extend(reused.map(|line| id_pending(id, line)));
         }
         let Some(known) = known else {
             envelope.push(SchemaError::new(

@@ -3,7 +3,8 @@
 //! [`Checker::check`] takes one message (a line of NDJSON, or a whole JSON document) and returns
 //! a [`Verdict`]: `ok`, `lenient`, `unchecked` or `invalid` with a JSON pointer and a message. A
 //! line may be a transcript wrapper naming its sender (`{"from": "client", "message": ...}`, see
-//! [`Transcript`]); [`Checker::check_from`] takes the sender from a caller that knows it.
+//! [`Transcript`]), or one of the records `toolcall tap` writes for a message over its byte limit
+//! and for bytes it did not check (see the `tap_records` module); [`Checker::check_from`] takes the sender from a caller that knows it.
 //!
 //! # What is checked
 //! - A JSON-RPC message (an object with `jsonrpc` or `method`): the envelope (`jsonrpc` is
@@ -20,6 +21,7 @@
 //!   schema of the session's version ([`MCP_VERSIONS`]), schema-based; see the `rpc` and `mcp`
 //!   modules for how sessions, protocols and versions are told and how each method maps to its
 //!   definitions. The verdict says which ([`Verdict::protocol`]).
+//! - A JSON-RPC batch (an array of messages): MCP 2025-03-26 only; see the `batch` module.
 //! - A route body (an object with `name` and `arguments` and no `jsonrpc`): the route schema,
 //!   tolerant decoding into [`crate::route::ToolCallRequest`], then its `validate()`.
 //! - Anything else: the ACP definitions of [`FRAGMENT_DEFINITIONS`], in order; the first that
@@ -39,6 +41,8 @@
 //! `schema/mcp/<version>/schema.json` and `schema/route/tool-call-request.schema.json`
 //! ([`crate::route::SCHEMA_JSON`]).
 
+mod answered;
+mod batch;
 mod checker;
 mod input;
 mod leaves;
@@ -46,6 +50,7 @@ mod mcp;
 mod mcp_rpc;
 mod rpc;
 mod schema;
+mod tap_records;
 mod transcript;
 mod unique;
 mod verdict;

@@ -16,10 +16,13 @@
 //! until the response names the negotiated one), else the one a request carries in
 //! `params._meta` (`io.modelcontextprotocol/protocolVersion`, 2026-07-28), else `--mcp-version`
 //! ([`Checker::with_mcp_version`]), else the newest. A version the checker does not hold is
-//! skipped in that order.
+//! skipped in that order. When the newest is assumed (neither the transcript nor
+//! `--mcp-version` gave a version the checker holds), the session's first MCP verdict carries a
+//! [`Verdict::note`] saying so.
 
 use serde_json::{json, Map, Value};
 
+use super::answered::Answered;
 use super::checker::{judge, Checker};
 use super::leaves::{self, render, SchemaError};
 use super::mcp::{self, meta_version};
@@ -77,6 +80,11 @@ impl Checker {
                 Answer::NotSeen
             }
         };
+        if let (Answer::NotSeen, Some(id)) = (&answer, id) {
+            if let Some(answered) = transcript.answered(id, from.map(Side::role)) {
+                return answered_again(id, answered, error.is_some());
+            }
+        }
         let protocol = self.protocol_of_response(transcript, &answer, result);
         let verdict = match protocol {
             Protocol::Acp => self.acp_response(answer, value, object, envelope),
@@ -110,7 +118,10 @@ impl Checker {
                             transcript.set_mcp_version(version);
                             version
                         }
-                        None => self.default_mcp(),
+                        None => {
+                            transcript.set_unknown_offer(offered);
+                            self.default_mcp()
+                        }
                     };
                     return Protocol::Mcp { version };
                 }
@@ -159,7 +170,11 @@ impl Checker {
     }
 
     /// The session's protocol (ACP until the transcript shows one), with the MCP version rule.
-    fn protocol_in(&self, transcript: &mut Transcript, object: &Map<String, Value>) -> Protocol {
+    pub(super) fn protocol_in(
+        &self,
+        transcript: &mut Transcript,
+        object: &Map<String, Value>,
+    ) -> Protocol {
         match transcript.family() {
             None | Some(Family::Acp) => Protocol::Acp,
             Some(Family::Mcp) => {
@@ -179,7 +194,7 @@ impl Checker {
     }
 
     /// The protocol a method (or a request's `_meta`) shows, when only one has it.
-    fn family_of(&self, method: &str, object: &Map<String, Value>) -> Option<Family> {
+    pub(super) fn family_of(&self, method: &str, object: &Map<String, Value>) -> Option<Family> {
         if meta_version(object).is_some() {
             return Some(Family::Mcp);
         }
@@ -194,6 +209,35 @@ impl Checker {
     /// The MCP version of a session that did not say which.
     pub(super) fn default_mcp(&self) -> &'static str {
         self.mcp_version.unwrap_or_else(mcp::newest)
+    }
+
+    /// The note of the first message of an MCP session checked against a version that neither
+    /// the transcript nor `--mcp-version` gave (the newest): which, why, and how to choose.
+    pub(super) fn assumed_version_note(
+        &self,
+        transcript: &mut Transcript,
+        protocol: Option<Protocol>,
+    ) -> Option<String> {
+        let Some(Protocol::Mcp { version }) = protocol else {
+            return None;
+        };
+        if self.mcp_version.is_some()
+            || transcript.mcp_version().is_some()
+            || transcript.note_assumption()
+        {
+            return None;
+        }
+        let why = match transcript.unknown_offer() {
+            Some(offered) => format!(
+                "`initialize` offers MCP version `{offered}`, which the checker does not hold"
+            ),
+            None => "no `initialize` negotiated an MCP version".to_owned(),
+        };
+        Some(format!(
+            "{why}: checked as {version}, the newest; pass `--mcp-version VERSION` to choose \
+             (known: {})",
+            mcp::MCP_VERSIONS.join(", ")
+        ))
     }
 
     /// An ACP request or notification.
@@ -215,7 +259,8 @@ impl Checker {
         let kind = match id {
             Some(id) => {
                 let role = from.map(Side::role).or(sender);
-                transcript.request(id, method, role, Protocol::Acp);
+                let reused = transcript.request(id, method, role, Protocol::Acp);
+                envelope.extend(reused.map(|line| id_pending(id, line)));
                 Kind::Request {
                     method: method.to_owned(),
                 }
@@ -439,6 +484,39 @@ pub(super) fn wrong_side(
     ))
 }
 
+/// The error of a request whose `id` its sender has pending already (on `line`).
+pub(super) fn id_pending(id: &Value, line: usize) -> SchemaError {
+    SchemaError::new(
+        "/id",
+        format!(
+            "id `{}` is already pending (line {line}): ids are unique per sender until answered",
+            render(id)
+        ),
+    )
+}
+
+/// A response to a request that was answered already: `invalid` at `/id`, naming the request's
+/// line and the first response's.
+fn answered_again(id: &Value, answered: &Answered, error: bool) -> Verdict {
+    let method = Some(answered.request.method.clone());
+    let kind = if error {
+        Kind::ErrorResponse { method }
+    } else {
+        Kind::Response { method }
+    };
+    Verdict::invalid(
+        kind,
+        "/id",
+        format!(
+            "no request with id `{}` is pending: the one of line {} was answered already (line {})",
+            render(id),
+            answered.request.line,
+            answered.response_line
+        ),
+    )
+    .checked_as(answered.request.protocol)
+}
+
 /// The kind of a response with the request it answers.
 pub(super) fn response_kind(answer: Answer, error: bool) -> Kind {
     match (answer, error) {
@@ -509,6 +587,7 @@ pub(super) fn ambiguous(candidates: Vec<(String, Verdict)>, envelope: Vec<Schema
             report,
             from: None,
             protocol: None,
+            note: None,
         };
     }
     let message = candidates.iter().map(named).collect::<Vec<_>>().join("; ");

@@ -93,6 +93,12 @@ pub enum Kind {
         /// Whether it has an `error` rather than a `result`.
         error: bool,
     },
+    /// A JSON-RPC batch (an array of messages, MCP 2025-03-26): `batch (<kind>, <kind>...)`,
+    /// or `batch` when its elements were not checked.
+    Batch {
+        /// What each element was recognized as, in order.
+        kinds: Vec<Kind>,
+    },
     /// A JSON-RPC message with neither `method` nor `result` nor `error`: `JSON-RPC message`.
     JsonRpc,
     /// A route body (`name` and `arguments`, no `jsonrpc`): `route body`.
@@ -106,6 +112,12 @@ pub enum Kind {
     Unrecognized,
     /// Not JSON at all: `not JSON`.
     NotJson,
+    /// A message over a decode limit ([`crate::policy::DecodeLimits`]: `--max-bytes`,
+    /// `--max-depth`), refused before it is parsed, or a tap record of one: `over a decode limit`.
+    OverLimit,
+    /// A tap record of bytes relayed but not checked (`{"from": ..., "not_checked_bytes": N}`):
+    /// `not checked by the tap`.
+    NotChecked,
 }
 
 impl fmt::Display for Kind {
@@ -129,11 +141,24 @@ impl fmt::Display for Kind {
                 if *error { "error response" } else { "response" },
                 methods.join(" or ")
             ),
+            Self::Batch { kinds } if kinds.is_empty() => f.write_str("batch"),
+            Self::Batch { kinds } => {
+                f.write_str("batch (")?;
+                for (index, kind) in kinds.iter().enumerate() {
+                    if index > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{kind}")?;
+                }
+                f.write_str(")")
+            }
             Self::JsonRpc => f.write_str("JSON-RPC message"),
             Self::RouteBody => f.write_str("route body"),
             Self::Fragment { definition } => write!(f, "fragment {definition}"),
             Self::Unrecognized => f.write_str("unrecognized"),
             Self::NotJson => f.write_str("not JSON"),
+            Self::OverLimit => f.write_str("over a decode limit"),
+            Self::NotChecked => f.write_str("not checked by the tap"),
         }
     }
 }
@@ -192,7 +217,8 @@ impl fmt::Display for Protocol {
 /// is the sender a wrapper line named (`client`, `agent`, `server`), else `null`; `pointer` and
 /// `message` are `null` unless the verdict is `invalid` or `unchecked`, `report` lists the
 /// leniency the decoder applied (empty when nothing was decoded). Pointers are into the message
-/// (a wrapper's `message`), not into the wrapper.
+/// (a wrapper's `message`), not into the wrapper. A `"note"` member follows only when the verdict
+/// has a [`Verdict::note`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// Ok, lenient, unchecked or invalid (with where and why).
@@ -206,6 +232,10 @@ pub struct Verdict {
     /// The protocol a JSON-RPC message was checked as (with the MCP version); `None` for a route
     /// body, a fragment, or what is not JSON-RPC.
     pub protocol: Option<Protocol>,
+    /// How the message was checked, when the checker had to assume something: on the first
+    /// message of an MCP session checked against a version nobody negotiated, which version and
+    /// why (`no `initialize` negotiated an MCP version: checked as 2026-07-28, ...`).
+    pub note: Option<String>,
 }
 
 impl Verdict {
@@ -216,6 +246,7 @@ impl Verdict {
             report: Vec::new(),
             from: None,
             protocol: None,
+            note: None,
         }
     }
 
@@ -245,6 +276,7 @@ impl Verdict {
             report: Vec::new(),
             from: None,
             protocol: None,
+            note: None,
         }
     }
 
@@ -262,6 +294,7 @@ impl Verdict {
             report: Vec::new(),
             from: None,
             protocol: None,
+            note: None,
         }
     }
 }
@@ -274,7 +307,8 @@ impl Serialize for Verdict {
             }
             Status::Ok | Status::Lenient => (None, None),
         };
-        let mut state = serializer.serialize_struct("Verdict", 8)?;
+        let mut state =
+            serializer.serialize_struct("Verdict", 8 + usize::from(self.note.is_some()))?;
         state.serialize_field("verdict", self.status.name())?;
         state.serialize_field("kind", &self.kind.to_string())?;
         state.serialize_field("protocol", &self.protocol.map(|p| p.name()))?;
@@ -283,6 +317,9 @@ impl Serialize for Verdict {
         state.serialize_field("pointer", &pointer)?;
         state.serialize_field("message", &message)?;
         state.serialize_field("report", &self.report)?;
+        if let Some(note) = &self.note {
+            state.serialize_field("note", note)?;
+        }
         state.end()
     }
 }
@@ -361,6 +398,8 @@ mod tests {
                 definition: "ContentBlock".into(),
             },
             Kind::NotJson,
+            Kind::OverLimit,
+            Kind::NotChecked,
         ]
         .map(|kind| kind.to_string());
         assert_eq!(
@@ -376,6 +415,8 @@ mod tests {
                 "route body",
                 "fragment ContentBlock",
                 "not JSON",
+                "over a decode limit",
+                "not checked by the tap",
             ]
         );
     }

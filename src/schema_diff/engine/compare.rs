@@ -71,9 +71,9 @@ const STRUCTURAL: &[&str] = &[
     "items",
 ];
 
-/// Keywords that change no document's validity.
+/// Keywords that change no document's validity. (`$schema` does: the dialect decides what every
+/// keyword means, see [`Walk::annotations`].)
 const ANNOTATIONS: &[&str] = &[
-    "$schema",
     "$id",
     "$comment",
     "examples",
@@ -300,6 +300,20 @@ impl Walk<'_> {
                     ),
                 };
                 self.push(kind, pointer_of(at, key, n.is_none()), what, classes);
+            } else if key == "$schema" {
+                // Another dialect reads the same keywords differently (draft-07 ignores the
+                // siblings of `$ref`, 2020-12 reads `items` as `additionalItems` was): a
+                // document may validate differently either way.
+                self.push(
+                    ChangeKind::KeywordChanged,
+                    pointer_of(at, key, n.is_none()),
+                    format!(
+                        "{} (the dialect decides what every keyword means: a document may \
+                         validate differently)",
+                        changed(key, o, n)
+                    ),
+                    DIFFERENT,
+                );
             } else if WIRE_EXTENSIONS.contains(&key) {
                 self.push(
                     ChangeKind::KeywordChanged,
@@ -957,7 +971,7 @@ impl Walk<'_> {
                 || OTHER_CONSTRAINTS.contains(&key)
                 || ANNOTATIONS.contains(&key)
                 || CONTAINERS.contains(&key)
-                || ["description", "title", "default"].contains(&key)
+                || ["description", "title", "default", "$schema"].contains(&key)
                 || key.starts_with("x-");
             let (o, n) = (old.get(key), new.get(key));
             if known || o == n {

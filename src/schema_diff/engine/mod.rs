@@ -114,7 +114,7 @@ pub enum ChangeKind {
     /// Another annotation (`examples`, `$comment`, `deprecated`, unknown `x-*`, ...) changed.
     AnnotationChanged,
     /// A keyword with meaning changed that none of the other kinds covers (`x-method`, a
-    /// keyword this diff does not know, `oneOf` becoming `anyOf`).
+    /// keyword this diff does not know, `oneOf` becoming `anyOf`, the `$schema` dialect).
     KeywordChanged,
 }
 
