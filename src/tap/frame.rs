@@ -218,15 +218,20 @@ fn emit_line(line: &[u8], max_bytes: usize, emit: &mut impl FnMut(Frame<'_>)) {
 mod tests {
     use super::*;
 
+    /// A frame as the tests compare it: the line, or `too large N: prefix`.
+    fn describe(frame: &Frame<'_>) -> String {
+        match frame {
+            Frame::Line(line) => String::from_utf8_lossy(line).into_owned(),
+            Frame::TooLarge { bytes, prefix } => {
+                format!("too large {bytes}: {}", String::from_utf8_lossy(prefix))
+            }
+        }
+    }
+
     fn frames(framer: &mut LineFramer, chunks: &[&[u8]], finish: bool) -> Vec<String> {
         let mut out = Vec::new();
         let mut emit = |frame: Frame<'_>| {
-            out.push(match frame {
-                Frame::Line(line) => String::from_utf8_lossy(line).into_owned(),
-                Frame::TooLarge { bytes, prefix } => {
-                    format!("too large {bytes}: {}", String::from_utf8_lossy(prefix))
-                }
-            });
+            out.push(describe(&frame));
         };
         for chunk in chunks {
             framer.push(chunk, &mut emit);
@@ -287,12 +292,7 @@ mod tests {
         let mut framer = LineFramer::new(8);
         let mut out = Vec::new();
         let mut emit = |frame: Frame<'_>| {
-            out.push(match frame {
-                Frame::Line(line) => String::from_utf8_lossy(line).into_owned(),
-                Frame::TooLarge { bytes, prefix } => {
-                    format!("too large {bytes}: {}", String::from_utf8_lossy(prefix))
-                }
-            });
+            out.push(describe(&frame));
         };
         // Its middle skipped: the line goes on.
         framer.push(b"ok\n{\"a\":", &mut emit);
