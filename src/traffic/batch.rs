@@ -107,23 +107,24 @@ fn combine(verdicts: Vec<Verdict>, elements: &[Value]) -> Verdict {
         );
     }
     let at = |index: usize, pointer: &str| format!("/{index}{pointer}");
-    let first = |wanted: fn(&Status) -> bool| {
+    // The first invalid element, else the first unchecked one, decides.
+    let first = |invalid: bool| {
         verdicts
             .iter()
             .enumerate()
-            .find(|(_, verdict)| wanted(&verdict.status))
+            .find_map(|(index, verdict)| match (&verdict.status, invalid) {
+                (Status::Invalid { pointer, message }, true)
+                | (Status::Unchecked { pointer, message }, false) => {
+                    Some((at(index, pointer), message.clone()))
+                }
+                _ => None,
+            })
     };
-    if let Some((index, verdict)) = first(|status| matches!(status, Status::Invalid { .. })) {
-        let Status::Invalid { pointer, message } = &verdict.status else {
-            unreachable!("found as invalid")
-        };
-        return Verdict::invalid(kind, at(index, pointer), message.clone());
+    if let Some((pointer, message)) = first(true) {
+        return Verdict::invalid(kind, pointer, message);
     }
-    if let Some((index, verdict)) = first(|status| matches!(status, Status::Unchecked { .. })) {
-        let Status::Unchecked { pointer, message } = &verdict.status else {
-            unreachable!("found as unchecked")
-        };
-        return Verdict::unchecked(kind, at(index, pointer), message.clone());
+    if let Some((pointer, message)) = first(false) {
+        return Verdict::unchecked(kind, pointer, message);
     }
     let report: Vec<Leniency> = verdicts
         .into_iter()
@@ -135,18 +136,7 @@ fn combine(verdicts: Vec<Verdict>, elements: &[Value]) -> Verdict {
             })
         })
         .collect();
-    Verdict {
-        status: if report.is_empty() {
-            Status::Ok
-        } else {
-            Status::Lenient
-        },
-        kind,
-        report,
-        from: None,
-        protocol: None,
-        note: None,
-    }
+    Verdict::valid(kind, report)
 }
 
 #[cfg(test)]

@@ -576,19 +576,7 @@ pub(super) fn ambiguous(candidates: Vec<(String, Verdict)>, envelope: Vec<Schema
             .into_iter()
             .flat_map(|(_, verdict)| verdict.report)
             .collect();
-        let status = if report.is_empty() {
-            Status::Ok
-        } else {
-            Status::Lenient
-        };
-        return Verdict {
-            status,
-            kind,
-            report,
-            from: None,
-            protocol: None,
-            note: None,
-        };
+        return Verdict::valid(kind, report);
     }
     let message = candidates.iter().map(named).collect::<Vec<_>>().join("; ");
     let all_invalid = candidates

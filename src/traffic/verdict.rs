@@ -250,6 +250,20 @@ impl Verdict {
         }
     }
 
+    /// A valid message: `ok`, or `lenient` when `report` holds what leniency was applied.
+    pub(crate) fn valid(kind: Kind, report: Vec<Leniency>) -> Self {
+        let status = if report.is_empty() {
+            Status::Ok
+        } else {
+            Status::Lenient
+        };
+        Self {
+            status,
+            report,
+            ..Self::ok(kind)
+        }
+    }
+
     /// The same verdict, saying who sent the message.
     pub(crate) fn sent_by(mut self, from: Option<Side>) -> Self {
         self.from = from;

@@ -9,6 +9,11 @@ use toolcall_contracts::hops::names::{Alphabet, NameChange, NameError, NameProje
 const SEARCH_ISSUES_DOT: &str = "_3c9423c9"; // github\0search.issues
 const A_DOT_B: &str = "_2e7336dc"; // a.b
 
+/// Why a name changed, as the changes display.
+fn why(changes: &[NameChange]) -> Vec<String> {
+    changes.iter().map(ToString::to_string).collect()
+}
+
 #[test]
 fn a_name_the_target_accepts_passes_unchanged() {
     let tools = [ToolRef::bare("get-sum"), ToolRef::bare("echo")];
@@ -82,11 +87,7 @@ fn a_replaced_name_colliding_with_an_intact_one_gets_the_hash_suffix() {
         map.exposed(Some("github"), "search_issues"),
         Some("github__search_issues")
     );
-    let why: Vec<String> = map.entries()[0]
-        .changes
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let why = why(&map.entries()[0].changes);
     assert_eq!(
         why,
         [
@@ -127,11 +128,7 @@ fn a_name_too_long_is_cut_and_hashed_to_exactly_max_len() {
     let exposed = map.exposed(Some("mcp__server"), &long).unwrap();
     assert_eq!(exposed.chars().count(), 64);
     assert!(exposed.starts_with("mcp__server__xxx"), "{exposed}");
-    let why: Vec<String> = map.entries()[0]
-        .changes
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let why = why(&map.entries()[0].changes);
     assert_eq!(why[1], "truncated from 83 to 64 characters");
     assert!(why[2].starts_with("hash suffix `_") && why[2].ends_with("`: truncated"));
     // `{1,128}` holds it whole.
@@ -333,11 +330,7 @@ fn a_collision_suffix_that_forces_a_cut_reports_the_truncation() {
         short.exposed(None, "a.b"),
         Some(format!("a{A_DOT_B}").as_str())
     );
-    let why: Vec<String> = short.entries()[0]
-        .changes
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let why = why(&short.entries()[0].changes);
     assert_eq!(
         why,
         [
