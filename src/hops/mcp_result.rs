@@ -420,7 +420,6 @@ fn success_outcome(
     if let Some(value) = structured {
         // The first text block whose text is this JSON (as JSON Schema compares values) is its
         // fallback; any other block, a second fallback included, is dropped.
-        let written = sorted(value.clone()).to_string();
         let mut fallback = false;
         for (index, block) in content.iter().enumerate() {
             let text = block
@@ -442,7 +441,11 @@ fn success_outcome(
             );
             // Carried when `from_outcome` writes every number of it as the text has it (member
             // order and whitespace aside): the texts of both values, members in name order.
-            let as_written = sorted(parsed).to_string();
+            // (Written only here: one block at most is the fallback.)
+            let (written, as_written) = (
+                sorted(value.clone()).to_string(),
+                sorted(parsed).to_string(),
+            );
             if as_written != written || !numbers::changed(text.as_bytes()).is_empty() {
                 report.push(Change::dropped(
                     format!("/content/{index}/text"),
