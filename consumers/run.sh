@@ -25,7 +25,7 @@ mkdir -p "$WORK"
 pinned_caches consumers
 
 echo "== bundle"
-cargo run --locked -q --features cli --bin toolcall -- schemas export "$WORK/bundle" >"$WORK/bundle.sha256"
+cargo run --locked -q -p toolcall -- schemas export "$WORK/bundle" >"$WORK/bundle.sha256"
 echo "  $(wc -l <"$WORK/bundle.sha256") files in target/consumers/bundle"
 
 status=0

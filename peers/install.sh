@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real protocol peers that run through `toolcall tap` (tests/tap_peers.rs) and that
+# Installs the real protocol peers that run through `toolcall tap` (cli/tests/peers/main.rs) and that
 # recorded the MCP fixtures (peers/record/): from npm, pinned by peers/package-lock.json, the
 # official ACP and MCP TypeScript SDKs and @modelcontextprotocol/server-everything into
 # peers/node_modules; from PyPI, pinned by peers/requirements.txt, the official MCP and ACP

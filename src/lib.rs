@@ -32,12 +32,11 @@
 //! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
 //! | `tap` | `tap`: checking a live agent or MCP server in its stdio pipe (`toolcall tap`) | `tools`, `signal-hook`, `rustix` (Unix) |
 //! | `hops` | `hops`: conversions MCP ↔ route ↔ canonical → MCP result, ACP updates; tool-name projection | `canonical`, `mcp-2025-11-25` |
-//! | `cli` | the `toolcall` binary | `tools`, `tap`, `hops`, `clap` |
 //! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |
 //! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
 //!
 //! A path is the same whichever features are on: `policy::SchemaPolicy` with `policy` alone or
-//! with `cli`.
+//! with `tools`. The `toolcall` command-line tool is its own package, `toolcall`.
 
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

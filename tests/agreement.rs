@@ -608,50 +608,6 @@ fn the_bundle_is_byte_identical_from_the_same_sources() {
     assert_eq!(a.keys().cloned().collect::<Vec<_>>(), expected);
 }
 
-/// `toolcall schemas export` writes what the library builds, and prints each file's hash;
-/// `toolcall schemas list` prints the root types.
-#[cfg(feature = "cli")]
-#[test]
-fn the_cli_exports_the_library_bundle_and_lists_the_root_types() {
-    use std::process::Command;
-    let dir = scratch_dir("cli");
-    let output = Command::new(env!("CARGO_BIN_EXE_toolcall"))
-        .args(["schemas", "export"])
-        .arg(&dir)
-        .output()
-        .expect("run toolcall");
-    assert!(output.status.success(), "{output:?}");
-    let library = scratch_dir("library");
-    let bundle = toolcall_contracts::bundle::export(&library).expect("export");
-    assert_eq!(read_tree(&dir), read_tree(&library));
-    let printed = String::from_utf8(output.stdout).expect("UTF-8");
-    let lines: Vec<&str> = printed.lines().collect();
-    assert_eq!(lines.len(), bundle.files().len() + 1);
-    for (line, file) in lines.iter().zip(bundle.files()) {
-        assert_eq!(*line, format!("{}  {}", file.sha256, file.path));
-    }
-    assert!(lines[lines.len() - 1].ends_with("  index.json"));
-
-    let output = Command::new(env!("CARGO_BIN_EXE_toolcall"))
-        .args(["schemas", "list"])
-        .output()
-        .expect("run toolcall");
-    assert!(output.status.success(), "{output:?}");
-    let printed = String::from_utf8(output.stdout).expect("UTF-8");
-    let rows: Vec<Vec<&str>> = printed
-        .lines()
-        .map(|line| line.split_whitespace().collect())
-        .collect();
-    let expected: Vec<Vec<&str>> = ROOT_TYPES
-        .iter()
-        .map(|root| vec![root.name, root.file, root.pointer])
-        .collect();
-    assert_eq!(rows, expected);
-    assert!(printed.starts_with(
-        "route.ToolCallRequest          route/tool-call-request.schema.json  #/$defs/ToolCallRequest\n"
-    ));
-}
-
 #[test]
 fn the_index_lists_every_file_with_its_hash() {
     let bundle = Bundle::build().expect("bundle");

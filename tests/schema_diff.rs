@@ -1,16 +1,15 @@
-//! `schema_diff` and `toolcall schemas diff`: hand-made pairs, one per change kind, classified
+//! `schema_diff`: hand-made pairs, one per change kind, classified
 //! in both directions; bundles; and the published ACP schema releases against facts computed
 //! here from the files themselves.
 //!
 //! The published releases live in `../shared/acp-schemas/`; their tests print a notice and skip
-//! when it is absent. The command-line checks need the `toolcall` binary (feature `cli`); without
-//! it they print a notice and skip.
+//! when it is absent. `toolcall schemas diff` itself is tested with the binary, in
+//! `cli/tests/cli/schemas.rs`.
 
 mod published;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 use toolcall_contracts::schema_diff::{diff, diff_paths, Change, ChangeKind, Class, Summary};
@@ -689,140 +688,6 @@ fn published_release_facts() {
         .iter()
         .all(|c| c.old_producer_new_consumer != Breaking));
     assert_eq!(Summary::of(&v1_21).breaking, 4);
-}
-
-// ---- The command line ----
-
-/// The `toolcall` binary, when this test build has it (feature `cli`; without it cargo may
-/// still name a stale binary in `CARGO_BIN_EXE_toolcall`).
-fn toolcall() -> Option<Command> {
-    match option_env!("CARGO_BIN_EXE_toolcall") {
-        Some(path) if cfg!(feature = "cli") => Some(Command::new(path)),
-        _ => {
-            eprintln!(
-                "notice: `toolcall` not built (feature `cli` off); command-line checks skipped"
-            );
-            None
-        }
-    }
-}
-
-fn run(args: &[&Path]) -> Option<Output> {
-    let mut command = toolcall()?;
-    command.args(["schemas", "diff"]).args(args);
-    Some(command.output().unwrap())
-}
-
-#[test]
-fn cli_prints_lines_and_gates_on_breaking_changes() {
-    let (old, new) = pair("became_required");
-    let Some(output) = run(&[&old, &new]) else {
-        return;
-    };
-    assert_eq!(output.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8(output.stdout).unwrap(),
-        "breaking /$defs/ToolCall/required: `kind` became required (old producer → new \
-         consumer)\n1 change: 1 breaking, 0 additive, 0 cosmetic\n"
-    );
-
-    let (old, new) = pair("property_added_optional");
-    let output = run(&[&old, &new]).unwrap();
-    assert_eq!(output.status.code(), Some(0));
-
-    let (old, new) = pair("leniency_added");
-    let mut command = toolcall().unwrap();
-    let output = command
-        .args(["schemas", "diff", "--format", "json"])
-        .arg(&old)
-        .arg(&new)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    let lines: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    assert_eq!(
-        lines,
-        [
-            serde_json::json!({
-                "classification": "additive",
-                "pointer": "/$defs/ToolCall/properties/status/x-deserialize-default-on-error",
-                "kind": "leniency_added",
-                "what": "leniency `x-deserialize-default-on-error` added",
-                "old_producer_new_consumer": "additive",
-                "new_producer_old_consumer": "cosmetic",
-            }),
-            serde_json::json!({
-                "changes": 1,
-                "breaking": 0,
-                "additive": 1,
-                "cosmetic": 0,
-                "breaking_old_producer_new_consumer": 0,
-                "breaking_new_producer_old_consumer": 0,
-            }),
-        ]
-    );
-}
-
-#[test]
-fn cli_usage_and_io_errors_exit_2() {
-    let missing = fixtures().join("missing.json");
-    let (old, _) = pair("became_required");
-    let Some(output) = run(&[&old, &missing]) else {
-        return;
-    };
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(
-        stderr.starts_with(&format!("toolcall: cannot read `{}`: ", missing.display())),
-        "{stderr}"
-    );
-
-    let output = run(&[&old]).unwrap();
-    assert_eq!(output.status.code(), Some(2), "one path is a usage error");
-
-    let bundle = fixtures().join("bundle");
-    let output = run(&[&bundle.join("old"), &old]).unwrap();
-    assert_eq!(output.status.code(), Some(2));
-}
-
-#[test]
-fn cli_over_published_releases() {
-    let Some(dir) = published::dir() else {
-        return;
-    };
-    for window in RELEASES.windows(2) {
-        let (old, new) = (schema_path(&dir, window[0]), schema_path(&dir, window[1]));
-        let Some(text) = run(&[&old, &new]) else {
-            return;
-        };
-        let json = {
-            let mut command = toolcall().unwrap();
-            command
-                .args(["schemas", "diff", "--format", "json"])
-                .arg(&old)
-                .arg(&new)
-                .output()
-                .unwrap()
-        };
-        let changes = diff_paths(&old, &new).unwrap();
-        let summary = Summary::of(&changes);
-        let expected_code = if summary.breaking > 0 { 1 } else { 0 };
-        assert_eq!(text.status.code(), Some(expected_code), "v{}", window[1]);
-        assert_eq!(json.status.code(), Some(expected_code), "v{}", window[1]);
-        let mut expected: String = changes.iter().map(|c| format!("{c}\n")).collect();
-        expected.push_str(&format!("{summary}\n"));
-        assert_eq!(String::from_utf8(text.stdout).unwrap(), expected);
-        let json_lines = String::from_utf8(json.stdout).unwrap();
-        assert_eq!(json_lines.lines().count(), changes.len() + 1);
-        for (line, change) in json_lines.lines().zip(&changes) {
-            let value: Value = serde_json::from_str(line).unwrap();
-            assert_eq!(value, serde_json::to_value(change).unwrap());
-        }
-    }
 }
 
 /// Exported bundles keep each family in a subdirectory: a bundle diff must look inside them.

@@ -1,13 +1,10 @@
 //! End-to-end tests of `toolcall tools project` and `toolcall convert --to acp`: the built
 //! binary on the recorded server-everything fixtures and on small inputs.
 
-use std::path::Path;
-
 use serde_json::{json, Value};
 use toolcall_contracts::traffic::{Checker, Status};
 
-mod cli_support;
-use cli_support::toolcall;
+use crate::support::toolcall;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -374,12 +371,11 @@ fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_l
 /// README shows it.
 #[test]
 fn the_readme_example_is_what_convert_prints() -> TestResult {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))?;
-    let command = "$ sed -n 55,61p tests/fixtures/mcp/server-everything/transcript.ndjson \\\n    | cargo run --locked --features cli --bin toolcall -- convert --to acp -\n";
+    let readme = std::fs::read_to_string(crate::support::root().join("README.md"))?;
+    let command = "$ sed -n 55,61p tests/fixtures/mcp/server-everything/transcript.ndjson \\\n    | cargo run --locked -p toolcall -- convert --to acp -\n";
     let start = readme.find(command).ok_or("the README has the example")? + command.len();
     let shown = &readme[start..start + readme[start..].find("```").ok_or("a closed block")?];
-    let transcript =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(TRANSCRIPT))?;
+    let transcript = std::fs::read_to_string(crate::support::root().join(TRANSCRIPT))?;
     let lines: Vec<&str> = transcript.lines().skip(54).take(7).collect();
     let output = toolcall(
         &["convert", "--to", "acp", "-"],

@@ -41,7 +41,6 @@ use toolcall_contracts::traffic::{
 };
 use toolcall_contracts::{bundle, schema_diff};
 
-#[path = "toolcall/hops.rs"]
 mod hops;
 
 #[derive(Parser)]

@@ -2,22 +2,17 @@
 //! `--format json`, I/O and usage errors, and the ACP documentation examples, whose every
 //! `invalid` verdict must be one the `jsonschema` crate confirms.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 use serde_json::{json, Value};
 
-mod cli_support;
-use cli_support::toolcall;
+use crate::support::{root, shared, toolcall};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn example(name: &str) -> PathBuf {
-    manifest_dir().join("examples").join(name)
+    root().join("examples").join(name)
 }
 
 fn stdout(output: &Output) -> String {
@@ -281,14 +276,10 @@ impl Acp {
 
 #[test]
 fn acp_docs_examples_are_invalid_only_where_jsonschema_agrees() -> TestResult {
-    let docs = manifest_dir().join("../shared/acp-examples/docs-v1.ndjson");
-    if !docs.exists() {
-        println!(
-            "notice: {} is absent; skipping the ACP docs check",
-            docs.display()
-        );
+    let Some(examples) = shared("acp-examples") else {
         return Ok(());
-    }
+    };
+    let docs = examples.join("docs-v1.ndjson");
     let output = toolcall(
         &["validate", "--format", "json", &docs.to_string_lossy()],
         b"",
@@ -488,9 +479,7 @@ fn a_member_repeated_in_one_object_is_invalid() -> TestResult {
 #[test]
 fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
     let mut input = b"# not JSON\n".to_vec();
-    input.extend_from_slice(&std::fs::read(
-        manifest_dir().join("examples/transcript.ndjson"),
-    )?);
+    input.extend_from_slice(&std::fs::read(root().join("examples/transcript.ndjson"))?);
     let output = toolcall(&["validate", "-"], &input)?;
     assert_eq!(output.status.code(), Some(1));
     let stdout = String::from_utf8(output.stdout)?;
@@ -720,7 +709,7 @@ fn wrapped_lines_say_who_sent_them_and_pair_by_direction() -> TestResult {
 
 #[test]
 fn bare_lines_with_ids_pending_both_ways_are_unchecked_and_exit_1() -> TestResult {
-    let bare: String = std::fs::read_to_string(manifest_dir().join(SAME_IDS))?
+    let bare: String = std::fs::read_to_string(root().join(SAME_IDS))?
         .lines()
         .map(|line| {
             let wrapped: Value = serde_json::from_str(line).expect("JSON");

@@ -26,6 +26,8 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the `toolcall` package is a folder of the workspace")
 }
 
 /// The installed peers, or `None` (after a notice) when `TOOLCALL_PEERS=skip`.
