@@ -23,7 +23,8 @@ use std::process::{Command, ExitStatus};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::changelog::{self, schema_diff, RustApi};
+use crate::changelog::{self, RustApi};
+use toolcall_schema::diff as schema_diff;
 
 /// The crate the ACP schema is exported from.
 pub const ACP_CRATE: &str = "agent-client-protocol-schema";

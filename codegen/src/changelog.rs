@@ -9,16 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use schema_diff::{Change, Class, Summary};
-
-/// The schema diff of `toolcall_contracts::schema_diff`, compiled from the same source
-/// (`src/schema_diff/engine/`).
-///
-/// codegen cannot depend on the library: the library's `codegen-check` feature makes codegen
-/// its build dependency, and the pair would be a cycle. The engine needs only serde, serde_json
-/// and thiserror, names no crate and has no doctests.
-#[path = "../../src/schema_diff/engine/mod.rs"]
-pub mod schema_diff;
+use toolcall_schema::diff as schema_diff;
+use toolcall_schema::diff::{Change, Class, Summary};
 
 /// The changelog, relative to the workspace root.
 pub const CHANGELOG_FILE: &str = "CHANGELOG.md";

@@ -19,9 +19,10 @@ pub mod mcp_import;
 pub mod model;
 pub mod normalize;
 pub mod output;
-#[path = "../../src/pointer.rs"]
-pub mod pointer;
 pub mod typify_stage;
+
+/// JSON Pointers, one helper for the whole workspace.
+pub(crate) use toolcall_schema::pointer;
 
 use std::path::{Path, PathBuf};
 

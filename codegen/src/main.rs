@@ -173,7 +173,7 @@ fn import(root: &std::path::Path, source: &Source, date: &str) -> Result<(), Str
         println!("wrote {}", path.display());
     }
     if report.entry.from.is_some() {
-        let summary = changelog::schema_diff::Summary::of(&report.entry.schema_changes);
+        let summary = toolcall_schema::diff::Summary::of(&report.entry.schema_changes);
         println!("schema diff: {summary}");
         println!("Rust API: {} changes", report.entry.api_changes().len());
     } else {
