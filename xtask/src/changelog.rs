@@ -18,7 +18,7 @@ pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
 /// The header of a new `CHANGELOG.md`.
 pub const HEADER: &str = "# Changelog
 
-Every ACP schema import (`cargo run -p toolcall-codegen -- acp import --crate-version X.Y.Z` or
+Every ACP schema import (`cargo xtask acp import --crate-version X.Y.Z` or
 `--file PATH`) adds an entry here, newest first: the schema diff of `schema/acp/acp.schema.json`
 (as `toolcall schemas diff` prints it: counts, then every breaking change with the direction that
 breaks) and the change of the generated Rust API in `generated/acp.rs` (types, struct fields and
@@ -86,7 +86,7 @@ impl RustApi {
         Ok(Self::of(&syn::parse_file(text)?))
     }
 
-    /// The public types of a syntax tree (such as [`crate::generate`]'s result).
+    /// The public types of a syntax tree (such as [`toolcall_codegen::generate`]'s result).
     #[must_use]
     pub fn of(file: &syn::File) -> Self {
         let mut api = Self::default();
