@@ -306,8 +306,7 @@ fn oversize_and_broken_lines_are_recorded_and_judged_as_validate_judges_them() -
             (
                 1,
                 Peer::Client,
-                Status::Invalid {
-                    pointer: String::new(),
+                Status::OverLimit {
                     message: "input is `111` bytes, over `max_bytes` of `64` bytes".into()
                 }
             ),
@@ -380,7 +379,7 @@ fn an_oversized_message_is_over_the_limit_and_a_gap_keeps_transcript_lines() -> 
     assert_eq!(
         kinds,
         [
-            "1 invalid over a decode limit",
+            "1 over-limit over a decode limit",
             "2 unchecked not checked by the tap",
             "3 ok fragment ContentBlock"
         ]
@@ -406,7 +405,7 @@ fn an_oversized_message_partly_skipped_is_still_over_the_limit() -> TestResult {
         .iter()
         .filter_map(|event| match event {
             Event::Message { line, verdict, .. } => Some(match &verdict.status {
-                Status::Invalid { message, .. } => format!("{line}: {}: {message}", verdict.kind),
+                Status::OverLimit { message } => format!("{line}: {}: {message}", verdict.kind),
                 other => format!("{line}: {} {}", other.name(), verdict.kind),
             }),
             Event::NotChecked { bytes, .. } => Some(format!("gap of {bytes}")),
@@ -505,8 +504,7 @@ fn a_replay_still_finds_what_goes_wrong_after_it() -> TestResult {
         )
     };
     let mut events = Vec::new();
-    let agent =
-        |monitor: &mut Monitor, line: String| monitor.feed(Side::Child, line.as_bytes());
+    let agent = |monitor: &mut Monitor, line: String| monitor.feed(Side::Child, line.as_bytes());
     events.extend(agent(&mut monitor, update("tool_call", "a", "in_progress")));
     events.extend(agent(&mut monitor, update("tool_call", "b", "pending")));
     events.extend(agent(

@@ -11,8 +11,7 @@ use toolcall_contracts::acp::{SessionId, ToolKind};
 use toolcall_contracts::hops::acp_updates::{session_update_message, ToolKinds};
 use toolcall_contracts::hops::names::{Alphabet, NameError, NameProjection, ToolRef};
 use toolcall_contracts::hops::relay::Relay;
-use toolcall_contracts::policy::DecodeLimits;
-use toolcall_contracts::traffic::{read_input, split_messages, Message};
+use toolcall_contracts::traffic::{read_input, split_messages, Checker, Message};
 
 /// `--alphabet` presets.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -272,7 +271,7 @@ pub fn convert(
     });
     let mut relay = Relay::new(SessionId::from(session_id), kinds);
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let limits = DecodeLimits::default();
+    let limits = Checker::DEFAULT_LIMITS;
     let mut limit_notes = Vec::new();
     let mut updates = 0;
     for message in &messages {

@@ -1,8 +1,9 @@
 //! `toolcall`: check real tool-call traffic against the contracts.
 //!
 //! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
-//! when at least one message was checked and each is `ok` or `lenient`, 1 when one is `invalid`
-//! or `unchecked` or the input holds no message at all, 2 on a usage or I/O error.
+//! when at least one message was checked and each is `ok` or `lenient`, 1 when one is
+//! `invalid`, `unchecked` or `over-limit` or the input holds no message at all, 2 on a usage or
+//! I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
@@ -37,7 +38,7 @@ use toolcall_contracts::policy::DecodeLimits;
 use clap::{Parser, Subcommand, ValueEnum};
 use toolcall_contracts::tap::{Monitor, ReportFormat, Reporter, Tap, TapError};
 use toolcall_contracts::traffic::{
-    read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
+    read_input, Checker, Kind, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
 };
 use toolcall_contracts::{bundle, schema_diff};
 
@@ -65,15 +66,15 @@ enum Command {
         /// exchange, no `protocolVersion` in a request's `_meta`); default: the newest.
         #[arg(long, value_name = "VERSION", value_parser = clap::builder::PossibleValuesParser::new(MCP_VERSIONS))]
         mcp_version: Option<String>,
-        /// Largest message accepted, in bytes; a larger one is `invalid`.
-        #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
+        /// Largest message checked, in bytes; a larger one is `over-limit` (not checked).
+        #[arg(long, value_name = "BYTES", default_value_t = Checker::DEFAULT_LIMITS.max_bytes)]
         max_bytes: usize,
-        /// Deepest nesting of arrays and objects accepted in a message (1 to 127: serde_json
-        /// refuses deeper input on its own).
+        /// Deepest nesting of arrays and objects checked in a message (1 to 127: serde_json
+        /// refuses deeper input on its own); a deeper one is `over-limit` (not checked).
         #[arg(
             long,
             value_name = "LEVELS",
-            default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH,
+            default_value_t = Checker::DEFAULT_LIMITS.max_depth,
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
@@ -93,14 +94,16 @@ enum Command {
         /// Write the report to FILE instead of standard error.
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
-        /// Largest message checked, in bytes; a larger one is `invalid`, still relayed.
-        #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
+        /// Largest message checked, in bytes; a larger one is `over-limit` (not checked), still
+        /// relayed.
+        #[arg(long, value_name = "BYTES", default_value_t = Checker::DEFAULT_LIMITS.max_bytes)]
         max_bytes: usize,
-        /// Deepest nesting of arrays and objects accepted in a message (1 to 127).
+        /// Deepest nesting of arrays and objects checked in a message (1 to 127); a deeper one
+        /// is `over-limit` (not checked).
         #[arg(
             long,
             value_name = "LEVELS",
-            default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH,
+            default_value_t = Checker::DEFAULT_LIMITS.max_depth,
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
@@ -206,7 +209,7 @@ What is not relayed as it was goes to standard error as `toolcall convert: line 
 after a call ended, a call that never ends, a content block ACP refuses (it stays in \
 `rawOutput`), request metadata ACP has no member for, a number written otherwise (`1e2` as \
 `100.0`), a response or progress that belongs to no request, a notification over `toolcall \
-validate`'s default limits (1 MiB, depth 64). The last line of standard error counts \
+validate`'s default limits (32 MiB, depth 127). The last line of standard error counts \
 messages, updates and notes.
 
 Exit status: 0; 1 when the input has messages and none gave an update; 2 on a usage or I/O \
@@ -262,7 +265,8 @@ writes one object per message and finding, then the summary object. --transcript
 every message as {\"from\": \"client\"|\"agent\"|\"server\", \"message\": <as sent>} \
 (a line that is not JSON: {\"from\": ..., \"text\": ...}), the form `toolcall validate` reads.
 
-A message over --max-bytes is reported invalid and relayed whole, without being held in memory. \
+A message over --max-bytes (or --max-depth) is reported `over-limit`, not checked, and relayed \
+whole, without being held in memory. \
 End of file on stdin closes COMMAND's stdin; when COMMAND exits, the tap exits with its status \
 (128 + the signal when a signal ended it); SIGINT, SIGTERM and SIGHUP are forwarded to it.
 
@@ -369,7 +373,7 @@ fn main() -> ExitCode {
             max_depth,
             files,
         } => {
-            let limits = DecodeLimits::default()
+            let limits = Checker::DEFAULT_LIMITS
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
             validate(format, limits, mcp_version.as_deref(), &files)
@@ -382,7 +386,7 @@ fn main() -> ExitCode {
             max_depth,
             command,
         } => {
-            let limits = DecodeLimits::default()
+            let limits = Checker::DEFAULT_LIMITS
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
             let format = match format {
@@ -506,7 +510,11 @@ fn validate(
     out.flush()?;
     Ok(if unreadable {
         ExitCode::from(2)
-    } else if summary.invalid > 0 || summary.unchecked > 0 || summary.messages == 0 {
+    } else if summary.invalid > 0
+        || summary.unchecked > 0
+        || summary.over_limit > 0
+        || summary.messages == 0
+    {
         // Nothing checked is not a pass: a wrong path, an empty capture or a message that could
         // not be checked should not look green.
         ExitCode::from(1)
@@ -686,6 +694,14 @@ fn print_status(
                 "{file}:{line}: invalid {mcp}{pointer}: {message}{from}"
             )
         }
+        Status::OverLimit { message } if verdict.kind == Kind::OverLimit => {
+            writeln!(out, "{file}:{line}: over-limit {mcp}{message}{from}")
+        }
+        Status::OverLimit { message } => writeln!(
+            out,
+            "{file}:{line}: over-limit {mcp}{}{from}: {message}",
+            verdict.kind
+        ),
     }
 }
 

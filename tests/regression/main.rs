@@ -1,6 +1,6 @@
 //! One module per reported bug (found by the differential and round-trip tests, and by live
 //! traffic between the official SDKs, issue 15; and by the SIMD parser probe and fuzz target,
-//! issue 16).
+//! issue 16; and by real agents and servers, issue 22).
 
 // Shared with the ACP corpus tests: the tests' own pairing and leniency rule.
 #[path = "../support/mod.rs"]
@@ -13,6 +13,8 @@ mod duplicate_members;
 mod envelope_params_best_fit;
 #[cfg(feature = "tools")]
 mod extension_result_null;
+#[cfg(feature = "tools")]
+mod limits_are_the_checkers;
 mod null_tag_reaches_the_fallback;
 #[cfg(feature = "tools")]
 mod response_to_unknown_method_is_unchecked;

@@ -335,10 +335,10 @@ fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothi
 #[test]
 fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_line() -> TestResult
 {
-    // 62 levels of arguments: the notification nests them 3 levels deeper (params, update,
-    // rawInput), past `toolcall validate`'s default depth of 64.
+    // 124 levels of arguments: the notification nests them 3 levels deeper (params, update,
+    // rawInput), past `toolcall validate`'s default depth of 127.
     let mut arguments = json!({});
-    for _ in 0..62 {
+    for _ in 0..124 {
         arguments = json!({"x": arguments});
     }
     let transcript = [
@@ -359,7 +359,7 @@ fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_l
         notes,
         [
             "toolcall convert: line 1: dropped: `mcp-1-1` never ended in the transcript: its ACP tool call stays in progress",
-            "toolcall convert: line 1: the ACP notification written is over `toolcall validate`'s default limits: input nesting depth reaches `65` at byte `515`, over `max_depth` of `64`",
+            "toolcall convert: line 1: the ACP notification written is over `toolcall validate`'s default limits: input nesting depth reaches `128` at byte `830`, over `max_depth` of `127`",
             "toolcall convert: line 2: dropped: `mcp-1-\"a\\nb\"` never ended in the transcript: its ACP tool call stays in progress",
             "toolcall convert: 2 messages, 2 ACP updates, 3 notes",
         ]

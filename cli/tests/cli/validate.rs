@@ -143,7 +143,8 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
     let (summary, messages) = records.split_last().expect("records");
     assert_eq!(
         summary,
-        &json!({"messages": 22, "ok": 15, "lenient": 0, "unchecked": 0, "invalid": 7})
+        &json!({"messages": 22, "ok": 15, "lenient": 0, "unchecked": 0, "invalid": 7,
+                "over_limit": 0})
     );
     for record in messages {
         let keys: Vec<&str> = record
@@ -377,10 +378,10 @@ fn decode_limits_are_configurable() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        "-:1: invalid : input nesting depth reaches `4` at byte `26`, over `max_depth` of `3`\n\
-         -:2: invalid : input is `48` bytes, over `max_bytes` of `40` bytes\n\
+        "-:1: over-limit input nesting depth reaches `4` at byte `26`, over `max_depth` of `3`\n\
+         -:2: over-limit input is `48` bytes, over `max_bytes` of `40` bytes\n\
          -:3: ok route body\n\
-         3 messages: 1 ok, 0 lenient, 0 unchecked, 2 invalid\n"
+         3 messages: 1 ok, 0 lenient, 0 unchecked, 0 invalid, 2 over a limit\n"
     );
 }
 
@@ -601,12 +602,12 @@ fn the_taps_records_of_an_oversized_message_and_of_unchecked_bytes_are_read_back
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : a message of `2000000` bytes, over the tap's `--max-bytes` (the \
+        "-:1: over-limit a message of `2000000` bytes, over the tap's `--max-bytes` (the \
          transcript kept its start only) (from client)\n\
          -:2: unchecked not checked by the tap (from agent): `65536` bytes from the agent were \
          relayed but not checked (the tap's checking fell behind): the messages they held are \
          missing here\n\
-         2 messages: 0 ok, 0 lenient, 1 unchecked, 1 invalid\n"
+         2 messages: 0 ok, 0 lenient, 1 unchecked, 0 invalid, 1 over a limit\n"
     );
     // A message over `--max-bytes` is over the limit, not "not JSON".
     let output = toolcall(
