@@ -169,9 +169,17 @@ impl Checker {
                     transcript.start_session(Family::Mcp);
                     // The offer holds until the response names the negotiated version.
                     let version = match mcp::known(offered) {
-                        Some(version) => {
+                        Some(version) if self.defines_initialize(version) => {
                             transcript.set_mcp_version(version);
                             version
+                        }
+                        Some(version) => {
+                            // A version that opens with `server/discover` (2026-07-28), offered
+                            // in a handshake: a negotiation, the server may counter-offer. The
+                            // request is checked as the newest version that has `initialize`;
+                            // the response settles the session's version.
+                            transcript.set_handshake_offer(version);
+                            self.newest_with_initialize()
                         }
                         None => {
                             transcript.set_unknown_offer(offered);
@@ -261,6 +269,23 @@ impl Checker {
         }
     }
 
+    /// Whether MCP `version` has `initialize` (2026-07-28 opens with `server/discover`).
+    fn defines_initialize(&self, version: &str) -> bool {
+        self.mcp
+            .get(version)
+            .is_ok_and(|schema| schema.method("initialize").is_some())
+    }
+
+    /// The newest MCP version that has `initialize`.
+    fn newest_with_initialize(&self) -> &'static str {
+        mcp::MCP_VERSIONS
+            .iter()
+            .rev()
+            .copied()
+            .find(|version| self.defines_initialize(version))
+            .unwrap_or_else(mcp::newest)
+    }
+
     /// The MCP version of a session that did not say which.
     pub(super) fn default_mcp(&self) -> &'static str {
         self.mcp_version.unwrap_or_else(mcp::newest)
@@ -276,6 +301,17 @@ impl Checker {
         let Some(Protocol::Mcp { version }) = protocol else {
             return None;
         };
+        if let Some(offered) = transcript.handshake_offer() {
+            if transcript.note_assumption() {
+                return None;
+            }
+            return Some(format!(
+                "`initialize` offers MCP `{offered}`, which has no `initialize` (it opens with \
+                 `server/discover`): a handshake offer the server may counter, checked as \
+                 {version}, the newest version with `initialize`; the response settles the \
+                 session's version"
+            ));
+        }
         if self.mcp_version.is_some()
             || transcript.mcp_version().is_some()
             || transcript.note_assumption()

@@ -14,6 +14,8 @@ mod envelope_params_best_fit;
 #[cfg(feature = "tools")]
 mod extension_result_null;
 #[cfg(feature = "tools")]
+mod handshake_offer_is_a_negotiation;
+#[cfg(feature = "tools")]
 mod limits_are_the_checkers;
 mod null_tag_reaches_the_fallback;
 #[cfg(feature = "tools")]
