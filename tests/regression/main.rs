@@ -18,6 +18,8 @@ mod handshake_offer_is_a_negotiation;
 #[cfg(feature = "tools")]
 mod limits_are_the_checkers;
 mod null_tag_reaches_the_fallback;
+#[cfg(feature = "policy")]
+mod recursive_tool_schemas;
 #[cfg(feature = "tools")]
 mod response_to_unknown_method_is_unchecked;
 #[cfg(feature = "tools")]
