@@ -1,9 +1,10 @@
 //! `toolcall`: check real tool-call traffic against the contracts.
 //!
-//! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
-//! when at least one message was checked and each is `ok` or `lenient`, 1 when one is
-//! `invalid`, `unchecked` or `over-limit` or the input holds no message at all, 2 on a usage or
-//! I/O error.
+//! `toolcall validate [--format text|json] [--lifecycle] [--independent] FILE...` (`-` reads
+//! standard input). Exit status: 0 when at least one message was checked and each is `ok` or
+//! `lenient` (and, with `--lifecycle`, no tool call went wrong), 1 when one is `invalid`,
+//! `unchecked` or `over-limit`, a tool call went wrong, or the input holds no message at all, 2
+//! on a usage or I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
 //! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
@@ -36,9 +37,10 @@ use std::process::ExitCode;
 use toolcall_contracts::policy::DecodeLimits;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use toolcall_contracts::tap::{Monitor, ReportFormat, Reporter, Tap, TapError};
+use toolcall_contracts::tap::{Lifecycle, Monitor, ReportFormat, Reporter, Tap, TapError};
 use toolcall_contracts::traffic::{
-    read_input, Checker, Kind, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
+    read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript, Verdict,
+    MCP_VERSIONS,
 };
 use toolcall_contracts::{bundle, schema_diff};
 
@@ -78,6 +80,14 @@ enum Command {
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
+        /// Also follow tool calls through their life, as `toolcall tap` does, and report what
+        /// goes wrong (`FILE:LINE: tool call: ...`).
+        #[arg(long)]
+        lifecycle: bool,
+        /// Check each message on its own (a file of independent examples): no session, no
+        /// pairing of responses with requests, ids never compared.
+        #[arg(long, conflicts_with = "lifecycle")]
+        independent: bool,
         /// Files to read, one message per line or one JSON document each; `-` is standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
@@ -371,12 +381,18 @@ fn main() -> ExitCode {
             mcp_version,
             max_bytes,
             max_depth,
+            lifecycle,
+            independent,
             files,
         } => {
             let limits = Checker::DEFAULT_LIMITS
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
-            validate(format, limits, mcp_version.as_deref(), &files)
+            let reading = Reading {
+                lifecycle,
+                independent,
+            };
+            validate(format, limits, mcp_version.as_deref(), reading, &files)
         }
         Command::Tap {
             transcript,
@@ -444,10 +460,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// How `toolcall validate` reads its files beyond the verdicts.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// `--lifecycle`: the tap's tool-call lifecycle checks too.
+    lifecycle: bool,
+    /// `--independent`: each message on its own.
+    independent: bool,
+}
+
+/// One finding of `--lifecycle` in `--format json`.
+#[derive(serde::Serialize)]
+struct LifecycleRecord<'a> {
+    file: &'a str,
+    line: usize,
+    from: Option<toolcall_contracts::traffic::Side>,
+    problem: &'static str,
+    message: String,
+}
+
 fn validate(
     format: Format,
     limits: DecodeLimits,
     mcp_version: Option<&str>,
+    reading: Reading,
     files: &[PathBuf],
 ) -> io::Result<ExitCode> {
     let checker = Checker::new().and_then(|checker| match mcp_version {
@@ -463,6 +499,7 @@ fn validate(
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::default();
+    let mut problems = 0usize;
     let mut unreadable = false;
     for path in files {
         let content = match read_input(path) {
@@ -484,17 +521,63 @@ fn validate(
         };
         let file = path.to_string_lossy();
         let checked_before = summary.messages;
-        for checked in checker.check_input(&content) {
-            summary.add(&checked.verdict);
+        let messages = split_messages(&content);
+        let mut transcript = Transcript::default();
+        let mut followed = Lifecycle::default();
+        for message in &messages {
+            if reading.independent {
+                transcript = Transcript::default();
+            }
+            transcript.at_line(message.line);
+            let verdict = checker.check(&mut transcript, message.text);
+            summary.add(&verdict);
             match format {
-                Format::Text => print_text(&mut out, &file, checked.line, &checked.verdict)?,
+                Format::Text => print_text(&mut out, &file, message.line, &verdict)?,
                 Format::Json => {
                     let record = Record {
                         file: &file,
-                        line: checked.line,
-                        verdict: &checked.verdict,
+                        line: message.line,
+                        verdict: &verdict,
                     };
                     writeln!(out, "{}", serde_json::to_string(&record)?)?;
+                }
+            }
+            if !reading.lifecycle {
+                continue;
+            }
+            let Ok(value) = serde_json::from_slice::<serde_json::Value>(message.text) else {
+                continue;
+            };
+            // A transcript line's message and sender; a bare message's sender is unknown.
+            let (from, value) = match (
+                value.get("from").and_then(|f| f.as_str()),
+                value.get("message"),
+            ) {
+                (Some(from), Some(inner)) => (
+                    toolcall_contracts::traffic::Side::from_name(from),
+                    inner.clone(),
+                ),
+                _ => (None, value),
+            };
+            for problem in followed.observe(from, message.line, &value) {
+                problems += 1;
+                match format {
+                    Format::Text => {
+                        let from = from
+                            .map(|side| format!(" (from {side})"))
+                            .unwrap_or_default();
+                        writeln!(out, "{file}:{}: tool call: {problem}{from}", message.line)?;
+                    }
+                    Format::Json => {
+                        let record = LifecycleRecord {
+                            file: &file,
+                            line: message.line,
+                            from,
+                            problem: problem.name(),
+                            message: problem.to_string(),
+                        };
+                        writeln!(out, "{}", serde_json::to_string(&record)?)?;
+                    }
                 }
             }
         }
@@ -503,9 +586,19 @@ fn validate(
             eprintln!("toolcall: {file}: no message (the file is empty or blank)");
         }
     }
-    match format {
-        Format::Text => writeln!(out, "{summary}")?,
-        Format::Json => writeln!(out, "{}", serde_json::to_string(&summary)?)?,
+    match (format, reading.lifecycle) {
+        (Format::Text, false) => writeln!(out, "{summary}")?,
+        (Format::Text, true) => writeln!(
+            out,
+            "{summary}; {problems} tool-call problem{}",
+            if problems == 1 { "" } else { "s" }
+        )?,
+        (Format::Json, false) => writeln!(out, "{}", serde_json::to_string(&summary)?)?,
+        (Format::Json, true) => {
+            let mut record = serde_json::to_value(summary)?;
+            record["lifecycle"] = problems.into();
+            writeln!(out, "{record}")?;
+        }
     }
     out.flush()?;
     Ok(if unreadable {
@@ -514,6 +607,7 @@ fn validate(
         || summary.unchecked > 0
         || summary.over_limit > 0
         || summary.messages == 0
+        || problems > 0
     {
         // Nothing checked is not a pass: a wrong path, an empty capture or a message that could
         // not be checked should not look green.

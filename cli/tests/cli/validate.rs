@@ -816,3 +816,100 @@ fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> Test
     );
     Ok(())
 }
+
+#[test]
+fn lifecycle_gives_the_taps_tool_call_report_from_a_transcript() -> TestResult {
+    // server-everything's progress after the client cancelled its call: the four findings the
+    // tap reports live (cli/tests/peers/main.rs), now from the recorded transcript.
+    let output = toolcall(
+        &[
+            "validate",
+            "--lifecycle",
+            "tests/fixtures/mcp/server-everything/transcript.ndjson",
+        ],
+        b"",
+    )?;
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let problems: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(": tool call: "))
+        .collect();
+    assert_eq!(
+        problems,
+        (115..=118)
+            .map(|line| format!(
+                "tests/fixtures/mcp/server-everything/transcript.ndjson:{line}: tool call: \
+                 progress for token `32` after its request was cancelled (line 114) (from server)"
+            ))
+            .collect::<Vec<_>>()
+    );
+    assert!(text.ends_with(
+        "121 messages: 120 ok, 0 lenient, 0 unchecked, 1 invalid; 4 tool-call problems\n"
+    ));
+    // A session loaded on the same connection (claude-agent-acp): its replay is not a problem.
+    let output = toolcall(
+        &[
+            "validate",
+            "--lifecycle",
+            "--format",
+            "json",
+            "tests/fixtures/acp/claude-agent-acp/session-load.ndjson",
+        ],
+        b"",
+    )?;
+    let last: Value = serde_json::from_str(stdout(&output).lines().last().ok_or("summary")?)?;
+    assert_eq!(
+        last,
+        json!({"messages": 57, "ok": 55, "lenient": 0, "unchecked": 0, "invalid": 2,
+               "over_limit": 0, "lifecycle": 0})
+    );
+    // Without `--lifecycle` nothing about tool calls is said.
+    let output = toolcall(
+        &[
+            "validate",
+            "tests/fixtures/mcp/server-everything/transcript.ndjson",
+        ],
+        b"",
+    )?;
+    assert!(!stdout(&output).contains("tool call"));
+    Ok(())
+}
+
+#[test]
+fn independent_checks_each_example_on_its_own() -> TestResult {
+    // Two examples that each use id 1: read as one session, the second request reuses a
+    // pending id and the second response answers nothing.
+    let examples = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"s\"}}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\",\"mcpServers\":[]}}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\",\"mcpServers\":[]}}\n";
+    let together = toolcall(&["validate", "-"], examples)?;
+    assert!(stdout(&together).contains("invalid /id: id `1` is already pending (line 2)"));
+    let alone = toolcall(&["validate", "--independent", "-"], examples)?;
+    assert_eq!(
+        stdout(&alone),
+        "-:1: invalid /id: `session/cancel` is a notification: it takes no `id`\n\
+         -:2: ok session/new\n\
+         -:3: ok session/new\n\
+         3 messages: 2 ok, 0 lenient, 0 unchecked, 1 invalid\n"
+    );
+    // The ACP documentation's examples, one per line: 16 `/id` findings as one session, none
+    // checked one by one.
+    let Some(examples) = shared("acp-examples") else {
+        return Ok(());
+    };
+    let docs = examples.join("docs-v1.ndjson");
+    let docs = docs.to_str().ok_or("path")?;
+    let count_id = |output: &std::process::Output| {
+        stdout(output)
+            .lines()
+            .filter(|line| line.contains(": invalid /id:"))
+            .count()
+    };
+    assert_eq!(count_id(&toolcall(&["validate", docs], b"")?), 16);
+    assert_eq!(
+        count_id(&toolcall(&["validate", "--independent", docs], b"")?),
+        0
+    );
+    Ok(())
+}
