@@ -234,8 +234,8 @@ pub fn parse_kind(text: &str) -> Result<(String, ToolKind), String> {
     }
 }
 
-/// `toolcall convert --to acp`. Exit status: 0; 1 when the input has messages and none gave
-/// an ACP update; 2 on a usage or I/O error (a `--kind` naming a tool twice, or a tool the
+/// `toolcall convert --to acp`. Exit status: 0; 1 when the input holds no message or none
+/// gave an ACP update; 2 on a usage or I/O error (a `--kind` naming a tool twice, or a tool the
 /// transcript never names).
 pub fn convert(
     _target: Target,
@@ -307,7 +307,16 @@ pub fn convert(
         messages.len(),
         notes.len()
     )?;
-    if updates == 0 && !messages.is_empty() {
+    if messages.is_empty() {
+        // Nothing converted is not a pass, as in `toolcall validate`.
+        writeln!(
+            err,
+            "toolcall: {}: no message (the file is empty or blank)",
+            file.display()
+        )?;
+        return Ok(ExitCode::from(1));
+    }
+    if updates == 0 {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

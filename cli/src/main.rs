@@ -22,8 +22,8 @@
 //!
 //! `toolcall convert --to acp [--session-id ID] [--kind TOOL=KIND]... FILE` prints the ACP
 //! `session/update` notifications an agent relaying the tool calls of an MCP transcript would
-//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0; 1 when the input has messages
-//! and none gave an update; 2 on a usage or I/O error.
+//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0; 1 when the input holds no
+//! message or none gave an update; 2 on a usage or I/O error.
 //!
 //! `toolcall schemas export DIR` writes the publishable schema bundle
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
@@ -222,7 +222,8 @@ after a call ended, a call that never ends, a content block ACP refuses (it stay
 validate`'s default limits (32 MiB, depth 127). The last line of standard error counts \
 messages, updates and notes.
 
-Exit status: 0; 1 when the input has messages and none gave an update; 2 on a usage or I/O \
+Exit status: 0; 1 when the input holds no message (an empty or blank file, named on standard \
+error) or none gave an update; 2 on a usage or I/O \
 error (a --kind naming a tool twice, or a tool the transcript never calls or lists).";
 
 /// `toolcall schemas ...`; one variant per subcommand.
@@ -782,12 +783,16 @@ fn print_status(
             "{file}:{line}: unchecked {mcp}{}{from}: {message}",
             verdict.kind
         ),
-        Status::Invalid { pointer, message } => {
-            writeln!(
-                out,
-                "{file}:{line}: invalid {mcp}{pointer}: {message}{from}"
-            )
-        }
+        Status::Invalid { pointer, message } if pointer.is_empty() => writeln!(
+            out,
+            "{file}:{line}: invalid {mcp}{}: {message}{from}",
+            verdict.kind
+        ),
+        Status::Invalid { pointer, message } => writeln!(
+            out,
+            "{file}:{line}: invalid {mcp}{} at {pointer}: {message}{from}",
+            verdict.kind
+        ),
         Status::OverLimit { message } if verdict.kind == Kind::OverLimit => {
             writeln!(out, "{file}:{line}: over-limit {mcp}{message}{from}")
         }

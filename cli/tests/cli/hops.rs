@@ -310,7 +310,7 @@ fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothi
         text(&output.stderr),
         "toolcall: `--kind` names tool `read` twice\n"
     );
-    // Messages, and not one update: exit 1. No message at all: exit 0.
+    // Messages, and not one update: exit 1 (no message at all too, as `toolcall validate`).
     let orphan = json!({"jsonrpc": "2.0", "id": 9, "result": {"content": []}}).to_string();
     let output = toolcall(&["convert", "--to", "acp", "-"], orphan.as_bytes())?;
     assert_eq!(output.status.code(), Some(1));
@@ -320,7 +320,7 @@ fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothi
          toolcall convert: 1 messages, 0 ACP updates, 1 notes\n"
     );
     let output = toolcall(&["convert", "--to", "acp", "-"], b"")?;
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.status.code(), Some(1));
     let output = toolcall(
         &["convert", "--to", "acp", "tests/no-such-file.ndjson"],
         b"",
@@ -386,5 +386,21 @@ fn the_readme_example_is_what_convert_prints() -> TestResult {
         format!("{}{}", text(&output.stdout), text(&output.stderr)),
         shown
     );
+    Ok(())
+}
+
+#[test]
+fn convert_exits_1_on_an_empty_input_as_validate_does() -> TestResult {
+    for input in [&b""[..], b" \n\n"] {
+        let output = toolcall(&["convert", "--to", "acp", "-"], input)?;
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            text(&output.stderr),
+            "toolcall convert: 0 messages, 0 ACP updates, 0 notes\n\
+             toolcall: -: no message (the file is empty or blank)\n"
+        );
+        let validated = toolcall(&["validate", "-"], input)?;
+        assert_eq!(validated.status.code(), Some(1));
+    }
     Ok(())
 }

@@ -48,14 +48,14 @@ fn invalid_example_gives_exact_lines_and_exit_1() -> TestResult {
     let output = toolcall(&["validate", "examples/invalid.ndjson"], b"")?;
     assert_eq!(output.status.code(), Some(1));
     let expected = [
-        r#"examples/invalid.ndjson:1: invalid /params/update/sessionUpdate: 42 is not one of "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "plan_update", "plan_removed", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk", "subagent_update", "session_message", "session_message_chunk""#,
-        r#"examples/invalid.ndjson:2: invalid /params: "sessionId" is a required property"#,
-        r#"examples/invalid.ndjson:3: invalid /params/toolCall: "toolCallId" is a required property"#,
-        "examples/invalid.ndjson:4: invalid /call_key: `call_key` has a byte outside printable ASCII 0x21..=0x7E at index 1",
-        "examples/invalid.ndjson:5: invalid /method: unknown method `session/frobnicate` (extension methods start with `_`)",
+        r#"examples/invalid.ndjson:1: invalid session/update at /params/update/sessionUpdate: 42 is not one of "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "plan_update", "plan_removed", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk", "subagent_update", "session_message", "session_message_chunk""#,
+        r#"examples/invalid.ndjson:2: invalid session/update at /params: "sessionId" is a required property"#,
+        r#"examples/invalid.ndjson:3: invalid session/request_permission at /params/toolCall: "toolCallId" is a required property"#,
+        "examples/invalid.ndjson:4: invalid route body at /call_key: `call_key` has a byte outside printable ASCII 0x21..=0x7E at index 1",
+        "examples/invalid.ndjson:5: invalid session/frobnicate at /method: unknown method `session/frobnicate` (extension methods start with `_`)",
         "examples/invalid.ndjson:6: ok session/prompt",
-        r#"examples/invalid.ndjson:7: invalid /result/stopReason: "bored" is not one of "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled""#,
-        "examples/invalid.ndjson:8: invalid : EOF while parsing a value at line 1 column 26",
+        r#"examples/invalid.ndjson:7: invalid response to session/prompt at /result/stopReason: "bored" is not one of "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled""#,
+        "examples/invalid.ndjson:8: invalid not JSON: EOF while parsing a value at line 1 column 26",
         "8 messages: 1 ok, 0 lenient, 0 unchecked, 7 invalid",
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
@@ -116,7 +116,7 @@ fn a_line_that_is_not_json_is_an_invalid_message() -> TestResult {
     assert_eq!(
         stdout(&output),
         "-:1: ok fragment ContentBlock\n\
-         -:3: invalid : expected ident at line 1 column 2\n\
+         -:3: invalid not JSON: expected ident at line 1 column 2\n\
          2 messages: 1 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
@@ -411,7 +411,7 @@ fn byte_order_mark_and_pretty_documents_are_split_as_documents() {
     let broken = "{\n  \"name\": \"t\"\n  \"arguments\": {}\n}\n";
     let out = run(broken.as_bytes());
     assert!(
-        out.starts_with("-:1: invalid : expected `,` or `}` at line 3 column 3"),
+        out.starts_with("-:1: invalid not JSON: expected `,` or `}` at line 3 column 3"),
         "{out}"
     );
     assert!(
@@ -471,7 +471,7 @@ fn a_member_repeated_in_one_object_is_invalid() -> TestResult {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(output.stdout)?,
-        "-:1: invalid /params/sessionId: member `sessionId` appears twice in one object \
+        "-:1: invalid session/update at /params/sessionId: member `sessionId` appears twice in one object \
          (readers disagree on which counts)\n1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
@@ -484,7 +484,7 @@ fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
     let output = toolcall(&["validate", "-"], &input)?;
     assert_eq!(output.status.code(), Some(1));
     let stdout = String::from_utf8(output.stdout)?;
-    assert!(stdout.starts_with("-:1: invalid : "), "{stdout}");
+    assert!(stdout.starts_with("-:1: invalid not JSON: "), "{stdout}");
     assert!(
         stdout.ends_with("15 messages: 14 ok, 0 lenient, 0 unchecked, 1 invalid\n"),
         "{stdout}"
@@ -501,9 +501,9 @@ fn log_lines_of_a_server_are_each_reported_and_its_messages_checked() -> TestRes
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : expected value at line 1 column 1\n\
-         -:2: invalid : expected value at line 1 column 1\n\
-         -:3: invalid : expected value at line 1 column 1\n\
+        "-:1: invalid not JSON: expected value at line 1 column 1\n\
+         -:2: invalid not JSON: expected value at line 1 column 1\n\
+         -:3: invalid not JSON: expected value at line 1 column 1\n\
          -:4: ok MCP 2025-06-18 tools/list\n\
          -:5: ok MCP 2025-06-18 response to tools/list\n\
          5 messages: 2 ok, 0 lenient, 0 unchecked, 3 invalid\n"
@@ -519,16 +519,16 @@ fn a_reused_pending_id_and_a_second_answer_are_invalid_naming_the_first_line() -
     let expected = [
         "1: ok session/new",
         "2: ok response to session/new",
-        "3: invalid /id: no request with id `1` is pending: the one of line 1 was answered \
+        "3: invalid response to session/new at /id: no request with id `1` is pending: the one of line 1 was answered \
          already (line 2)",
-        "4: invalid /id: no request with id `1` is pending: the one of line 1 was answered \
+        "4: invalid error response to session/new at /id: no request with id `1` is pending: the one of line 1 was answered \
          already (line 2)",
         "5: ok session/prompt",
-        "6: invalid /id: id `2` is already pending (line 5): ids are unique per sender until \
+        "6: invalid session/prompt at /id: id `2` is already pending (line 5): ids are unique per sender until \
          answered",
         "7: ok response to session/prompt",
         "8: ok response to session/prompt",
-        "9: invalid /id: no request with id `2` is pending: the one of line 5 was answered \
+        "9: invalid response to session/prompt at /id: no request with id `2` is pending: the one of line 5 was answered \
          already (line 8)",
         // Once answered, an id may be used again.
         "10: ok session/new",
@@ -563,8 +563,8 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
         "3: ok MCP 2025-03-26 notifications/initialized",
         "4: ok MCP 2025-03-26 batch (tools/list, tools/call, notifications/progress)",
         "5: ok MCP 2025-03-26 batch (response to tools/call, response to tools/list)",
-        r#"6: invalid MCP 2025-03-26 /0/params/name: 7 is not of type "string""#,
-        "7: invalid MCP 2025-03-26 /1: a batch holds requests and notifications, or responses, \
+        r#"6: invalid MCP 2025-03-26 batch (tools/call) at /0/params/name: 7 is not of type "string""#,
+        "7: invalid MCP 2025-03-26 batch (ping, response to tools/call) at /1: a batch holds requests and notifications, or responses, \
          not both",
     ]
     .map(|line| format!("{path}:{line}"));
@@ -580,7 +580,7 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
     let output = toolcall(&["validate", "--mcp-version", "2025-06-18", "-"], batch)?;
     assert_eq!(
         stdout(&output),
-        "-:1: invalid MCP 2025-06-18 : a JSON-RPC batch: only MCP 2025-03-26 has batches \
+        "-:1: invalid MCP 2025-06-18 batch: a JSON-RPC batch: only MCP 2025-03-26 has batches \
          (2025-06-18 removed them), this session is MCP 2025-06-18\n\
          1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
@@ -588,7 +588,7 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
     let output = toolcall(&["validate", "-"], acp)?;
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : a JSON-RPC batch: ACP has no batches (only MCP 2025-03-26 does)\n\
+        "-:1: invalid batch: a JSON-RPC batch: ACP has no batches (only MCP 2025-03-26 does)\n\
          1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
@@ -752,8 +752,8 @@ fn a_wrapped_line_that_was_not_json_is_invalid_and_names_its_sender() -> TestRes
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : expected value at line 1 column 1 (from agent)\n\
-         -:2: invalid /method: `session/prompt` is sent by the client, not by the agent (from \
+        "-:1: invalid not JSON: expected value at line 1 column 1 (from agent)\n\
+         -:2: invalid session/prompt at /method: `session/prompt` is sent by the client, not by the agent (from \
          agent)\n\
          2 messages: 0 ok, 0 lenient, 0 unchecked, 2 invalid\n"
     );
@@ -805,7 +805,9 @@ fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> Test
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output).lines().next(),
-        Some(r#"-:1: invalid MCP 2026-07-28 /params: "_meta" is a required property"#)
+        Some(
+            r#"-:1: invalid MCP 2026-07-28 tools/call at /params: "_meta" is a required property"#
+        )
     );
     // A usage error: clap exits before reading anything (no input given, so no broken pipe).
     let output = toolcall(&["validate", "--mcp-version", "2025-01-01", file], b"")?;
@@ -884,11 +886,12 @@ fn independent_checks_each_example_on_its_own() -> TestResult {
         {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\",\"mcpServers\":[]}}\n\
         {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\",\"mcpServers\":[]}}\n";
     let together = toolcall(&["validate", "-"], examples)?;
-    assert!(stdout(&together).contains("invalid /id: id `1` is already pending (line 2)"));
+    assert!(stdout(&together)
+        .contains("invalid session/new at /id: id `1` is already pending (line 2)"));
     let alone = toolcall(&["validate", "--independent", "-"], examples)?;
     assert_eq!(
         stdout(&alone),
-        "-:1: invalid /id: `session/cancel` is a notification: it takes no `id`\n\
+        "-:1: invalid session/cancel at /id: `session/cancel` is a notification: it takes no `id`\n\
          -:2: ok session/new\n\
          -:3: ok session/new\n\
          3 messages: 2 ok, 0 lenient, 0 unchecked, 1 invalid\n"
@@ -903,7 +906,7 @@ fn independent_checks_each_example_on_its_own() -> TestResult {
     let count_id = |output: &std::process::Output| {
         stdout(output)
             .lines()
-            .filter(|line| line.contains(": invalid /id:"))
+            .filter(|line| line.contains(" at /id:"))
             .count()
     };
     assert_eq!(count_id(&toolcall(&["validate", docs], b"")?), 16);
