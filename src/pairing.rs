@@ -104,6 +104,39 @@ pub(crate) enum Line {
     Text { from: Side, text: String },
 }
 
+/// A record of a `toolcall tap` transcript that is not a message (see `crate::traffic`'s
+/// `tap_records`): each has exactly these members and a known `from`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TapRecord<'a> {
+    /// `{"from", "text", "truncated": true, "bytes"}`: a message over the tap's byte limit, of
+    /// which the transcript kept the first bytes.
+    Truncated {
+        from: Side,
+        text: &'a str,
+        bytes: u64,
+    },
+    /// `{"from", "not_checked_bytes"}`: bytes relayed but not checked (checking fell behind).
+    NotChecked { from: Side, bytes: u64 },
+}
+
+/// `value` when it is one of the tap's records.
+pub(crate) fn tap_record(value: &Value) -> Option<TapRecord<'_>> {
+    let object = value.as_object()?;
+    let from = Side::from_name(object.get("from")?.as_str()?)?;
+    match object.len() {
+        2 => Some(TapRecord::NotChecked {
+            from,
+            bytes: object.get("not_checked_bytes")?.as_u64()?,
+        }),
+        4 if object.get("truncated") == Some(&Value::Bool(true)) => Some(TapRecord::Truncated {
+            from,
+            text: object.get("text")?.as_str()?,
+            bytes: object.get("bytes")?.as_u64()?,
+        }),
+        _ => None,
+    }
+}
+
 /// Unwraps `{"from": ..., "message": ...}` and `{"from": ..., "text": ...}`; any other value is a
 /// bare message. A wrapper has exactly those two members and a known `from`.
 pub(crate) fn unwrap(value: Value) -> Line {

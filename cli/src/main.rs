@@ -217,7 +217,8 @@ not relayed (wrap the lines with `from`).
 
 What is not relayed as it was goes to standard error as `toolcall convert: line N: ...`: progress \
 after a call ended, a call that never ends, a content block ACP refuses (it stays in \
-`rawOutput`), request metadata ACP has no member for, a number written otherwise (`1e2` as \
+`rawOutput`), request metadata ACP has no member for (not the 2026-07-28 per-request envelope, \
+`io.modelcontextprotocol/protocolVersion` and the like: the protocol's, as `jsonrpc` is), a number written otherwise (`1e2` as \
 `100.0`), a response or progress that belongs to no request, a notification over `toolcall \
 validate`'s default limits (32 MiB, depth 127). The last line of standard error counts \
 messages, updates and notes.

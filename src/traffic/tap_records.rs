@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::transcript::Side;
 use super::verdict::{Kind, Verdict};
+use crate::pairing::TapRecord;
 
 /// One of the tap's records.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,33 +45,20 @@ impl Record<'_> {
 
 /// `value` when it is one of the tap's records (see the module documentation).
 pub(super) fn record(value: &Value) -> Option<Record<'_>> {
-    let object = value.as_object()?;
-    let from = Side::from_name(object.get("from")?.as_str()?)?;
-    match object.len() {
-        2 => {
-            let bytes = object.get("not_checked_bytes")?.as_u64()?;
-            Some(Record::NotChecked(
-                Verdict::unchecked(
-                    Kind::NotChecked,
-                    "",
-                    format!(
-                        "`{bytes}` bytes from the {from} were relayed but not checked (the tap's \
-                         checking fell behind): the messages they held are missing here"
-                    ),
-                )
-                .sent_by(Some(from)),
-            ))
-        }
-        4 => {
-            let bytes = object.get("bytes")?.as_u64()?;
-            if object.get("truncated") != Some(&Value::Bool(true)) {
-                return None;
-            }
-            let text = object.get("text")?.as_str()?;
-            Some(Record::Truncated { from, text, bytes })
-        }
-        _ => None,
-    }
+    Some(match crate::pairing::tap_record(value)? {
+        TapRecord::NotChecked { from, bytes } => Record::NotChecked(
+            Verdict::unchecked(
+                Kind::NotChecked,
+                "",
+                format!(
+                    "`{bytes}` bytes from the {from} were relayed but not checked (the tap's \
+                     checking fell behind): the messages they held are missing here"
+                ),
+            )
+            .sent_by(Some(from)),
+        ),
+        TapRecord::Truncated { from, text, bytes } => Record::Truncated { from, text, bytes },
+    })
 }
 
 #[cfg(test)]

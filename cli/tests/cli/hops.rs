@@ -404,3 +404,41 @@ fn convert_exits_1_on_an_empty_input_as_validate_does() -> TestResult {
     }
     Ok(())
 }
+
+#[test]
+fn convert_on_2026_07_28_traffic_does_not_report_the_request_envelope() -> TestResult {
+    // The official Python SDK at 2026-07-28: every request carries the protocol version, the
+    // client's capabilities and identity in `_meta` (3 notes per call before).
+    let output = toolcall(
+        &[
+            "convert",
+            "--to",
+            "acp",
+            "tests/fixtures/mcp/python-sdk/transcript.ndjson",
+        ],
+        b"",
+    )?;
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall convert: 15 messages, 11 ACP updates, 0 notes\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn convert_reads_the_taps_records_as_what_they_are() -> TestResult {
+    let records = b"{\"from\":\"client\",\"text\":\"{\\\"jsonrpc\\\"\",\"truncated\":true,\"bytes\":2000000}\n\
+        {\"from\":\"server\",\"not_checked_bytes\":100}\n";
+    let output = toolcall(&["convert", "--to", "acp", "-"], records)?;
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall convert: line 1: dropped: a message of `2000000` bytes from the client that \
+         `toolcall tap` did not keep (over its `--max-bytes`): not relayed\n\
+         toolcall convert: line 2: dropped: `100` bytes from the server that `toolcall tap` \
+         relayed but did not record (its checking fell behind): the messages they held are \
+         missing here\n\
+         toolcall convert: 2 messages, 0 ACP updates, 2 notes\n"
+    );
+    Ok(())
+}
