@@ -17,9 +17,10 @@
 //!
 //! Reported `dropped`: from a canonical call, `tool_id`, `provider_tool_call_id` and
 //! `request_ordinal` (ACP has no member for them); from MCP, `_meta` members other than
-//! `progressToken`, and a content block ACP refuses (it stays in `rawOutput`). The
-//! `progressToken`, the request id and a task id are what select the call and are not
-//! reported.
+//! `progressToken` and the per-request envelope of 2026-07-28 ([`REQUEST_ENVELOPE`]), and a
+//! content block ACP refuses (it stays in `rawOutput`). The `progressToken`, the request id and
+//! a task id are what select the call, and the envelope is the protocol's (as `jsonrpc` is):
+//! they are not reported.
 //!
 //! ```
 //! use serde_json::json;
@@ -239,7 +240,7 @@ pub fn mcp_tool_call(
             "_meta" => match value {
                 Value::Object(meta) => {
                     for (key, value) in by_name(meta) {
-                        if key != "progressToken" {
+                        if key != "progressToken" && !REQUEST_ENVELOPE.contains(&key.as_str()) {
                             report.push(Change::dropped(
                                 pointer::join("/_meta", &key),
                                 value,
@@ -266,6 +267,17 @@ pub fn mcp_tool_call(
         report,
     })
 }
+
+/// The `_meta` members every MCP 2026-07-28 request carries for the protocol, not for the tool
+/// call (`RequestMetaObject` in `schema/mcp/2026-07-28/schema.json`: the protocol version, the
+/// client's capabilities and identity, the log level): like `jsonrpc`, not relayed and not
+/// reported.
+pub const REQUEST_ENVELOPE: &[&str] = &[
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/logLevel",
+];
 
 /// The `tool_call_update` reporting an MCP `notifications/progress` (any served version) for
 /// the call `tool_call_id`; see the [module docs](self).

@@ -23,7 +23,6 @@ use serde_json::Value;
 
 /// Who sent a message: the client, or the other side (an ACP agent, an MCP server).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Side {
     /// The client (`"from": "client"`).
     Client,
@@ -112,6 +111,47 @@ pub enum Line {
         /// The line as it was.
         text: String,
     },
+}
+
+/// A record of a `toolcall tap` transcript that is not a message: each has exactly these
+/// members and a known `from`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TapRecord<'a> {
+    /// `{"from", "text", "truncated": true, "bytes"}`: a message over the tap's byte limit, of
+    /// which the transcript kept the first bytes.
+    Truncated {
+        /// Who sent the message.
+        from: Side,
+        /// Its first bytes, as the transcript kept them.
+        text: &'a str,
+        /// Its length in bytes.
+        bytes: u64,
+    },
+    /// `{"from", "not_checked_bytes"}`: bytes relayed but not checked (checking fell behind).
+    NotChecked {
+        /// Who sent the bytes.
+        from: Side,
+        /// How many.
+        bytes: u64,
+    },
+}
+
+/// `value` when it is one of the tap's records.
+pub fn tap_record(value: &Value) -> Option<TapRecord<'_>> {
+    let object = value.as_object()?;
+    let from = Side::from_name(object.get("from")?.as_str()?)?;
+    match object.len() {
+        2 => Some(TapRecord::NotChecked {
+            from,
+            bytes: object.get("not_checked_bytes")?.as_u64()?,
+        }),
+        4 if object.get("truncated") == Some(&Value::Bool(true)) => Some(TapRecord::Truncated {
+            from,
+            text: object.get("text")?.as_str()?,
+            bytes: object.get("bytes")?.as_u64()?,
+        }),
+        _ => None,
+    }
 }
 
 /// Unwraps `{"from": ..., "message": ...}` and `{"from": ..., "text": ...}`; any other value is a

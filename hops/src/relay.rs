@@ -131,6 +131,8 @@ enum Kind {
     ToolsList,
     /// The client's `tasks/result` for the call at this index.
     TasksResult(usize),
+    /// The client's `tasks/cancel` for the call at this index.
+    TasksCancel(usize),
     /// Any other request.
     Other,
 }
@@ -138,7 +140,7 @@ enum Kind {
 impl Kind {
     fn call(self) -> Option<usize> {
         match self {
-            Self::ToolsCall(call) | Self::TasksResult(call) => Some(call),
+            Self::ToolsCall(call) | Self::TasksResult(call) | Self::TasksCancel(call) => Some(call),
             Self::ToolsList | Self::Other => None,
         }
     }
@@ -255,6 +257,38 @@ impl Relay {
                 return Vec::new();
             }
         };
+        match pairing::tap_record(&value) {
+            Some(pairing::TapRecord::Truncated { from, bytes, .. }) => {
+                self.note(
+                    line,
+                    Change::dropped(
+                        "",
+                        value.clone(),
+                        format!(
+                            "a message of `{bytes}` bytes from the {from} that `toolcall tap` \
+                             did not keep (over its `--max-bytes`): not relayed"
+                        ),
+                    ),
+                );
+                return Vec::new();
+            }
+            Some(pairing::TapRecord::NotChecked { from, bytes }) => {
+                self.note(
+                    line,
+                    Change::dropped(
+                        "",
+                        value.clone(),
+                        format!(
+                            "`{bytes}` bytes from the {from} that `toolcall tap` relayed but did \
+                             not record (its checking fell behind): the messages they held are \
+                             missing here"
+                        ),
+                    ),
+                );
+                return Vec::new();
+            }
+            None => {}
+        }
         let (from, message) = match pairing::read_line(value) {
             Line::Message {
                 from,
@@ -492,6 +526,18 @@ impl Relay {
             "tools/list" if by_client => {
                 self.started = true;
                 sent.kind = Kind::ToolsList;
+            }
+            "tasks/cancel" => {
+                let call = message
+                    .params()
+                    .and_then(|params| params.get("taskId"))
+                    .and_then(Value::as_str)
+                    .and_then(|task| self.tasks.get(task).copied());
+                if let (Some(call), true) = (call, by_client) {
+                    sent.kind = Kind::TasksCancel(call);
+                    self.pending.request(key, Some(Role::Client), sent);
+                    return Vec::new();
+                }
             }
             "tasks/result" => {
                 let call = message
@@ -935,21 +981,45 @@ impl Relay {
                     text,
                 ))]
             }
-            "failed" | "cancelled" => {
-                let Some(tool_call_id) = self.open_call(line, call, "task status") else {
-                    return Vec::new();
-                };
-                self.calls[call].state = State::Ended;
-                let mut update = status_update(&tool_call_id, text);
-                update.status = toolcall_contracts::MaybeUndefined::Value(
-                    toolcall_contracts::acp::ToolCallStatus::Failed,
-                );
-                update.raw_output =
-                    toolcall_contracts::MaybeUndefined::Value(Value::Object(params.clone()));
-                vec![SessionUpdate::ToolCallUpdate(update)]
-            }
+            "failed" | "cancelled" => self.task_ended(line, call, params, "task status"),
             _ => Vec::new(),
         }
+    }
+
+    /// The call at `call` ended with its task, `failed` or `cancelled` (`task`: the task's
+    /// status, the `rawOutput`).
+    fn task_ended(
+        &mut self,
+        line: usize,
+        call: usize,
+        task: &Map<String, Value>,
+        what: &str,
+    ) -> Vec<SessionUpdate> {
+        let Some(tool_call_id) = self.open_call(line, call, what) else {
+            return Vec::new();
+        };
+        self.calls[call].state = State::Ended;
+        let mut update = status_update(&tool_call_id, task_text(task));
+        update.status = toolcall_contracts::MaybeUndefined::Value(
+            toolcall_contracts::acp::ToolCallStatus::Failed,
+        );
+        update.raw_output = toolcall_contracts::MaybeUndefined::Value(Value::Object(task.clone()));
+        vec![SessionUpdate::ToolCallUpdate(update)]
+    }
+
+    /// The response to the client's `tasks/cancel` for the task of the call at `call`: a task
+    /// whose status is `cancelled` ends the call, `failed`; an error leaves it going.
+    fn cancelled_task(&mut self, message: &Message<'_>, call: usize) -> Vec<SessionUpdate> {
+        let Some(task) = message.object.get("result").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        if task.get("status").and_then(Value::as_str) != Some("cancelled") {
+            return Vec::new();
+        }
+        if self.calls[call].state == State::Ended {
+            return Vec::new();
+        }
+        self.task_ended(message.line, call, task, "`tasks/cancel` response")
     }
 
     fn response(&mut self, message: &Message<'_>) -> Vec<SessionUpdate> {
@@ -978,6 +1048,7 @@ impl Relay {
             Answer::Paired(sent) => match sent.kind {
                 Kind::ToolsCall(call) => self.call_response(message, call),
                 Kind::TasksResult(call) => self.ending(message, call),
+                Kind::TasksCancel(call) => self.cancelled_task(message, call),
                 Kind::ToolsList => {
                     self.titles_from(message.object);
                     Vec::new()

@@ -139,6 +139,22 @@ impl std::fmt::Debug for Checker {
 }
 
 impl Checker {
+    /// The checker's default limits: messages of up to 32 MiB (33 554 432 bytes), nested up to
+    /// 127 levels. Over a limit a message is not checked ([`Status::OverLimit`]), so the
+    /// defaults let through what real peers send and accept:
+    /// - 32 MiB is the per-message limit of the official ACP TypeScript SDK
+    ///   (`DEFAULT_MAX_MESSAGE_BYTES`), above the official MCP TypeScript SDK's 10 MiB stdio read
+    ///   buffer. Real answers are a multiple of what they carry: MCP server-filesystem sends a
+    ///   file's text twice (text content and `structuredContent`), 1 370 910 bytes for a 0.6 MB
+    ///   file, and an image twice in base64, 961 445 bytes for a 360 KB PNG;
+    /// - 127 is the deepest JSON serde_json parses (its recursion limit); a 36-level tree
+    ///   argument of a fastmcp tool (a recursive pydantic model) nests 75 levels deep in its
+    ///   `tools/call`.
+    ///
+    /// [`DecodeLimits::default`] (1 MiB, 64 levels) stays the library's default for decoding
+    /// untrusted input into types.
+    pub const DEFAULT_LIMITS: DecodeLimits = DecodeLimits::new(32 * 1024 * 1024, 127);
+
     /// A checker over [`acp::SCHEMA_JSON`] and [`route::SCHEMA_JSON`]. Compiles nothing yet.
     ///
     /// # Errors
@@ -150,7 +166,7 @@ impl Checker {
             mcp: McpSchemas::default(),
             mcp_version: None,
             route: OnceLock::new(),
-            limits: DecodeLimits::default(),
+            limits: Self::DEFAULT_LIMITS,
         })
     }
 
@@ -168,8 +184,8 @@ impl Checker {
         Ok(self)
     }
 
-    /// The same checker refusing messages over `limits` (each message is checked before it
-    /// is parsed; the default is [`DecodeLimits::default`]).
+    /// The same checker leaving messages over `limits` unchecked, `over-limit` (each message is
+    /// measured before it is parsed; the default is [`Checker::DEFAULT_LIMITS`]).
     #[must_use]
     pub fn with_limits(mut self, limits: DecodeLimits) -> Self {
         self.limits = limits;
@@ -219,7 +235,12 @@ impl Checker {
     ) -> Verdict {
         transcript.begin_message();
         if let Err(limit) = self.limits.check(message) {
-            return Verdict::invalid(Kind::OverLimit, "", limit.to_string()).sent_by(from);
+            // The limits are the message's: a transcript wrapper's own bytes and level do not
+            // count.
+            if let Some((side, inner)) = from.is_none().then(|| wrapped(message)).flatten() {
+                return self.check_wrapped(transcript, side, inner);
+            }
+            return self.over_limit(transcript, from, message, limit.to_string());
         }
         let value: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
@@ -231,8 +252,13 @@ impl Checker {
             // The caller gave the direction: the bytes are the message itself.
             return self.check_value(transcript, from, message, &value);
         }
-        if let Some(verdict) = tap_records::verdict(&value) {
-            return verdict;
+        match tap_records::record(&value) {
+            Some(tap_records::Record::NotChecked(verdict)) => return verdict,
+            Some(tap_records::Record::Truncated { from, text, bytes }) => {
+                let message = tap_records::Record::truncated_message(bytes);
+                return self.over_limit(transcript, Some(from), text.as_bytes(), message);
+            }
+            None => {}
         }
         match transcript::read_line(value) {
             Line::Message {
@@ -255,6 +281,41 @@ impl Checker {
                 Verdict::invalid(Kind::NotJson, "", error).sent_by(Some(from))
             }
         }
+    }
+
+    /// The message of a transcript wrapper line whose wrapper is over a limit: the limits, then
+    /// the checks, on the message alone.
+    fn check_wrapped(&self, transcript: &mut Transcript, from: Side, message: &[u8]) -> Verdict {
+        if let Err(limit) = self.limits.check(message) {
+            return self.over_limit(transcript, Some(from), message, limit.to_string());
+        }
+        match serde_json::from_slice::<Value>(message) {
+            Ok(value) => self.check_value(transcript, Some(from), message, &value),
+            Err(error) => {
+                Verdict::invalid(Kind::NotJson, "", error.to_string()).sent_by(Some(from))
+            }
+        }
+    }
+
+    /// The verdict on a message of `bytes` bytes over the byte limit of which only `prefix`, its
+    /// first bytes, was kept (what `toolcall tap` keeps of one, and writes as a transcript record
+    /// `{"from", "text", "truncated": true, "bytes"}`): [`Status::OverLimit`], and what its
+    /// first bytes show of it is followed as [`Checker::check`] follows a message over a limit
+    /// (a request whose `id` and `method` come first is recorded, so that its response is
+    /// checked against its result).
+    pub fn check_truncated(
+        &self,
+        transcript: &mut Transcript,
+        from: Side,
+        prefix: &[u8],
+        bytes: usize,
+    ) -> Verdict {
+        transcript.begin_message();
+        let limit = toolcall_contracts::policy::LimitError::TooLarge {
+            bytes,
+            limit: self.limits.max_bytes,
+        };
+        self.over_limit(transcript, Some(from), prefix, limit.to_string())
     }
 
     /// Checks a parsed message (`message` is its text) sent by `from`.
@@ -531,6 +592,23 @@ fn accepted_and_kept(
     let related =
         |error: &SchemaError| is_under(&error.pointer, &at) || is_under(&at, &error.pointer);
     !errors.iter().any(related) && encoded.pointer(&leniency.pointer) == Some(&leniency.raw)
+}
+
+/// The sender and the message bytes of a transcript wrapper line, `{"from": SIDE, "message":
+/// ...}`, read without parsing the message.
+fn wrapped(line: &[u8]) -> Option<(Side, &[u8])> {
+    let members = super::envelope::members(line)?;
+    let [first, second] = &members[..] else {
+        return None;
+    };
+    let (from, message) = match (first.name.as_str(), second.name.as_str()) {
+        ("from", "message") => (first, second),
+        ("message", "from") => (second, first),
+        _ => return None,
+    };
+    let side = serde_json::from_slice::<&str>(&line[from.value.clone()]).ok()?;
+    let side = Side::from_name(side)?;
+    Some((side, &line[message.value.clone()]))
 }
 
 /// The bytes of a wrapper line's `message` member, as written.

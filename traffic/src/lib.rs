@@ -48,6 +48,7 @@
 mod answered;
 mod batch;
 mod checker;
+mod envelope;
 mod input;
 mod leaves;
 mod mcp;

@@ -24,6 +24,7 @@ use serde_json::{json, Map, Value};
 
 use super::answered::Answered;
 use super::checker::{judge, Checker};
+use super::envelope;
 use super::leaves::{self, render, SchemaError};
 use super::mcp::{self, meta_version};
 use super::schema::{Method, Role};
@@ -95,6 +96,60 @@ impl Checker {
         verdict.checked_as(protocol)
     }
 
+    /// The verdict on a message over a limit (`message` says which), of which `json` holds all
+    /// or only the first bytes: [`Status::OverLimit`], and what its top level shows is followed
+    /// as the message would have been: a request (`id` and `method`) is recorded, so that its
+    /// response is checked against its result; a response answers its request; `initialize`
+    /// starts a session.
+    pub(super) fn over_limit(
+        &self,
+        transcript: &mut Transcript,
+        from: Option<Side>,
+        json: &[u8],
+        message: String,
+    ) -> Verdict {
+        let over = |kind: Kind| Verdict::over_limit(kind, message.clone()).sent_by(from);
+        let Some(members) = envelope::members(json) else {
+            return over(Kind::OverLimit);
+        };
+        let has = |name: &str| members.iter().any(|member| member.name == name);
+        let id = envelope::scalar(json, &members, "id");
+        let method = envelope::scalar(json, &members, "method");
+        if let Some(Value::String(method)) = method {
+            let mut object = Map::new();
+            if let Some(version) = envelope::scalar(json, &members, "params")
+                .as_ref()
+                .and_then(|params| params.get("protocolVersion"))
+            {
+                object.insert("params".to_owned(), json!({"protocolVersion": version}));
+            }
+            let protocol = self.protocol_of_call(transcript, &method, id.is_some(), &object);
+            let Some(id) = id else {
+                return over(Kind::Notification { method }).checked_as(protocol);
+            };
+            let sender = match protocol {
+                Protocol::Acp => self.acp.method(&method).and_then(|known| known.sender),
+                Protocol::Mcp { version } => self
+                    .mcp
+                    .get(version)
+                    .ok()
+                    .and_then(|schema| schema.method(&method))
+                    .and_then(|known| known.sender),
+            };
+            let role = from.map(Side::role).or(sender);
+            transcript.request(&id, &method, role, protocol);
+            return over(Kind::Request { method }).checked_as(protocol);
+        }
+        match id {
+            Some(id) if has("result") || has("error") => {
+                let answer = transcript.answer(&id, from.map(Side::role));
+                let protocol = self.protocol_of_response(transcript, &answer, None);
+                over(response_kind(answer, !has("result"))).checked_as(protocol)
+            }
+            _ => over(Kind::OverLimit),
+        }
+    }
+
     /// The protocol a request or notification is checked as; starts a session on `initialize`
     /// and `server/discover`.
     fn protocol_of_call(
@@ -114,9 +169,17 @@ impl Checker {
                     transcript.start_session(Family::Mcp);
                     // The offer holds until the response names the negotiated version.
                     let version = match mcp::known(offered) {
-                        Some(version) => {
+                        Some(version) if self.defines_initialize(version) => {
                             transcript.set_mcp_version(version);
                             version
+                        }
+                        Some(version) => {
+                            // A version that opens with `server/discover` (2026-07-28), offered
+                            // in a handshake: a negotiation, the server may counter-offer. The
+                            // request is checked as the newest version that has `initialize`;
+                            // the response settles the session's version.
+                            transcript.set_handshake_offer(version);
+                            self.newest_with_initialize()
                         }
                         None => {
                             transcript.set_unknown_offer(offered);
@@ -206,6 +269,23 @@ impl Checker {
         }
     }
 
+    /// Whether MCP `version` has `initialize` (2026-07-28 opens with `server/discover`).
+    fn defines_initialize(&self, version: &str) -> bool {
+        self.mcp
+            .get(version)
+            .is_ok_and(|schema| schema.method("initialize").is_some())
+    }
+
+    /// The newest MCP version that has `initialize`.
+    fn newest_with_initialize(&self) -> &'static str {
+        mcp::MCP_VERSIONS
+            .iter()
+            .rev()
+            .copied()
+            .find(|version| self.defines_initialize(version))
+            .unwrap_or_else(mcp::newest)
+    }
+
     /// The MCP version of a session that did not say which.
     pub(super) fn default_mcp(&self) -> &'static str {
         self.mcp_version.unwrap_or_else(mcp::newest)
@@ -221,6 +301,17 @@ impl Checker {
         let Some(Protocol::Mcp { version }) = protocol else {
             return None;
         };
+        if let Some(offered) = transcript.handshake_offer() {
+            if transcript.note_assumption() {
+                return None;
+            }
+            return Some(format!(
+                "`initialize` offers MCP `{offered}`, which has no `initialize` (it opens with \
+                 `server/discover`): a handshake offer the server may counter, checked as \
+                 {version}, the newest version with `initialize`; the response settles the \
+                 session's version"
+            ));
+        }
         if self.mcp_version.is_some()
             || transcript.mcp_version().is_some()
             || transcript.note_assumption()
@@ -568,6 +659,7 @@ pub(super) fn ambiguous(candidates: Vec<(String, Verdict)>, envelope: Vec<Schema
         Status::Invalid { pointer, message } | Status::Unchecked { pointer, message } => {
             format!("as the answer to `{method}`, `{pointer}`: {message}")
         }
+        Status::OverLimit { message } => format!("as the answer to `{method}`: {message}"),
         Status::Ok | Status::Lenient => format!("valid as the answer to `{method}`"),
     };
     if candidates.iter().all(|(_, verdict)| fits(verdict)) {

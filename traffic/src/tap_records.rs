@@ -8,8 +8,9 @@
 //! {"from": "agent", "not_checked_bytes": 65536}
 //! ```
 //!
-//! The first is a message over the tap's `--max-bytes` (only its start was kept): `invalid`,
-//! kind `over a decode limit`, naming its size. The second is bytes the tap relayed but did not
+//! The first is a message over the tap's `--max-bytes` (only its start was kept): `over-limit`,
+//! naming its size, its kind what its first bytes show (a request whose `id` and `method` come
+//! first is recorded as the tap recorded it). The second is bytes the tap relayed but did not
 //! check because checking fell behind: `unchecked`, kind `not checked by the tap`, naming the
 //! bytes. Each record has exactly these members and a known `from`; anything else is not one.
 
@@ -17,14 +18,35 @@ use serde_json::Value;
 
 use super::transcript::Side;
 use super::verdict::{Kind, Verdict};
+use toolcall_hops::pairing::TapRecord;
 
-/// The verdict on `value` when it is one of the tap's records (see the module documentation).
-pub(super) fn verdict(value: &Value) -> Option<Verdict> {
-    let object = value.as_object()?;
-    let from = Side::from_name(object.get("from")?.as_str()?)?;
-    let verdict = match object.len() {
-        2 => {
-            let bytes = object.get("not_checked_bytes")?.as_u64()?;
+/// One of the tap's records.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Record<'a> {
+    /// Bytes relayed but not checked: its verdict.
+    NotChecked(Verdict),
+    /// A message over the tap's byte limit: who sent it, its first bytes, its size.
+    Truncated {
+        from: Side,
+        text: &'a str,
+        bytes: u64,
+    },
+}
+
+impl Record<'_> {
+    /// The message of the `over-limit` verdict on a truncated record.
+    pub(super) fn truncated_message(bytes: u64) -> String {
+        format!(
+            "a message of `{bytes}` bytes, over the tap's `--max-bytes` (the transcript kept its \
+             start only)"
+        )
+    }
+}
+
+/// `value` when it is one of the tap's records (see the module documentation).
+pub(super) fn record(value: &Value) -> Option<Record<'_>> {
+    Some(match toolcall_hops::pairing::tap_record(value)? {
+        TapRecord::NotChecked { from, bytes } => Record::NotChecked(
             Verdict::unchecked(
                 Kind::NotChecked,
                 "",
@@ -33,26 +55,10 @@ pub(super) fn verdict(value: &Value) -> Option<Verdict> {
                      checking fell behind): the messages they held are missing here"
                 ),
             )
-        }
-        4 => {
-            let bytes = object.get("bytes")?.as_u64()?;
-            if object.get("truncated") != Some(&Value::Bool(true))
-                || !object.get("text")?.is_string()
-            {
-                return None;
-            }
-            Verdict::invalid(
-                Kind::OverLimit,
-                "",
-                format!(
-                    "a message of `{bytes}` bytes, over the tap's `--max-bytes` (the transcript \
-                     kept its start only)"
-                ),
-            )
-        }
-        _ => return None,
-    };
-    Some(verdict.sent_by(Some(from)))
+            .sent_by(Some(from)),
+        ),
+        TapRecord::Truncated { from, text, bytes } => Record::Truncated { from, text, bytes },
+    })
 }
 
 #[cfg(test)]
@@ -64,24 +70,30 @@ mod tests {
 
     #[test]
     fn the_taps_records_are_read_back_and_nothing_else_is() {
-        let gap = verdict(&json!({"from": "agent", "not_checked_bytes": 10})).expect("record");
+        let gap = json!({"from": "agent", "not_checked_bytes": 10});
+        let Some(Record::NotChecked(gap)) = record(&gap) else {
+            panic!("a gap record");
+        };
         assert_eq!(gap.kind.to_string(), "not checked by the tap");
         assert_eq!(gap.from, Some(Side::Agent));
         assert!(matches!(gap.status, Status::Unchecked { ref message, .. }
             if message.starts_with("`10` bytes from the agent were relayed but not checked")));
-        let over = verdict(
-            &json!({"from": "client", "text": "{\"a\"", "truncated": true,
-                                   "bytes": 2000}),
-        )
-        .expect("record");
-        assert_eq!(over.kind.to_string(), "over a decode limit");
+        let over = json!({"from": "client", "text": "{\"a\"", "truncated": true, "bytes": 2000});
+        assert_eq!(
+            record(&over),
+            Some(Record::Truncated {
+                from: Side::Client,
+                text: "{\"a\"",
+                bytes: 2000
+            })
+        );
         for value in [
             json!({"from": "proxy", "not_checked_bytes": 10}),
             json!({"from": "client", "not_checked_bytes": "10"}),
             json!({"from": "client", "text": "x", "truncated": false, "bytes": 1}),
             json!({"from": "client", "message": {}}),
         ] {
-            assert_eq!(verdict(&value), None, "{value}");
+            assert_eq!(record(&value), None, "{value}");
         }
     }
 }

@@ -80,6 +80,9 @@ pub struct Transcript {
     next_line: Option<usize>,
     /// The MCP version the session's `initialize` offered, when the checker does not hold it.
     unknown_offer: Option<String>,
+    /// The MCP version the session's `initialize` offered, when it has no `initialize` itself
+    /// (a handshake offer of 2026-07-28), until the response settles the version.
+    handshake_offer: Option<&'static str>,
     /// Whether a verdict of this session said which MCP version was assumed.
     assumption_noted: bool,
     /// The protocol of the session, once the transcript showed it.
@@ -145,6 +148,7 @@ impl Transcript {
         self.pending.clear();
         self.answered.clear();
         self.unknown_offer = None;
+        self.handshake_offer = None;
         self.assumption_noted = false;
         self.family = Some(family);
         self.mcp_version = None;
@@ -180,9 +184,21 @@ impl Transcript {
         std::mem::replace(&mut self.assumption_noted, true)
     }
 
-    /// Records the session's MCP version.
+    /// Records the session's MCP version (which settles a handshake offer).
     pub(crate) fn set_mcp_version(&mut self, version: &'static str) {
         self.mcp_version = Some(version);
+        self.handshake_offer = None;
+    }
+
+    /// Records that the session's `initialize` offered `version`, which has no `initialize`.
+    pub(crate) fn set_handshake_offer(&mut self, version: &'static str) {
+        self.handshake_offer = Some(version);
+    }
+
+    /// The version the session's `initialize` offered, when it has no `initialize` and no
+    /// response settled the version yet.
+    pub(crate) fn handshake_offer(&self) -> Option<&'static str> {
+        self.handshake_offer
     }
 
     /// Finds (and removes, once answered) the request a response with `id` answers; `from` is who

@@ -34,10 +34,18 @@ pub enum Status {
         /// What is wrong there.
         message: String,
     },
+    /// Not checked: the message is over a limit of the checker's own
+    /// ([`toolcall_contracts::policy::DecodeLimits`]: `--max-bytes`, `--max-depth`), not of the protocol. It
+    /// was not parsed; a request among such messages is still recorded (its `id` and `method`
+    /// read from its top level) so that its response is checked against its result.
+    OverLimit {
+        /// Which limit, and by how much (`input is `N` bytes, over `max_bytes` of `M` bytes`).
+        message: String,
+    },
 }
 
 impl Status {
-    /// The wire name: `ok`, `lenient`, `unchecked` or `invalid`.
+    /// The wire name: `ok`, `lenient`, `unchecked`, `invalid` or `over-limit`.
     #[must_use]
     pub const fn name(&self) -> &'static str {
         match self {
@@ -45,6 +53,7 @@ impl Status {
             Self::Lenient => "lenient",
             Self::Unchecked { .. } => "unchecked",
             Self::Invalid { .. } => "invalid",
+            Self::OverLimit { .. } => "over-limit",
         }
     }
 }
@@ -113,7 +122,9 @@ pub enum Kind {
     /// Not JSON at all: `not JSON`.
     NotJson,
     /// A message over a decode limit ([`toolcall_contracts::policy::DecodeLimits`]: `--max-bytes`,
-    /// `--max-depth`), refused before it is parsed, or a tap record of one: `over a decode limit`.
+    /// `--max-depth`) whose top level does not say what it is (its verdict is
+    /// [`Status::OverLimit`]; one that names its `method`, or answers a request, has that kind):
+    /// `over a decode limit`.
     OverLimit,
     /// A tap record of bytes relayed but not checked (`{"from": ..., "not_checked_bytes": N}`):
     /// `not checked by the tap`.
@@ -294,6 +305,15 @@ impl Verdict {
         }
     }
 
+    pub(crate) fn over_limit(kind: Kind, message: impl Into<String>) -> Self {
+        Self {
+            status: Status::OverLimit {
+                message: message.into(),
+            },
+            ..Self::ok(kind)
+        }
+    }
+
     pub(crate) fn invalid(
         kind: Kind,
         pointer: impl Into<String>,
@@ -317,8 +337,9 @@ impl Serialize for Verdict {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (pointer, message) = match &self.status {
             Status::Invalid { pointer, message } | Status::Unchecked { pointer, message } => {
-                (Some(pointer), Some(message))
+                (Some(pointer.as_str()), Some(message))
             }
+            Status::OverLimit { message } => (None, Some(message)),
             Status::Ok | Status::Lenient => (None, None),
         };
         let mut state =
@@ -338,8 +359,9 @@ impl Serialize for Verdict {
     }
 }
 
-/// The tally of a run. Displays as `N messages: A ok, B lenient, C unchecked, D invalid`;
-/// serializes as `{"messages": N, "ok": A, "lenient": B, "unchecked": C, "invalid": D}`.
+/// The tally of a run. Displays as `N messages: A ok, B lenient, C unchecked, D invalid`, then
+/// `, E over a limit` when E is not 0; serializes as `{"messages": N, "ok": A, "lenient": B,
+/// "unchecked": C, "invalid": D, "over_limit": E}`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
     /// Messages checked.
@@ -352,6 +374,8 @@ pub struct Summary {
     pub unchecked: usize,
     /// Messages found invalid.
     pub invalid: usize,
+    /// Messages over a limit of the checker's, not checked ([`Status::OverLimit`]).
+    pub over_limit: usize,
 }
 
 impl Summary {
@@ -363,6 +387,7 @@ impl Summary {
             Status::Lenient => self.lenient += 1,
             Status::Unchecked { .. } => self.unchecked += 1,
             Status::Invalid { .. } => self.invalid += 1,
+            Status::OverLimit { .. } => self.over_limit += 1,
         }
     }
 }
@@ -373,7 +398,11 @@ impl fmt::Display for Summary {
             f,
             "{} messages: {} ok, {} lenient, {} unchecked, {} invalid",
             self.messages, self.ok, self.lenient, self.unchecked, self.invalid
-        )
+        )?;
+        if self.over_limit > 0 {
+            write!(f, ", {} over a limit", self.over_limit)?;
+        }
+        Ok(())
     }
 }
 
@@ -483,7 +512,27 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_value(summary).unwrap(),
-            json!({"messages": 3, "ok": 1, "lenient": 0, "unchecked": 1, "invalid": 1})
+            json!({"messages": 3, "ok": 1, "lenient": 0, "unchecked": 1, "invalid": 1,
+                   "over_limit": 0})
         );
+        // A limit of the checker's is counted apart, named only when it was hit.
+        let over = Verdict::over_limit(
+            Kind::Request {
+                method: "tools/call".into(),
+            },
+            "input is `9` bytes, over `max_bytes` of `8` bytes",
+        );
+        assert_eq!(
+            serde_json::to_value(&over).unwrap(),
+            json!({"verdict": "over-limit", "kind": "tools/call", "protocol": null, "version": null,
+                   "from": null, "pointer": null,
+                   "message": "input is `9` bytes, over `max_bytes` of `8` bytes", "report": []})
+        );
+        summary.add(&over);
+        assert_eq!(
+            summary.to_string(),
+            "4 messages: 1 ok, 0 lenient, 1 unchecked, 1 invalid, 1 over a limit"
+        );
+        assert_eq!(summary.over_limit, 1);
     }
 }

@@ -1,4 +1,4 @@
-//! The conversions of `toolcall_contracts::hops`, each direction asserted as exact JSON, with
+//! The conversions of `toolcall-hops`, each direction asserted as exact JSON, with
 //! its exact report; property tests that what a target can carry round-trips; and the recorded
 //! server-everything transcript converted across every hop.
 

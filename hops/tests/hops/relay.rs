@@ -322,12 +322,11 @@ fn input_required_keeps_the_call_in_progress_and_the_retry_continues_it() {
                    "rawOutput": {"resultType": "complete", "content": [{"type": "text", "text": "booked"}]}}),
         ]
     );
-    let capabilities = "`/params/_meta/io.modelcontextprotocol~1clientCapabilities`: ACP's tool call has no member for MCP request metadata";
+    // The request envelope (`io.modelcontextprotocol/clientCapabilities`...) is the protocol's,
+    // not the call's: not reported.
     assert_eq!(
         notes,
         [
-            format!("1: dropped {capabilities}"),
-            format!("3: dropped {capabilities}"),
             "3: dropped `/params/inputResponses`: ACP's tool call has no member for it".to_owned(),
             "3: dropped `/params/requestState`: ACP's tool call has no member for it".to_owned(),
         ]
@@ -471,4 +470,49 @@ fn non_object_arguments_are_relayed_as_the_raw_input_they_are() {
         assert_eq!(updates, [announced, completed("mcp-1-1", "refused")]);
         assert!(notes.is_empty(), "{notes:?}");
     }
+}
+
+#[test]
+fn a_task_cancelled_with_tasks_cancel_ends_its_call() {
+    let task = |status: &str| {
+        json!({"taskId": "t1", "status": status, "createdAt": "2026-01-01T00:00:00Z",
+               "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000})
+    };
+    let lines = [
+        from(
+            "client",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "slow", "arguments": {}, "task": {"ttl": 60000}}}),
+        ),
+        from(
+            "server",
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"task": task("working")}}),
+        ),
+        from(
+            "client",
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/cancel", "params": {"taskId": "t1"}}),
+        ),
+        from(
+            "server",
+            json!({"jsonrpc": "2.0", "id": 2, "result": task("cancelled")}),
+        ),
+    ];
+    let (updates, notes) = relay(&lines);
+    let statuses: Vec<&Value> = updates.iter().map(|update| &update["status"]).collect();
+    assert_eq!(statuses.last(), Some(&&json!("failed")), "{updates:#?}");
+    assert_eq!(
+        updates.last().map(|update| &update["rawOutput"]),
+        Some(&task("cancelled"))
+    );
+    // It ended: no "never ended" note. A `tasks/cancel` refused (an error) leaves a call going.
+    assert_eq!(notes, Vec::<String>::new());
+    let mut refused = lines[..3].to_vec();
+    refused.push(from(
+        "server",
+        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "task is done"}}),
+    ));
+    let (updates, notes) = relay(&refused);
+    assert_ne!(updates.last().map(|u| &u["status"]), Some(&json!("failed")));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("never ended"), "{notes:?}");
 }

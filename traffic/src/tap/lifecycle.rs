@@ -134,14 +134,80 @@ struct AcpCall {
     ended: Option<(String, usize)>,
 }
 
+/// A `session/load` or `session/resume` waiting for its response: while it does, the agent
+/// replays the session's history, old tool calls with their original ids.
+#[derive(Debug, Default)]
+struct Replay {
+    /// The session's calls as they were before the request: a replayed call starts afresh, and
+    /// those the replay does not mention are kept when the response comes.
+    before: HashMap<String, AcpCall>,
+}
+
 /// ACP tool calls by `(sessionId, toolCallId)`, from `session/update` notifications.
+///
+/// A `session/load` (and a `session/resume`, for an agent that replays on it) makes the agent
+/// replay the session's history as `session/update`s before it answers, with the original
+/// tool-call ids (ACP, "Loading Sessions"): from the request to its response, the calls of that
+/// session are followed afresh, so that a call the connection saw live and sees again in the
+/// replay is not a second `tool_call` nor an update after its end.
 #[derive(Debug, Default)]
 pub(crate) struct AcpToolCalls {
     calls: HashMap<(String, String), AcpCall>,
+    /// Sessions being loaded, by session id.
+    replays: HashMap<String, Replay>,
+    /// The request id (as JSON) of each load or resume waiting for its response -> session id.
+    loading: HashMap<String, String>,
     saturated: bool,
 }
 
 impl AcpToolCalls {
+    /// A `session/load` or `session/resume` request (`message` is the whole JSON-RPC object):
+    /// the replay of its session starts.
+    pub(crate) fn load(&mut self, message: &Value) {
+        let (Some(id), Some(session)) = (
+            message.get("id").map(Value::to_string),
+            message
+                .get("params")
+                .and_then(|params| params.get("sessionId"))
+                .and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        let replay = self.replays.entry(session.to_owned()).or_default();
+        let mine: Vec<(String, String)> = self
+            .calls
+            .keys()
+            .filter(|(in_session, _)| in_session == session)
+            .cloned()
+            .collect();
+        for key in mine {
+            if let Some(call) = self.calls.remove(&key) {
+                replay.before.insert(key.1, call);
+            }
+        }
+        self.loading.insert(id, session.to_owned());
+    }
+
+    /// A response: when it answers a load or resume, the replay is over; the calls it did not
+    /// mention are followed as before it.
+    pub(crate) fn loaded(&mut self, message: &Value) {
+        let Some(id) = message.get("id").map(Value::to_string) else {
+            return;
+        };
+        let Some(session) = self.loading.remove(&id) else {
+            return;
+        };
+        if self.loading.values().any(|other| *other == session) {
+            return;
+        }
+        let Some(replay) = self.replays.remove(&session) else {
+            return;
+        };
+        for (id, call) in replay.before {
+            self.calls.entry((session.clone(), id)).or_insert(call);
+        }
+    }
+
     /// Follows a `session/update` notification (`message` is the whole JSON-RPC object).
     pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<LifecycleProblem> {
         let params = message.get("params")?;
@@ -154,6 +220,16 @@ impl AcpToolCalls {
             .and_then(Value::as_str)
             .filter(|status| ACP_TERMINAL.contains(status));
         let key = (session.to_owned(), id.to_owned());
+        if let Some(replay) = self.replays.get_mut(session) {
+            // A call the replay updates before announcing it (its history may start past the
+            // `tool_call`) continues from what the connection saw of it, its end replayed too.
+            if kind == "tool_call_update" && !self.calls.contains_key(&key) {
+                if let Some(mut call) = replay.before.remove(id) {
+                    call.ended = None;
+                    self.calls.insert(key.clone(), call);
+                }
+            }
+        }
         match kind {
             "tool_call" => {
                 if let Some(first) = self.calls.get(&key) {

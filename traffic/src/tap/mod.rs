@@ -41,6 +41,7 @@ pub use monitor::{Event, Monitor, Peer, TapSummary};
 pub use protocol::{Protocol, MCP_VERSION_META};
 pub use relay::{ChildExit, Tap, TapOutcome, BACKLOG_BYTES, CHUNK_BYTES};
 pub use report::{ReportFormat, Reporter};
+pub use session::Lifecycle;
 
 /// One end of the tap: the client on its stdin and stdout, or the child it started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -12,8 +12,8 @@ use super::lifecycle::LifecycleProblem;
 use super::protocol::Protocol;
 use super::session::{Observed, Session};
 use super::Side;
-use crate::{Checker, Kind, Summary, Transcript, Verdict};
-use toolcall_contracts::policy::{DecodeLimits, LimitError};
+use crate::{Checker, Summary, Transcript, Verdict};
+use toolcall_contracts::policy::DecodeLimits;
 
 /// Who sent a message, as transcripts and reports name it: the client, or the child as an ACP
 /// `agent` or an MCP `server` (the same names as `toolcall validate`'s transcripts).
@@ -33,7 +33,7 @@ pub enum Event {
         protocol: Protocol,
     },
     /// The verdict on one message: what `toolcall validate` gives it. A message over the byte
-    /// limit is `invalid` (kind `over a decode limit`) as there, and still relayed.
+    /// limit is `over-limit` as there, and still relayed.
     Message {
         /// Its transcript line.
         line: usize,
@@ -70,8 +70,9 @@ pub enum Event {
 /// The tally of a tap run.
 ///
 /// Displays as `42 messages (20 from the client, 22 from the agent): 40 ok, 1 lenient, 0
-/// unchecked, 1 invalid; 1 tool-call problem`; serializes as `{"messages": 42, "from_client": 20,
-/// "from_child": 22, "ok": 40, "lenient": 1, "unchecked": 0, "invalid": 1, "lifecycle": 1,
+/// unchecked, 1 invalid; 1 tool-call problem` (`, N over a limit` after `invalid` when N is not
+/// 0); serializes as `{"messages": 42, "from_client": 20, "from_child": 22, "ok": 40,
+/// "lenient": 1, "unchecked": 0, "invalid": 1, "over_limit": 0, "lifecycle": 1,
 /// "not_checked_bytes": 0, "protocol": {"protocol": "acp", "version": 1}}` (`protocol` is
 /// `null` when none was recognized).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -90,6 +91,8 @@ pub struct TapSummary {
     pub unchecked: usize,
     /// Verdicts `invalid`.
     pub invalid: usize,
+    /// Verdicts `over-limit`: messages over `--max-bytes` or `--max-depth`, not checked.
+    pub over_limit: usize,
     /// Tool-call lifecycle problems.
     pub lifecycle: usize,
     /// Bytes relayed but not checked (see [`Event::NotChecked`]).
@@ -104,7 +107,7 @@ impl fmt::Display for TapSummary {
         write!(
             f,
             "{} messages ({} from the client, {} from the {child}): {} ok, {} lenient, {} unchecked, \
-             {} invalid; {} tool-call problem{}",
+             {} invalid",
             self.messages,
             self.from_client,
             self.from_child,
@@ -112,8 +115,15 @@ impl fmt::Display for TapSummary {
             self.lenient,
             self.unchecked,
             self.invalid,
+        )?;
+        if self.over_limit > 0 {
+            write!(f, ", {} over a limit", self.over_limit)?;
+        }
+        write!(
+            f,
+            "; {} tool-call problem{}",
             self.lifecycle,
-            if self.lifecycle == 1 { "" } else { "s" },
+            if self.lifecycle == 1 { "" } else { "s" }
         )?;
         if self.not_checked_bytes > 0 {
             write!(f, "; {} bytes not checked", self.not_checked_bytes)?;
@@ -286,11 +296,10 @@ impl Monitor {
                     "bytes": bytes,
                 });
                 self.record(&record.to_string(), events);
-                let limit = LimitError::TooLarge {
-                    bytes: *bytes,
-                    limit: self.limits.max_bytes,
-                };
-                let verdict = Verdict::invalid(Kind::OverLimit, "", limit.to_string());
+                self.pairing.at_line(line);
+                let verdict = self
+                    .checker
+                    .check_truncated(&mut self.pairing, from, prefix, *bytes);
                 self.tally(line, from, verdict, events);
                 return;
             }
@@ -347,6 +356,7 @@ impl Monitor {
         self.summary.lenient += counts.lenient;
         self.summary.unchecked += counts.unchecked;
         self.summary.invalid += counts.invalid;
+        self.summary.over_limit += counts.over_limit;
         events.push(Event::Message {
             line,
             from,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::monitor::{Event, Peer, TapSummary};
 use super::protocol::Protocol;
 use super::ChildExit;
-use crate::{Status, Verdict};
+use crate::{Kind, Status, Verdict};
 
 /// How the report is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -219,6 +219,15 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
                 "toolcall tap: line {line} ({from}): unchecked {} at {pointer}: {message}",
                 verdict.kind
             ),
+            Status::OverLimit { message } if verdict.kind == Kind::OverLimit => writeln!(
+                out,
+                "toolcall tap: line {line} ({from}): over-limit: {message}"
+            ),
+            Status::OverLimit { message } => writeln!(
+                out,
+                "toolcall tap: line {line} ({from}): over-limit {}: {message}",
+                verdict.kind
+            ),
             Status::Invalid { pointer, message } if pointer.is_empty() => writeln!(
                 out,
                 "toolcall tap: line {line} ({from}): invalid {}: {message}",
@@ -254,7 +263,6 @@ mod tests {
 
     use super::*;
     use crate::tap::LifecycleProblem;
-    use crate::Kind;
 
     /// A `Write` whose bytes the test can read afterwards.
     #[derive(Clone, Default)]
@@ -394,7 +402,7 @@ mod tests {
                        "message": "`tool_call_update` for `c9`, which no `tool_call` announced"}),
                 json!({"event": "not-checked", "from": "client", "bytes": 10}),
                 json!({"event": "summary", "messages": 3, "from_client": 1, "from_child": 2, "ok": 2,
-                       "lenient": 0, "unchecked": 0, "invalid": 1, "lifecycle": 1, "not_checked_bytes": 10,
+                       "lenient": 0, "unchecked": 0, "invalid": 1, "over_limit": 0, "lifecycle": 1, "not_checked_bytes": 10,
                        "protocol": {"protocol": "acp", "version": 1},
                        "exit": {"code": 143, "signal": 15}}),
             ]

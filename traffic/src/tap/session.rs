@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::lifecycle::{AcpToolCalls, LifecycleProblem, McpProgress};
+use super::monitor::Peer;
 use super::protocol::{negotiated, opening, Opening, Protocol};
 use super::Side;
 
@@ -36,12 +37,25 @@ impl Session {
 
     /// Follows one JSON message from `side` on transcript line `line`.
     pub(crate) fn observe(&mut self, side: Side, line: usize, message: &Value) -> Vec<Observed> {
+        self.observe_from(Some(side), line, message)
+    }
+
+    /// [`Session::observe`] for a message whose sender may be unknown (a bare transcript line):
+    /// then only what does not depend on the direction is followed: the protocol from
+    /// `initialize` (a client's request), ACP tool calls (`session/update` is the agent's) and
+    /// session loads; MCP progress needs the direction and is not followed.
+    pub(crate) fn observe_from(
+        &mut self,
+        side: Option<Side>,
+        line: usize,
+        message: &Value,
+    ) -> Vec<Observed> {
         if let Value::Array(elements) = message {
             // A JSON-RPC batch (MCP 2025-03-26): its messages in order.
             return elements
                 .iter()
                 .filter(|element| element.is_object())
-                .flat_map(|element| self.observe(side, line, element))
+                .flat_map(|element| self.observe_from(side, line, element))
                 .collect();
         }
         let mut found = Vec::new();
@@ -49,25 +63,38 @@ impl Session {
             return found;
         };
         let has_id = object.contains_key("id");
+        let method = object.get("method").and_then(Value::as_str);
         if object.contains_key("method") {
             if has_id {
-                if side == Side::Client {
-                    self.recognize(side, message, &mut found);
+                if side != Some(Side::Child) {
+                    self.recognize(Side::Client, message, &mut found);
+                    if matches!(method, Some("session/load" | "session/resume")) {
+                        self.acp.load(message);
+                    }
                 }
-                found.extend(self.mcp.request(side, line, message).map(Observed::Problem));
+                if let Some(side) = side {
+                    found.extend(self.mcp.request(side, line, message).map(Observed::Problem));
+                }
             } else {
-                if object.get("method").and_then(Value::as_str) == Some("session/update") {
+                if method == Some("session/update") && side != Some(Side::Client) {
                     found.extend(self.acp.observe(line, message).map(Observed::Problem));
                 }
-                found.extend(
-                    self.mcp
-                        .notification(side, line, message)
-                        .map(Observed::Problem),
-                );
+                if let Some(side) = side {
+                    found.extend(
+                        self.mcp
+                            .notification(side, line, message)
+                            .map(Observed::Problem),
+                    );
+                }
             }
         } else if has_id {
-            self.settle(side, message, &mut found);
-            self.mcp.response(side, line, message);
+            if side != Some(Side::Client) {
+                self.acp.loaded(message);
+            }
+            if let Some(side) = side {
+                self.settle(side, message, &mut found);
+                self.mcp.response(side, line, message);
+            }
         }
         found
     }
@@ -113,6 +140,59 @@ impl Session {
                 found.push(Observed::Recognized(protocol));
             }
         }
+    }
+}
+
+/// The tap's tool-call lifecycle checks over a recorded transcript, message by message (what
+/// `toolcall validate --lifecycle` runs): the same findings [`super::Monitor`] reports live.
+///
+/// Each message is given with its transcript line and its sender when the line names it
+/// (`{"from": ..., "message": ...}`). A bare line's sender is unknown: then ACP tool calls are
+/// still followed (`session/update` is the agent's), and so are session loads and the protocol
+/// (`initialize` is the client's), but MCP progress, which pairs a notification with a request
+/// of the other side, is not.
+///
+/// ```
+/// use serde_json::json;
+/// use toolcall_traffic::tap::{Lifecycle, LifecycleProblem, Peer};
+///
+/// let update = |kind: &str, status: &str| json!({"jsonrpc": "2.0", "method": "session/update",
+///     "params": {"sessionId": "s", "update": {"sessionUpdate": kind, "toolCallId": "c",
+///     "title": "Read", "status": status}}});
+/// let mut lifecycle = Lifecycle::default();
+/// assert_eq!(lifecycle.observe(Some(Peer::Agent), 1, &update("tool_call", "pending")), []);
+/// assert_eq!(lifecycle.observe(None, 2, &update("tool_call_update", "completed")), []);
+/// assert!(matches!(
+///     lifecycle.observe(None, 3, &update("tool_call_update", "completed"))[..],
+///     [LifecycleProblem::UpdateAfterEnd { ended_line: 2, .. }]
+/// ));
+/// ```
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    session: Session,
+}
+
+impl Lifecycle {
+    /// Follows one message, sent by `from` (`None` when the line does not say), on transcript
+    /// line `line`; returns what went wrong in a tool call's life there.
+    pub fn observe(
+        &mut self,
+        from: Option<Peer>,
+        line: usize,
+        message: &Value,
+    ) -> Vec<LifecycleProblem> {
+        let side = from.map(|from| match from {
+            Peer::Client => Side::Client,
+            Peer::Agent | Peer::Server => Side::Child,
+        });
+        self.session
+            .observe_from(side, line, message)
+            .into_iter()
+            .filter_map(|found| match found {
+                Observed::Problem(problem) => Some(problem),
+                Observed::Recognized(_) => None,
+            })
+            .collect()
     }
 }
 

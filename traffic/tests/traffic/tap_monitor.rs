@@ -50,7 +50,10 @@ fn replay(monitor: &mut Monitor, recorded: &str) -> Vec<Event> {
     for line in recorded.lines() {
         let (side, raw) = if let Some(raw) = line.strip_prefix(r#"{"from":"client","message":"#) {
             (Side::Client, raw)
-        } else if let Some(raw) = line.strip_prefix(r#"{"from":"server","message":"#) {
+        } else if let Some(raw) = line
+            .strip_prefix(r#"{"from":"server","message":"#)
+            .or_else(|| line.strip_prefix(r#"{"from":"agent","message":"#))
+        {
             (Side::Child, raw)
         } else {
             panic!("not a tee record: {line}");
@@ -305,8 +308,7 @@ fn oversize_and_broken_lines_are_recorded_and_judged_as_validate_judges_them() -
             (
                 1,
                 Peer::Client,
-                Status::Invalid {
-                    pointer: String::new(),
+                Status::OverLimit {
                     message: "input is `111` bytes, over `max_bytes` of `64` bytes".into()
                 }
             ),
@@ -379,7 +381,7 @@ fn an_oversized_message_is_over_the_limit_and_a_gap_keeps_transcript_lines() -> 
     assert_eq!(
         kinds,
         [
-            "1 invalid over a decode limit",
+            "1 over-limit over a decode limit",
             "2 unchecked not checked by the tap",
             "3 ok fragment ContentBlock"
         ]
@@ -405,7 +407,7 @@ fn an_oversized_message_partly_skipped_is_still_over_the_limit() -> TestResult {
         .iter()
         .filter_map(|event| match event {
             Event::Message { line, verdict, .. } => Some(match &verdict.status {
-                Status::Invalid { message, .. } => format!("{line}: {}: {message}", verdict.kind),
+                Status::OverLimit { message } => format!("{line}: {}: {message}", verdict.kind),
                 other => format!("{line}: {} {}", other.name(), verdict.kind),
             }),
             Event::NotChecked { bytes, .. } => Some(format!("gap of {bytes}")),
@@ -449,5 +451,95 @@ fn a_duplicate_tool_call_from_real_agent_output_is_found() -> TestResult {
             LifecycleProblem::DuplicateToolCall { first_line: 1, .. }
         )
     ));
+    Ok(())
+}
+
+#[test]
+fn a_session_loaded_on_the_same_connection_replays_its_tool_calls_without_findings() -> TestResult {
+    // claude-agent-acp 0.23.1 (tests/fixtures/acp/claude-agent-acp/PROVENANCE.md): three tool
+    // calls live (lines 9 to 26), then `session/load` of the same session (line 31), whose
+    // replay announces and completes the three again with their ids (lines 36 to 43), then a
+    // new turn with a fourth call.
+    let (mut monitor, _) = monitor()?;
+    let events = replay(
+        &mut monitor,
+        &fixture("acp/claude-agent-acp/session-load.ndjson")?,
+    );
+    assert_eq!(problems(&events), []);
+    assert_eq!(kind_at(&events, 31), "session/load");
+    assert_eq!(kind_at(&events, 45), "response to session/load");
+    // The agent's one real fault: `usage_update` with `"used": null` (the schema wants an
+    // integer; the official TypeScript SDK client refuses these notifications too).
+    let invalid: Vec<(usize, String)> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Message { line, verdict, .. } => match &verdict.status {
+                Status::Invalid { pointer, .. } => Some((*line, pointer.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        invalid,
+        [
+            (29, "/params/update/used".to_owned()),
+            (56, "/params/update/used".to_owned())
+        ]
+    );
+    assert_eq!(monitor.summary().messages, 57);
+    Ok(())
+}
+
+#[test]
+fn a_replay_still_finds_what_goes_wrong_after_it() -> TestResult {
+    let (mut monitor, _) = monitor()?;
+    let update = |kind: &str, id: &str, status: &str| {
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{{\"sessionId\":\"s\",\
+             \"update\":{{\"sessionUpdate\":\"{kind}\",\"toolCallId\":\"{id}\",\"title\":\"t\",\
+             \"status\":\"{status}\"}}}}}}\n"
+        )
+    };
+    let mut events = Vec::new();
+    let agent = |monitor: &mut Monitor, line: String| monitor.feed(Side::Child, line.as_bytes());
+    events.extend(agent(&mut monitor, update("tool_call", "a", "in_progress")));
+    events.extend(agent(&mut monitor, update("tool_call", "b", "pending")));
+    events.extend(agent(
+        &mut monitor,
+        update("tool_call_update", "b", "completed"),
+    ));
+    events.extend(monitor.feed(
+        Side::Client,
+        b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"session/load\",\"params\":{\"sessionId\":\"s\",\"cwd\":\"/w\",\"mcpServers\":[]}}\n",
+    ));
+    // The replay: `b` again, twice announced within the replay itself (a real finding).
+    events.extend(agent(&mut monitor, update("tool_call", "b", "pending")));
+    events.extend(agent(&mut monitor, update("tool_call", "b", "pending")));
+    events.extend(agent(
+        &mut monitor,
+        update("tool_call_update", "b", "completed"),
+    ));
+    events.extend(monitor.feed(
+        Side::Child,
+        b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n",
+    ));
+    // After it: `a`, which the replay did not mention, goes on; `b` ended.
+    events.extend(agent(
+        &mut monitor,
+        update("tool_call_update", "a", "completed"),
+    ));
+    events.extend(agent(
+        &mut monitor,
+        update("tool_call_update", "b", "failed"),
+    ));
+    let found: Vec<(usize, &str)> = problems(&events)
+        .iter()
+        .map(|(line, _, problem)| (*line, problem.name()))
+        .collect();
+    assert_eq!(
+        found,
+        [(6, "duplicate-tool-call"), (10, "update-after-end")]
+    );
     Ok(())
 }
