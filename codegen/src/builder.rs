@@ -29,6 +29,8 @@ pub struct Builder {
     schema: PathBuf,
     forward_compatible: bool,
     keep_unknown_members: bool,
+    /// Remote `$ref`s served from local folders: `(URI prefix, folder)`.
+    ref_dirs: Vec<(String, PathBuf)>,
 }
 
 /// Why a [`Builder`] wrote nothing.
@@ -67,7 +69,17 @@ impl Builder {
             schema: schema.as_ref().to_owned(),
             forward_compatible: false,
             keep_unknown_members: true,
+            ref_dirs: Vec::new(),
         }
+    }
+
+    /// Serves remote `$ref`s under `prefix` (`https://example.com/schemas/`) from the files
+    /// under `dir` (`<dir>/a/b.json` for `<prefix>a/b.json`). Nothing is ever fetched from the
+    /// network: a remote `$ref` no folder serves is refused.
+    #[must_use]
+    pub fn ref_dir(mut self, prefix: impl Into<String>, dir: impl AsRef<Path>) -> Self {
+        self.ref_dirs.push((prefix.into(), dir.as_ref().to_owned()));
+        self
     }
 
     /// `#[non_exhaustive]` types built by `new(required...)` and setters (for a schema that adds
@@ -122,8 +134,12 @@ impl Builder {
     /// As [`Builder::model`].
     pub fn generate(&self) -> Result<String, BuilderError> {
         let model = self.model()?;
-        Ok(crate::emit::render(
-            &model,
+        Ok(self.render(&model))
+    }
+
+    fn render(&self, model: &Model) -> String {
+        crate::emit::render(
+            model,
             &crate::emit::Options {
                 runtime: Runtime::External,
                 forward_compatible: self.forward_compatible,
@@ -133,7 +149,22 @@ impl Builder {
                     self.schema.display()
                 ),
             },
-        ))
+        )
+    }
+
+    /// The generated module's source, and the Rust name of the root schema's type (`None` when
+    /// the document has no root schema of its own).
+    ///
+    /// # Errors
+    /// As [`Builder::model`].
+    pub fn generate_with_root(&self) -> Result<(String, Option<String>), BuilderError> {
+        let model = self.model()?;
+        let root = model
+            .items
+            .iter()
+            .find(|item| item.pointer.is_empty())
+            .map(|item| item.name.clone());
+        Ok((self.render(&model), root))
     }
 
     /// Writes the module to `path`.
