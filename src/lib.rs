@@ -57,6 +57,7 @@ pub mod encode;
 pub mod hops;
 mod maybe;
 pub mod mcp;
+mod number;
 #[cfg(any(feature = "tools", feature = "hops"))]
 mod pairing;
 pub mod pointer;
@@ -78,3 +79,4 @@ pub use decode::{
 };
 pub use encode::{encode, encode_to_writer, Contract, EncodeError};
 pub use maybe::MaybeUndefined;
+pub use number::{JsonNumber, NotANumber};

@@ -31,6 +31,7 @@ pub struct Builder {
     keep_unknown_members: bool,
     /// Remote `$ref`s served from local folders: `(URI prefix, folder)`.
     ref_dirs: Vec<(String, PathBuf)>,
+    assert_formats: bool,
 }
 
 /// Why a [`Builder`] wrote nothing.
@@ -70,7 +71,16 @@ impl Builder {
             forward_compatible: false,
             keep_unknown_members: true,
             ref_dirs: Vec::new(),
+            assert_formats: false,
         }
+    }
+
+    /// Whether `format` is asserted when decoding (`email`, `date-time`...; checked by the
+    /// `jsonschema` crate), rather than an annotation as JSON Schema 2020-12 says (default).
+    #[must_use]
+    pub const fn assert_formats(mut self, yes: bool) -> Self {
+        self.assert_formats = yes;
+        self
     }
 
     /// Serves remote `$ref`s under `prefix` (`https://example.com/schemas/`) from the files
@@ -119,13 +129,25 @@ impl Builder {
             unknown_enum_as_other: false,
             runtime: Runtime::External,
         };
-        crate::model(std::slice::from_ref(&file), &family).map_err(|error| match error {
-            PipelineError::Model { source, .. } => BuilderError::Refused {
-                path: self.schema.clone(),
-                source,
+        let source = crate::model::checks::Source {
+            document: file.value.clone(),
+            text: file.text.clone(),
+            file_name: self.schema.file_name().map_or_else(
+                || "schema.json".to_owned(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            ref_dirs: self.ref_dirs.clone(),
+            assert_formats: self.assert_formats,
+        };
+        crate::model_with_checks(std::slice::from_ref(&file), &family, Some(&source)).map_err(
+            |error| match error {
+                PipelineError::Model { source, .. } => BuilderError::Refused {
+                    path: self.schema.clone(),
+                    source,
+                },
+                other => BuilderError::Pipeline(other),
             },
-            other => BuilderError::Pipeline(other),
-        })
+        )
     }
 
     /// The generated module's source.
@@ -167,27 +189,37 @@ impl Builder {
         Ok((self.render(&model), root))
     }
 
-    /// Writes the module to `path`.
+    /// Writes the module to `path`, and returns its warnings: what it refuses that the schema
+    /// accepts, by a choice of the pipeline (also written at the top of the module).
     ///
     /// # Errors
     /// As [`Builder::generate`], and [`BuilderError::Write`].
-    pub fn write_to(&self, path: impl AsRef<Path>) -> Result<(), BuilderError> {
-        let text = self.generate()?;
+    pub fn write_to(&self, path: impl AsRef<Path>) -> Result<Vec<String>, BuilderError> {
+        let model = self.model()?;
+        let text = self.render(&model);
         let path = path.as_ref();
         std::fs::write(path, text).map_err(|source| BuilderError::Write {
             path: path.to_owned(),
             source,
-        })
+        })?;
+        Ok(model.warnings)
     }
 
-    /// From a build script: writes the module to `$OUT_DIR/<file_name>` and asks Cargo to run
-    /// the script again when the schema changes.
+    /// From a build script: writes the module to `$OUT_DIR/<file_name>`, asks Cargo to run the
+    /// script again when the schema changes, and shows each warning as a Cargo warning.
     ///
     /// # Errors
     /// As [`Builder::write_to`], and [`BuilderError::NoOutDir`].
-    pub fn write_to_out_dir(&self, file_name: &str) -> Result<(), BuilderError> {
+    pub fn write_to_out_dir(&self, file_name: &str) -> Result<Vec<String>, BuilderError> {
         let out = std::env::var_os("OUT_DIR").ok_or(BuilderError::NoOutDir)?;
         println!("cargo:rerun-if-changed={}", self.schema.display());
-        self.write_to(Path::new(&out).join(file_name))
+        let warnings = self.write_to(Path::new(&out).join(file_name))?;
+        for warning in &warnings {
+            println!(
+                "cargo:warning=toolcall-codegen: {}: {warning}",
+                self.schema.display()
+            );
+        }
+        Ok(warnings)
     }
 }

@@ -25,7 +25,7 @@ enum Command {
     /// Regenerate `generated/` from `schema/`; with `--schema`, generate a module for a schema
     /// of your own instead.
     Generate {
-        /// A JSON Schema (2020-12 or draft-07) whose root schema (named after its `title`, else
+        /// A JSON Schema (draft-04 to 2020-12) whose root schema (named after its `title`, else
         /// the file) and every definition are generated, into one module for a crate that
         /// depends on `toolcall-contracts`, `serde` and `serde_json`.
         #[arg(long, value_name = "FILE", requires = "out")]
@@ -39,6 +39,15 @@ enum Command {
         /// With `--schema`: drop members the schema does not declare instead of keeping them.
         #[arg(long, requires = "schema")]
         drop_unknown_members: bool,
+        /// With `--schema`: serve remote `$ref`s from local files, never the network:
+        /// `URI-PREFIX=DIR` serves `URI-PREFIX<path>` from `DIR/<path>`; `DIR` alone serves its
+        /// files at their `file://` URLs. Repeatable.
+        #[arg(long = "ref-dir", value_name = "[URI-PREFIX=]DIR", requires = "schema")]
+        ref_dirs: Vec<String>,
+        /// With `--schema`: assert `format` (`email`, `date-time`...) when decoding, rather
+        /// than taking it as an annotation as JSON Schema 2020-12 does.
+        #[arg(long, requires = "schema")]
+        assert_formats: bool,
     },
     /// Exit non-zero, naming the regeneration command, when `generated/` is stale.
     Check,
@@ -106,11 +115,25 @@ fn main() -> ExitCode {
             out: Some(out),
             forward_compatible,
             drop_unknown_members,
-        } => toolcall_codegen::Builder::new(&schema)
+            ref_dirs,
+            assert_formats,
+        } => ref_dirs
+            .iter()
+            .map(|arg| toolcall_codegen::model::checks::ref_dir_arg(arg))
+            .fold(
+                toolcall_codegen::Builder::new(&schema),
+                |builder, (prefix, dir)| builder.ref_dir(prefix, dir),
+            )
             .forward_compatible(forward_compatible)
             .keep_unknown_members(!drop_unknown_members)
+            .assert_formats(assert_formats)
             .write_to(&out)
-            .map(|()| println!("wrote {}", out.display()))
+            .map(|warnings| {
+                for warning in warnings {
+                    eprintln!("warning: {}: {warning}", schema.display());
+                }
+                println!("wrote {}", out.display());
+            })
             .map_err(|e| e.to_string()),
         Command::Generate { .. } => generate(&root),
         Command::Check => check(&root),

@@ -286,7 +286,7 @@ fn write_crate(groups: &[Group], dir: &Path) {
         &format!(
             "[package]\nname = \"json-schema-suite\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
              publish = false\n\n[workspace]\n\n[dependencies]\n\
-             toolcall-contracts = {{ path = {:?}, features = [\"patterns\"] }}\n\
+             toolcall-contracts = {{ path = {:?}, features = [\"checks\"] }}\n\
              serde = \"1\"\nserde_json = \"1\"\n",
             workspace().display().to_string()
         ),
