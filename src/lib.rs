@@ -60,7 +60,7 @@ pub mod mcp;
 mod number;
 #[cfg(any(feature = "tools", feature = "hops"))]
 mod pairing;
-pub mod pointer;
+pub use toolcall_schema::pointer;
 pub mod policy;
 mod report;
 pub mod route;
