@@ -1,5 +1,5 @@
 //! `toolcall tools project` and `toolcall convert --to acp`: the command-line face of
-//! [`toolcall_contracts::hops`].
+//! [`toolcall_hops`].
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -8,11 +8,11 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 use toolcall_contracts::acp::{SessionId, ToolKind};
-use toolcall_contracts::hops::acp_updates::{session_update_message, ToolKinds};
-use toolcall_contracts::hops::names::{Alphabet, NameError, NameProjection, ToolRef};
-use toolcall_contracts::hops::relay::Relay;
 use toolcall_contracts::policy::DecodeLimits;
-use toolcall_contracts::traffic::{read_input, split_messages, Message};
+use toolcall_hops::acp_updates::{session_update_message, ToolKinds};
+use toolcall_hops::names::{Alphabet, NameError, NameProjection, ToolRef};
+use toolcall_hops::relay::Relay;
+use toolcall_traffic::{read_input, split_messages, Message};
 
 /// `--alphabet` presets.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

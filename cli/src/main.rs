@@ -5,22 +5,22 @@
 //! or `unchecked` or the input holds no message at all, 2 on a usage or I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
-//! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
+//! ([`toolcall_schema::diff`]). Exit status: 0 when no change is breaking, 1 when one
 //! is (in either direction), 2 on a usage or I/O error.
 //!
 //! `toolcall tap [--transcript FILE] [--format text|json] [--report FILE] -- COMMAND [ARGS...]`
 //! runs an ACP agent or MCP server in its stdio pipe and checks the traffic live
-//! ([`toolcall_contracts::tap`]). Exit status: the child's (128 + the signal when a signal ended
+//! ([`toolcall_traffic::tap`]). Exit status: the child's (128 + the signal when a signal ended
 //! it), 127 when COMMAND cannot be started, 2 on a usage or I/O error before it starts.
 //!
 //! `toolcall tools project [--namespace NAME] [--max-len N] [--alphabet openai|canonical|mcp]
 //! [--chars CHARS] [--format text|json] FILE` projects the tool names of a `tools/list` result
-//! ([`toolcall_contracts::hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
+//! ([`toolcall_hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
 //! 2 on a usage or I/O error.
 //!
 //! `toolcall convert --to acp [--session-id ID] [--kind TOOL=KIND]... FILE` prints the ACP
 //! `session/update` notifications an agent relaying the tool calls of an MCP transcript would
-//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0; 1 when the input has messages
+//! send ([`toolcall_hops::relay`]). Exit status: 0; 1 when the input has messages
 //! and none gave an update; 2 on a usage or I/O error.
 //!
 //! `toolcall schemas export DIR` writes the publishable schema bundle
@@ -35,11 +35,10 @@ use std::process::ExitCode;
 use toolcall_contracts::policy::DecodeLimits;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use toolcall_contracts::tap::{Monitor, ReportFormat, Reporter, Tap, TapError};
-use toolcall_contracts::traffic::{
-    read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
-};
-use toolcall_contracts::{bundle, schema_diff};
+use toolcall_contracts::bundle;
+use toolcall_schema::diff as schema_diff;
+use toolcall_traffic::tap::{Monitor, ReportFormat, Reporter, Tap, TapError};
+use toolcall_traffic::{read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS};
 
 mod hops;
 

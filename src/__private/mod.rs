@@ -51,3 +51,18 @@ pub use seeds::{
 pub use session::{mark, rollback, unknown_value};
 pub use tagged::{catch_all, drain, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
 pub use untagged::{branch, null_branch, object_branch, untagged, untagged_one, Branch};
+
+/// The JSON type of `value`: `"null"`, `"boolean"`, `"number"`, `"string"`, `"array"` or
+/// `"object"` (what errors naming a type found say).
+#[must_use]
+pub fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

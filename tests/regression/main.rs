@@ -7,15 +7,8 @@
 mod support;
 
 mod auth_method_non_string_type;
-#[cfg(feature = "tools")]
-mod catch_all_value_is_ok;
 mod duplicate_members;
 mod envelope_params_best_fit;
-#[cfg(feature = "tools")]
-mod extension_result_null;
 mod null_tag_reaches_the_fallback;
-#[cfg(feature = "tools")]
-mod response_to_unknown_method_is_unchecked;
-#[cfg(feature = "tools")]
 mod responses_pair_by_id_and_direction;
 mod simd_parser_differences;

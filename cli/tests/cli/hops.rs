@@ -2,7 +2,7 @@
 //! binary on the recorded server-everything fixtures and on small inputs.
 
 use serde_json::{json, Value};
-use toolcall_contracts::traffic::{Checker, Status};
+use toolcall_traffic::{Checker, Status};
 
 use crate::support::toolcall;
 

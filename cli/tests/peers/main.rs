@@ -24,11 +24,7 @@ type TestResult = Result<(), Box<dyn std::error::Error>>;
 /// The flows wait on timers of their own (progress steps, polls): one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the `toolcall` package is a folder of the workspace")
-}
+use toolcall_test_support::root;
 
 /// The installed peers, or `None` (after a notice) when `TOOLCALL_PEERS=skip`.
 ///

@@ -1,0 +1,87 @@
+//! The records of a `toolcall tap` transcript that are not messages, read back as what they are.
+//!
+//! Beside `{"from": ..., "message": ...}` and `{"from": ..., "text": ...}` (see
+//! [`super::Transcript`]), the tap writes:
+//!
+//! ```json
+//! {"from": "client", "text": "<its first 1024 bytes>", "truncated": true, "bytes": 2000000}
+//! {"from": "agent", "not_checked_bytes": 65536}
+//! ```
+//!
+//! The first is a message over the tap's `--max-bytes` (only its start was kept): `invalid`,
+//! kind `over a decode limit`, naming its size. The second is bytes the tap relayed but did not
+//! check because checking fell behind: `unchecked`, kind `not checked by the tap`, naming the
+//! bytes. Each record has exactly these members and a known `from`; anything else is not one.
+
+use serde_json::Value;
+
+use super::transcript::Side;
+use super::verdict::{Kind, Verdict};
+
+/// The verdict on `value` when it is one of the tap's records (see the module documentation).
+pub(super) fn verdict(value: &Value) -> Option<Verdict> {
+    let object = value.as_object()?;
+    let from = Side::from_name(object.get("from")?.as_str()?)?;
+    let verdict = match object.len() {
+        2 => {
+            let bytes = object.get("not_checked_bytes")?.as_u64()?;
+            Verdict::unchecked(
+                Kind::NotChecked,
+                "",
+                format!(
+                    "`{bytes}` bytes from the {from} were relayed but not checked (the tap's \
+                     checking fell behind): the messages they held are missing here"
+                ),
+            )
+        }
+        4 => {
+            let bytes = object.get("bytes")?.as_u64()?;
+            if object.get("truncated") != Some(&Value::Bool(true))
+                || !object.get("text")?.is_string()
+            {
+                return None;
+            }
+            Verdict::invalid(
+                Kind::OverLimit,
+                "",
+                format!(
+                    "a message of `{bytes}` bytes, over the tap's `--max-bytes` (the transcript \
+                     kept its start only)"
+                ),
+            )
+        }
+        _ => return None,
+    };
+    Some(verdict.sent_by(Some(from)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::Status;
+
+    #[test]
+    fn the_taps_records_are_read_back_and_nothing_else_is() {
+        let gap = verdict(&json!({"from": "agent", "not_checked_bytes": 10})).expect("record");
+        assert_eq!(gap.kind.to_string(), "not checked by the tap");
+        assert_eq!(gap.from, Some(Side::Agent));
+        assert!(matches!(gap.status, Status::Unchecked { ref message, .. }
+            if message.starts_with("`10` bytes from the agent were relayed but not checked")));
+        let over = verdict(
+            &json!({"from": "client", "text": "{\"a\"", "truncated": true,
+                                   "bytes": 2000}),
+        )
+        .expect("record");
+        assert_eq!(over.kind.to_string(), "over a decode limit");
+        for value in [
+            json!({"from": "proxy", "not_checked_bytes": 10}),
+            json!({"from": "client", "not_checked_bytes": "10"}),
+            json!({"from": "client", "text": "x", "truncated": false, "bytes": 1}),
+            json!({"from": "client", "message": {}}),
+        ] {
+            assert_eq!(verdict(&value), None, "{value}");
+        }
+    }
+}
