@@ -60,6 +60,7 @@ pub mod decode;
 pub mod encode;
 mod maybe;
 pub mod mcp;
+mod number;
 pub use toolcall_schema::pointer;
 pub mod policy;
 mod report;
@@ -70,3 +71,4 @@ pub use decode::{
 };
 pub use encode::{encode, encode_to_writer, Contract, EncodeError};
 pub use maybe::MaybeUndefined;
+pub use number::{JsonNumber, NotANumber};

@@ -78,6 +78,52 @@ macro_rules! cases {
 }
 
 cases! {
+    #[cfg(feature = "checks")]
+    checked_all_of_additional_properties: [Closed, Extended],
+    #[cfg(feature = "checks")]
+    checked_all_of_conflict: [T],
+    #[cfg(feature = "checks")]
+    checked_all_of_itself: [Node],
+    #[cfg(feature = "checks")]
+    checked_all_of_union: [A2, B],
+    #[cfg(feature = "checks")]
+    checked_branch_without_shape: [Code],
+    #[cfg(feature = "checks")]
+    checked_const_number: [Gauge],
+    #[cfg(feature = "checks")]
+    checked_const_object: [Fixed],
+    #[cfg(feature = "checks")]
+    checked_discriminator_mapping_mismatch: [Pet, Cat, BigDog],
+    #[cfg(feature = "checks")]
+    checked_discriminator_without_const: [Pet, Cat, Dog],
+    #[cfg(feature = "checks")]
+    checked_enum_const_outside: [Mode, Holder],
+    #[cfg(feature = "checks")]
+    checked_false_member: [Legacy],
+    #[cfg(feature = "checks")]
+    checked_items_false: [Empty],
+    #[cfg(feature = "checks")]
+    checked_mixed_enum: [Level],
+    #[cfg(feature = "checks")]
+    checked_nested_union_in_tagged_branch: [Msg],
+    #[cfg(feature = "checks")]
+    checked_not: [Name],
+    #[cfg(feature = "checks")]
+    checked_object_without_members: [Nothing],
+    #[cfg(feature = "checks")]
+    checked_pattern_lookahead: [Word],
+    #[cfg(feature = "checks")]
+    checked_pattern_properties: [Headers],
+    #[cfg(feature = "checks")]
+    checked_two_null_branches: [Maybe],
+    #[cfg(feature = "checks")]
+    checked_type_null: [Reply],
+    #[cfg(feature = "checks")]
+    untyped_values: [Short, Loose, Counts],
+    bounds_of_other_kinds: [Count],
+    dialect_draft04: [Port, Service],
+    draft07_ref_siblings_ignored: [Name, Person],
+    unknown_keywords: [Config],
     all_of_ref_inline: [Base, Task],
     array_bounds: [Matrix, Batch],
     branches_add_required: [Contact, Target],
@@ -177,10 +223,14 @@ fn every_generating_case_is_compiled_here_with_all_its_types() {
         .collect();
     dirs.sort();
     let mut compiled: Vec<&str> = CASES.iter().map(|(case, _)| *case).collect();
-    if cfg!(not(feature = "patterns")) {
-        // `pattern` needs the feature; the case is compiled under `--all-features`.
-        dirs.retain(|d| d != "string_bounds");
-    }
+    // A case needing a feature of `toolcall-contracts` (its module says which) is compiled when
+    // the feature is on (`--all-features` compiles them all).
+    dirs.retain(|d| {
+        let source = std::fs::read_to_string(cases_dir().join(d).join("expected.rs")).unwrap();
+        let needs = |feature: &str| source.contains(&format!("rt::require_feature!({feature});"));
+        (cfg!(feature = "patterns") || !needs("patterns"))
+            && (cfg!(feature = "checks") || !needs("checks"))
+    });
     compiled.sort_unstable();
     assert_eq!(compiled, dirs, "cases compiled here vs. snapshots");
     for (case, types) in CASES {
@@ -281,5 +331,29 @@ fn an_unknown_integer_names_the_known_values() {
     assert_eq!(
         error.to_string(),
         "invalid value: integer `5`, expected one of `-1`, `0`, `10` (`Priority`) at line 1 column 15"
+    );
+}
+
+/// `type: number` is a `JsonNumber`: every digit and the form it was written in come back,
+/// at any size (`serde_json::Number` would give `9.82492837492349e52` and `1.5`).
+#[test]
+fn a_number_keeps_every_digit_and_its_form() {
+    for text in [
+        r#"{"value":98249283749234923498293171823948729348710298301928331}"#,
+        r#"{"value":1.50,"values":[1e400,-0.0,2E-7],"scale":null}"#,
+        r#"{"value":-18446744073709551616,"scale":1.0000000000000000001}"#,
+    ] {
+        let decoded = toolcall_contracts::decode::<number_form::Reading>(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
+            text
+        );
+    }
+    let error =
+        toolcall_contracts::decode::<number_form::Reading>(br#"{"value":"1"}"#).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid type: string \"1\", expected a number at `/value` (line 1, column 13)"
     );
 }
