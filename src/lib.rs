@@ -61,6 +61,7 @@ pub mod encode;
 mod maybe;
 pub mod mcp;
 mod number;
+mod value;
 pub use toolcall_schema::pointer;
 pub mod policy;
 mod report;
@@ -72,3 +73,4 @@ pub use decode::{
 pub use encode::{encode, encode_to_writer, Contract, EncodeError};
 pub use maybe::MaybeUndefined;
 pub use number::{JsonNumber, NotANumber};
+pub use value::JsonValue;

@@ -78,6 +78,18 @@ impl MaybeUndefined<serde_json::Value> {
     }
 }
 
+impl MaybeUndefined<crate::JsonValue> {
+    /// A present JSON value: `Null` for `JsonValue::Null` (the `null` state, as decoding gives
+    /// it), `Value(value)` otherwise, so that a member set this way decodes back equal.
+    #[must_use]
+    pub fn from_json_value(value: crate::JsonValue) -> Self {
+        match value {
+            crate::JsonValue::Null => Self::Null,
+            value => Self::Value(value),
+        }
+    }
+}
+
 impl<T> From<T> for MaybeUndefined<T> {
     fn from(value: T) -> Self {
         Self::Value(value)

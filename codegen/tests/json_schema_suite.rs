@@ -9,8 +9,10 @@
 //! same JSON with every number written as it was (`1.0` stays `1.0`, every digit kept). Every
 //! disagreement, and every refused group, must be listed with its reason in
 //! `tests/json_schema_suite/divergences.txt`; the test fails on any that is not, and on any
-//! listed one that no longer happens. It prints, per draft: groups, refused, tests, agree,
-//! listed.
+//! listed one that no longer happens. A disagreement must also be warned: `generate` printed a
+//! warning for its group's schema (the issue's rule: without such a warning, any disagreement
+//! is a bug), or the test fails. It prints, per draft: groups, refused, tests, agree, listed,
+//! warned.
 //!
 //! Drafts: 2020-12, 2019-09 and draft-07 (required tests, and the optional `bignum`,
 //! `non-bmp-regex` and `ecmascript-regex`); `TOOLCALL_SUITE_DRAFTS=draft4,draft6` runs other
@@ -102,8 +104,8 @@ struct Test {
 }
 
 enum Generated {
-    /// The module's file and its root type.
-    Module { root: String },
+    /// The module's file and its root type; `warned` when `generate` printed a warning for it.
+    Module { root: String, warned: bool },
     /// The pipeline refused the schema.
     Refused(String),
     /// It generated, without a type for the root schema.
@@ -264,7 +266,8 @@ fn generate(groups: &mut [Group], dir: &Path, remotes: &Path) {
                     &dir.join("src").join(format!("{}.rs", module(index))),
                     &text,
                 );
-                Generated::Module { root }
+                let warned = text.lines().any(|line| line.starts_with("// warning: "));
+                Generated::Module { root, warned }
             }
         };
     }
@@ -302,7 +305,7 @@ fn write_crate(groups: &[Group], dir: &Path) {
     );
     let mut arms = String::new();
     for (index, group) in groups.iter().enumerate() {
-        if let Generated::Module { root } = &group.outcome {
+        if let Generated::Module { root, .. } = &group.outcome {
             let m = module(index);
             writeln!(main, "#[path = \"{m}.rs\"]\nmod {m};").unwrap();
             writeln!(arms, "        {index} => go::<{m}::{root}>(text),").unwrap();
@@ -479,6 +482,7 @@ struct Counts {
     re_encodes: usize,
     other: usize,
     listed: usize,
+    warned: usize,
 }
 
 /// The row of the table a group counts in: its draft, apart for the optional files.
@@ -559,6 +563,8 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
     );
 
     let mut found: BTreeMap<Divergence, String> = BTreeMap::new();
+    // Disagreements of a module `generate` printed no warning for.
+    let mut silent: Vec<String> = Vec::new();
     let mut counts: BTreeMap<String, Counts> = BTreeMap::new();
     for (group, lines) in groups.iter().zip(&results) {
         let c = counts.entry(table_row(group)).or_default();
@@ -572,6 +578,7 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
                 format!("{}: {detail}", group.description),
             );
         };
+        let warned = matches!(group.outcome, Generated::Module { warned: true, .. });
         match &group.outcome {
             Generated::Refused(error) => {
                 c.refused += 1;
@@ -595,6 +602,11 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
             match judge(test, line) {
                 None => c.agree += 1,
                 Some((what, detail)) => {
+                    if warned {
+                        c.warned += 1;
+                    } else {
+                        silent.push(format!("{}/{index}\t{what}", group.id));
+                    }
                     match what {
                         "accepts-invalid" => c.accepts_invalid += 1,
                         "refuses-valid" => c.refuses_valid += 1,
@@ -628,11 +640,11 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
             counts.get_mut(&row).unwrap().listed += 1;
         }
     }
-    println!("| | groups | refused | no root type | not compiled | tests | agree | accepts invalid | refuses valid | re-encodes | other | listed |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| | groups | refused | no root type | not compiled | tests | agree | accepts invalid | refuses valid | re-encodes | other | listed | warned |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (draft, c) in &counts {
         println!(
-            "| {draft} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {draft} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             c.groups,
             c.refused,
             c.no_root,
@@ -643,7 +655,8 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
             c.refuses_valid,
             c.re_encodes,
             c.other,
-            c.listed
+            c.listed,
+            c.warned
         );
     }
     if !checked {
@@ -667,6 +680,13 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
         .filter(|d| !found.contains_key(d))
         .map(|d| format!("{}\t{}", d.id, d.what))
         .collect();
+    assert!(
+        silent.is_empty(),
+        "{} disagreements of modules `generate` printed no warning for (a silent disagreement \
+         is a bug, listed or not):\n{}",
+        silent.len(),
+        silent.join("\n")
+    );
     let seen: BTreeSet<&str> = groups.iter().map(|g| g.id.as_str()).collect();
     assert!(seen.len() == groups.len(), "group ids are unique");
     assert!(

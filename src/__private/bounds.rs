@@ -389,6 +389,18 @@ impl Check for serde_json::Value {
     }
 }
 
+/// A value of any kind checks the bounds about its own kind, every digit of a number kept.
+impl Check for crate::JsonValue {
+    fn violation(&self, bounds: &Bounds) -> Option<String> {
+        match self {
+            Self::Number(n) => n.violation(bounds),
+            Self::String(s) => s.violation(bounds),
+            Self::Array(items) => items.violation(bounds),
+            _ => None,
+        }
+    }
+}
+
 /// Decodes with the inner seed, then checks the value against `bounds`.
 #[derive(Clone, Copy)]
 pub struct Bounded<S> {

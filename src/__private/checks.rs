@@ -13,6 +13,7 @@ use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::buffer::from_text;
 use super::seeds::Seed;
 use super::session;
 
@@ -223,23 +224,6 @@ pub struct Checked<S> {
 #[must_use]
 pub const fn checked<S>(seed: S, check: &'static Check) -> Checked<S> {
     Checked { seed, check }
-}
-
-/// Decodes `text` (one JSON value) with `decode`, an error without serde_json's position in
-/// `text` (the outer deserializer adds its own).
-fn from_text<T, E: de::Error>(
-    text: &str,
-    decode: impl FnOnce(
-        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
-    ) -> Result<T, serde_json::Error>,
-) -> Result<T, E> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = decode(&mut de).and_then(|value| de.end().map(|()| value));
-    value.map_err(|error| {
-        let text = error.to_string();
-        let suffix = format!(" at line {} column {}", error.line(), error.column());
-        E::custom(text.strip_suffix(&suffix).unwrap_or(&text))
-    })
 }
 
 impl<S: Seed> Seed for Checked<S> {

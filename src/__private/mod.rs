@@ -9,6 +9,7 @@
 //! - `members`: the members of a struct (duplicates, required members, kept unknown ones);
 //! - `tagged`: unions told apart by a tag member;
 //! - `untagged`: unions told apart by the shape of the value;
+//! - `buffer`: what an untagged union buffers (a `serde_json::Value`, or the raw text);
 //! - `flatten`: writing members of a nested value into the object being written;
 //! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares, and
 //!   JSON Schema's equality of values (`json_equal`, `1` equals `1.0`);
@@ -21,6 +22,7 @@
 #![allow(missing_docs, reason = "hidden support module for generated code")]
 
 pub mod bounds;
+pub mod buffer;
 pub mod checks;
 pub mod contract;
 pub mod flatten;
@@ -32,6 +34,7 @@ pub mod tagged;
 pub mod untagged;
 
 pub use bounds::{bounded, json_equal, Bounded, Bounds, Check as Bound, Limit, Pattern};
+pub use buffer::{raw, Buffer};
 pub use checks::{
     checked, checked_item, require_feature, Check, Checked, Document, Draft, Unchecked,
 };

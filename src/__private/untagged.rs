@@ -5,23 +5,25 @@
 
 use serde_json::Value;
 
+use super::buffer::Buffer;
 use super::members::Members;
 use super::seeds::Seed;
 use super::session::{self, mark, rollback};
 
-/// One branch of an untagged union: decodes the buffered value, giving the variant and the
-/// number of members of the value the branch does not declare.
-pub type Branch<U> = fn(&Value) -> Result<(usize, U), serde_json::Error>;
+/// One branch of an untagged union: decodes the buffered value (a `Value`, or its raw text:
+/// see [`Buffer`]), giving the variant and the number of members of the value the branch does
+/// not declare.
+pub type Branch<U, B = Value> = fn(&B) -> Result<(usize, U), serde_json::Error>;
 
 /// Decodes an untagged union from its buffered value.
 ///
 /// # Errors
 /// ``<kind> that matches no variant of `<name>` ``, at the union's pointer, when no branch
 /// decodes the value.
-pub fn untagged<U>(
-    raw: &Value,
+pub fn untagged<U, B: Buffer + ?Sized>(
+    raw: &B,
     name: &'static str,
-    branches: &[Branch<U>],
+    branches: &[Branch<U, B>],
 ) -> Result<U, serde_json::Error> {
     let start = mark();
     let mut best: Option<(usize, usize)> = None;
@@ -52,10 +54,10 @@ pub fn untagged<U>(
 /// ``<kind> that matches no variant of `<name>` `` when no branch decodes the value, and
 /// ``<kind> that matches `oneOf` branches <i> and <j> of `<name>` `` when two do, at the
 /// union's pointer.
-pub fn untagged_one<U>(
-    raw: &Value,
+pub fn untagged_one<U, B: Buffer + ?Sized>(
+    raw: &B,
     name: &'static str,
-    branches: &[Branch<U>],
+    branches: &[Branch<U, B>],
 ) -> Result<U, serde_json::Error> {
     let start = mark();
     let mut found: Option<usize> = None;
@@ -71,7 +73,7 @@ pub fn untagged_one<U>(
             session::fail_here(None);
             return Err(serde::de::Error::custom(format_args!(
                 "{} that matches `oneOf` branches {first} and {index} of `{name}`",
-                kind(raw)
+                raw.kind()
             )));
         }
         found = Some(index);
@@ -89,38 +91,38 @@ pub fn untagged_one<U>(
 ///
 /// # Errors
 /// The struct's decode error.
-pub fn object_branch<T, U>(raw: &Value, wrap: fn(T) -> U) -> Result<(usize, U), serde_json::Error>
+pub fn object_branch<T, U, B: Buffer + ?Sized>(
+    raw: &B,
+    wrap: fn(T) -> U,
+) -> Result<(usize, U), serde_json::Error>
 where
     T: serde::de::DeserializeOwned + Members,
 {
-    let value = T::deserialize(raw)?;
-    let misses = raw.as_object().map_or(0, |object| {
-        object
-            .keys()
-            .filter(|key| !T::MEMBERS.contains(&key.as_str()))
-            .count()
-    });
-    Ok((misses, wrap(value)))
+    let value = raw.decode::<T>()?;
+    Ok((raw.unknown_members(T::MEMBERS), wrap(value)))
 }
 
 /// A branch of any other type, decoded with `seed`.
 ///
 /// # Errors
 /// The seed's error.
-pub fn branch<S: Seed, U>(
-    raw: &Value,
+pub fn branch<S: Seed, U, B: Buffer + ?Sized>(
+    raw: &B,
     seed: S,
     wrap: fn(S::Value) -> U,
 ) -> Result<(usize, U), serde_json::Error> {
-    seed.run(raw).map(|value| (0, wrap(value)))
+    raw.run(seed).map(|value| (0, wrap(value)))
 }
 
 /// The `null` branch.
 ///
 /// # Errors
 /// When the value is not `null`.
-pub fn null_branch<U>(raw: &Value, unit: fn() -> U) -> Result<(usize, U), serde_json::Error> {
-    if raw.is_null() {
+pub fn null_branch<U, B: Buffer + ?Sized>(
+    raw: &B,
+    unit: fn() -> U,
+) -> Result<(usize, U), serde_json::Error> {
+    if raw.kind() == "null" {
         Ok((0, unit()))
     } else {
         Err(serde::de::Error::custom("not null"))
@@ -128,22 +130,10 @@ pub fn null_branch<U>(raw: &Value, unit: fn() -> U) -> Result<(usize, U), serde_
 }
 
 /// The error when no branch of an untagged union accepts the value.
-pub fn no_variant(union: &'static str, raw: &Value) -> serde_json::Error {
+pub fn no_variant<B: Buffer + ?Sized>(union: &'static str, raw: &B) -> serde_json::Error {
     session::fail_here(None);
     serde::de::Error::custom(format_args!(
         "{} that matches no variant of `{union}`",
-        kind(raw)
+        raw.kind()
     ))
-}
-
-/// What kind of JSON value `raw` is, for messages (`a string`, `null`).
-fn kind(raw: &Value) -> &'static str {
-    match raw {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

@@ -4,7 +4,8 @@
 //! round-tripped on the instances stored beside it in `instances.json`:
 //!
 //! - each valid instance decodes with an empty report, and encodes back to the identical JSON
-//!   value, numbers in their form (`2` stays `2`, `2.0` stays `2.0`);
+//!   value, every number as `instances.json` writes it (`2` stays `2`, `2.0` stays `2.0`,
+//!   `1.50` stays `1.50`, every digit of a number past 64 bits kept);
 //! - each invalid instance is refused with the JSON pointer the file names;
 //! - `type` names the Rust type, `definition` (when the pipeline renamed it) the schema's;
 //! - `serde_json::from_str` accepts and refuses the same instances, and the JSON Schema
@@ -12,24 +13,62 @@
 
 #![deny(warnings)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use toolcall_contracts::decode::DecodeError;
 
-/// What decoding one instance gave: the value encoded again and the number of leniencies
-/// reported, or the error.
-type Outcome = Result<(Value, usize), DecodeError>;
+/// What decoding one instance gave: the value encoded again (its JSON text) and the number of
+/// leniencies reported, or the error.
+type Outcome = Result<(String, usize), DecodeError>;
 
 fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> (Outcome, bool) {
     let plain = serde_json::from_str::<T>(text).is_ok();
     let outcome = toolcall_contracts::decode::decode::<T>(text.as_bytes()).map(|decoded| {
-        let encoded = serde_json::to_value(&decoded.value).expect("a decoded value encodes");
+        let encoded = serde_json::to_string(&decoded.value).expect("a decoded value encodes");
         (encoded, decoded.report.len())
     });
     (outcome, plain)
+}
+
+/// A JSON value with every number kept as its text, to compare encodings digit for digit
+/// (members in any order).
+#[derive(Debug, PartialEq)]
+enum Exact {
+    Null,
+    Bool(bool),
+    Number(String),
+    String(String),
+    Array(Vec<Exact>),
+    Object(BTreeMap<String, Exact>),
+}
+
+fn exact(text: &str) -> Exact {
+    let text = text.trim();
+    match text.as_bytes().first() {
+        Some(b'{') => {
+            let members: BTreeMap<String, Box<RawValue>> = serde_json::from_str(text).unwrap();
+            Exact::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (k, exact(v.get())))
+                    .collect(),
+            )
+        }
+        Some(b'[') => {
+            let items: Vec<Box<RawValue>> = serde_json::from_str(text).unwrap();
+            Exact::Array(items.iter().map(|v| exact(v.get())).collect())
+        }
+        Some(b'"') => Exact::String(serde_json::from_str(text).unwrap()),
+        Some(b't') => Exact::Bool(true),
+        Some(b'f') => Exact::Bool(false),
+        Some(b'n') => Exact::Null,
+        _ => Exact::Number(text.to_owned()),
+    }
 }
 
 /// One module per case, and `decode(case, type, text)` for every type a case declares.
@@ -257,6 +296,12 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
         };
         let schema = read("schema.json");
         let instances = read("instances.json");
+        // Each instance's value as written (a `Value` would round numbers to `f64`).
+        let raw_text = std::fs::read_to_string(dir.join("instances.json")).unwrap();
+        let raw: BTreeMap<String, Vec<BTreeMap<String, Box<RawValue>>>> =
+            serde_json::from_str(&raw_text).unwrap();
+        let written =
+            |key: &str, index: usize| -> String { raw[key][index]["value"].get().to_owned() };
         let list = |key: &str| instances[key].as_array().cloned().unwrap_or_default();
         let (valid_list, invalid_list) = (list("valid"), list("invalid"));
         assert!(
@@ -268,7 +313,7 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
             let ty = instance["type"].as_str().expect("`type` names the type");
             let value = &instance["value"];
             let what = format!("{case} valid/{index} ({ty})");
-            let text = serde_json::to_string(value).unwrap();
+            let text = written("valid", index);
             if !validator(&schema, definition(instance)).is_valid(value) {
                 failures.push(format!("{what}: the JSON Schema validator refuses it"));
             }
@@ -277,8 +322,8 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
             };
             match outcome {
                 Ok((encoded, report)) => {
-                    // `Value` equality tells `2` from `2.0` (and ignores member order).
-                    if encoded != *value {
+                    // Every number as written (and members in any order).
+                    if exact(&encoded) != exact(&text) {
                         failures.push(format!("{what}: {text} encodes back as {encoded}"));
                     }
                     if report != 0 {
@@ -299,7 +344,7 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
                 .as_str()
                 .expect("`pointer` of the error");
             let what = format!("{case} invalid/{index} ({ty})");
-            let text = serde_json::to_string(value).unwrap();
+            let text = written("invalid", index);
             if validator(&schema, definition(instance)).is_valid(value) {
                 failures.push(format!("{what}: the JSON Schema validator accepts it"));
             }

@@ -42,6 +42,7 @@ pub(crate) fn deserialize_call(ty: &TokenStream, arg: &TokenStream, paths: &Path
 #[must_use]
 pub fn render(model: &Model, options: &Options) -> String {
     let mut paths = Paths::new(options.runtime, model.items.iter().map(|i| i.name.clone()));
+    paths.set_json_values(model.json_values);
     if let Some(document) = &model.document {
         paths.set_targets(document.targets.clone());
     }

@@ -138,6 +138,9 @@ pub struct Paths {
     uses_maybe: RefCell<bool>,
     uses_contract: RefCell<bool>,
     uses_json_number: RefCell<bool>,
+    uses_json_value: RefCell<bool>,
+    /// A value of any kind is a `JsonValue` (see `Model::json_values`).
+    json_values: bool,
     /// The references of the module's checks, by pointer.
     targets: std::collections::BTreeMap<String, String>,
     /// Features of `toolcall-contracts` the module needs (`patterns`, `checks`).
@@ -155,6 +158,8 @@ impl Paths {
             uses_maybe: RefCell::new(false),
             uses_contract: RefCell::new(false),
             uses_json_number: RefCell::new(false),
+            uses_json_value: RefCell::new(false),
+            json_values: false,
             targets: std::collections::BTreeMap::new(),
             features: RefCell::new(BTreeSet::new()),
         }
@@ -229,6 +234,44 @@ impl Paths {
         }
     }
 
+    /// Makes a value of any kind a `JsonValue` (see `Model::json_values`).
+    pub fn set_json_values(&mut self, json_values: bool) {
+        self.json_values = json_values;
+    }
+
+    /// Whether a value of any kind is a `JsonValue`.
+    #[must_use]
+    pub fn json_values(&self) -> bool {
+        self.json_values
+    }
+
+    /// The type of a value of any kind: `JsonValue`, or `Value` (`serde_json::Value`).
+    #[must_use]
+    pub fn any_value(&self) -> TokenStream {
+        if !self.json_values {
+            return self.name("Value");
+        }
+        *self.uses_json_value.borrow_mut() = true;
+        if self.types.contains("JsonValue") {
+            let root = self.root();
+            quote!(#root::JsonValue)
+        } else {
+            quote!(JsonValue)
+        }
+    }
+
+    /// The type of any object: `BTreeMap<String, JsonValue>`, or `Map<String, Value>`.
+    #[must_use]
+    pub fn any_object(&self) -> TokenStream {
+        let value = self.any_value();
+        let (map, string) = if self.json_values {
+            (self.name("BTreeMap"), self.name("String"))
+        } else {
+            (self.name("Map"), self.name("String"))
+        };
+        quote!(#map<#string, #value>)
+    }
+
     /// `Contract`.
     #[must_use]
     pub fn contract(&self) -> TokenStream {
@@ -290,6 +333,9 @@ impl Paths {
         }
         if *self.uses_json_number.borrow() && !self.types.contains("JsonNumber") {
             root_items.push(quote!(JsonNumber));
+        }
+        if *self.uses_json_value.borrow() && !self.types.contains("JsonValue") {
+            root_items.push(quote!(JsonValue));
         }
         if *self.uses_maybe.borrow() && !self.types.contains("MaybeUndefined") {
             root_items.push(quote!(MaybeUndefined));

@@ -247,10 +247,7 @@ fn definition(item: &Item, s: &Struct, paths: &Paths, options: &Options) -> Toke
             ),
             _ => (
                 "Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).",
-                {
-                    let (map, string, value) = (paths.name("Map"), paths.name("String"), paths.name("Value"));
-                    quote!(#map<#string, #value>)
-                },
+                paths.any_object(),
             ),
         };
         let doc = docs::doc(doc);
@@ -322,6 +319,10 @@ fn constructors(item: &Item, s: &Struct, paths: &Paths) -> TokenStream {
                         inits.push(quote!(#name: #default::default()));
                         let value_ty = rust_type(&field.ty, paths);
                         let store = match (field.presence, field.ty.unbounded()) {
+                            (Presence::OptionalNullable, Ty::Value) if paths.json_values() => {
+                                let maybe = paths.maybe();
+                                quote!(#maybe::from_json_value(value.into()))
+                            }
                             (Presence::OptionalNullable, Ty::Value) => {
                                 let maybe = paths.maybe();
                                 quote!(#maybe::from_json(value.into()))
@@ -513,6 +514,14 @@ fn deserialize_streamed(
         }
     }
     let rest_arm = match (&s.rest, rest_field(s)) {
+        (Rest::Keep, Some((field, _))) if paths.json_values() => {
+            let field = field_ident(field);
+            let btree = paths.name("BTreeMap");
+            let value = paths.any_value();
+            slots.push(quote!(let mut #field = #btree::new();));
+            inits.push(quote!(#field));
+            quote!(rt::keep_typed(&mut access, &mut #field, key, rt::plain::<#value>())?)
+        }
         (Rest::Keep, Some((field, _))) => {
             let field = field_ident(field);
             let map = paths.name("Map");

@@ -27,12 +27,8 @@ pub fn rust_type(ty: &Ty, paths: &Paths) -> TokenStream {
         }
         Ty::Number => paths.name("Number"),
         Ty::JsonNumber => paths.json_number(),
-        Ty::Value => paths.name("Value"),
-        Ty::Object => {
-            let (map, string, value) =
-                (paths.name("Map"), paths.name("String"), paths.name("Value"));
-            quote!(#map<#string, #value>)
-        }
+        Ty::Value => paths.any_value(),
+        Ty::Object => paths.any_object(),
         Ty::Vec(inner) => {
             let inner = rust_type(inner, paths);
             let vec = paths.name("Vec");
@@ -63,6 +59,10 @@ pub struct Statics {
 /// statics of its bounds (`TOOL_NAME`).
 pub fn seed(ty: &Ty, paths: &Paths, statics: &mut Statics, name: &str) -> TokenStream {
     match ty {
+        Ty::Value if paths.json_values() => {
+            let value = paths.any_value();
+            quote!(rt::plain::<#value>())
+        }
         Ty::Value => quote!(rt::any()),
         Ty::Boxed(inner) => {
             let inner = seed(inner, paths, statics, name);

@@ -343,12 +343,16 @@ fn untagged(
 ) -> TokenStream {
     let ident = format_ident!("{}", item.name);
     let type_name = &item.name;
-    let (deserialize, deserializer, result, value) = (
+    let (deserialize, deserializer, result) = (
         paths.name("Deserialize"),
         paths.name("Deserializer"),
         paths.name("Result"),
-        paths.name("Value"),
     );
+    let value = if paths.json_values() {
+        quote!()
+    } else {
+        paths.name("Value")
+    };
     let branches = u.variants.iter().map(|variant| {
         let name = format_ident!("{}", variant.name);
         match &variant.payload {
@@ -365,7 +369,14 @@ fn untagged(
             Payload::WithTag(_) | Payload::Raw => quote!(),
         }
     });
-    let call = deserialize_call(&value, &quote!(deserializer), paths);
+    // A module for a user's schema buffers the raw text, so that a number reaches its branch
+    // with every digit.
+    let (buffer, raw) = if paths.json_values() {
+        (quote!(rt::raw(deserializer)?), quote!(&*raw))
+    } else {
+        let call = deserialize_call(&value, &quote!(deserializer), paths);
+        (quote!(#call?), quote!(&raw))
+    };
     let decide = if u.exactly_one {
         quote!(rt::untagged_one)
     } else {
@@ -374,8 +385,8 @@ fn untagged(
     quote! {
         impl<'de> #deserialize<'de> for #ident {
             fn deserialize<D: #deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
-                let raw = #call?;
-                #decide(&raw, #type_name, &[
+                let raw = #buffer;
+                #decide(#raw, #type_name, &[
                     #(#branches)*
                 ])
                 .map_err(rt::lift)

@@ -154,8 +154,10 @@ pub fn build(
         items: builder.items,
         document: None,
         warnings: Vec::new(),
+        json_values: options.checks.is_some(),
     };
     if let Some(source) = options.checks {
+        model.warnings.extend(dialect_warning(&source.document));
         model.warnings.extend(integer_warning(&model));
         let pointers = check_pointers(&model);
         if !pointers.is_empty() {
@@ -242,6 +244,37 @@ fn fallback_reason(error: &BuildError) -> String {
         BuildError::Unsupported { what, .. } => what.clone(),
         other => other.to_string(),
     }
+}
+
+/// The warning for a `$schema` that names no dialect the pipeline knows (a custom meta-schema,
+/// which may turn vocabularies off or add some): the document is read as the draft
+/// [`super::checks::Draft::of`] gives, every keyword of its vocabularies asserted.
+fn dialect_warning(document: &Value) -> Option<String> {
+    let declared = document.get("$schema")?.as_str()?;
+    let bare = declared
+        .trim_end_matches('#')
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    let known = [
+        "json-schema.org/draft-04/schema",
+        "json-schema.org/draft-06/schema",
+        "json-schema.org/draft-07/schema",
+        "json-schema.org/draft/2019-09/schema",
+        "json-schema.org/draft/2020-12/schema",
+    ];
+    if known.contains(&bare) {
+        return None;
+    }
+    let draft = match super::checks::Draft::of(document) {
+        super::checks::Draft::Draft4 => "draft-04",
+        super::checks::Draft::Draft6 => "draft-06",
+        super::checks::Draft::Draft7 => "draft-07",
+        super::checks::Draft::Draft201909 => "2019-09",
+        super::checks::Draft::Draft202012 => "2020-12",
+    };
+    Some(format!(
+        "`$schema` is `{declared}`, a meta-schema the pipeline does not read: the document is read as draft {draft}, every keyword of its vocabularies asserted (a vocabulary the meta-schema turns off is still checked, and a keyword one it adds defines is an annotation)"
+    ))
 }
 
 /// The warning for the Rust integers of `model`: `integer` is `i64` (or the width its

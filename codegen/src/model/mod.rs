@@ -34,6 +34,9 @@ pub struct Model {
     /// What the module accepts or refuses unlike the schema, by an option's choice: one line
     /// each, naming the definition (printed by `generate`, written in the module's docs).
     pub warnings: Vec<String>,
+    /// A value of any kind is a `toolcall_contracts::JsonValue`, every number kept as written
+    /// (a faithful family's); else a `serde_json::Value`.
+    pub json_values: bool,
 }
 
 impl Model {
@@ -266,9 +269,11 @@ pub enum Ty {
     /// `toolcall_contracts::JsonNumber`: a `number` with every digit and its form, at any size
     /// (a faithful family's).
     JsonNumber,
-    /// `serde_json::Value`: any JSON value.
+    /// Any JSON value: `serde_json::Value`, or `toolcall_contracts::JsonValue` in a module whose
+    /// [`Model::json_values`] is set.
     Value,
-    /// `serde_json::Map<String, Value>`: any object.
+    /// Any object: `serde_json::Map<String, Value>`, or `BTreeMap<String, JsonValue>` in a
+    /// module whose [`Model::json_values`] is set.
     Object,
     /// `Vec<T>`.
     Vec(Box<Ty>),

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Value`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::Map;
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
 
 /// The branches only narrow the `type` beside them.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,9 +37,9 @@ impl Serialize for Value {
 }
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = ::serde_json::Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged(
-                &raw,
+                &*raw,
                 "Value",
                 &[
                     |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
@@ -58,7 +57,7 @@ pub struct Setting {
     /// `value`: required, `null` is `None`.
     pub value: Option<JsonNumber>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, ::serde_json::Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Setting {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -81,7 +80,7 @@ impl<'de> Deserialize<'de> for Setting {
                 mut access: A,
             ) -> Result<Setting, A::Error> {
                 let mut value_slot = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "value" => {
@@ -92,7 +91,14 @@ impl<'de> Deserialize<'de> for Setting {
                                 rt::opt(rt::plain::<JsonNumber>()),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Setting {

@@ -3,8 +3,7 @@
 
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -63,13 +62,13 @@ impl rt::Sealed for Closed {}
 impl Contract for Closed {}
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Extended(pub Value);
-impl From<Value> for Extended {
-    fn from(value: Value) -> Self {
+pub struct Extended(pub JsonValue);
+impl From<JsonValue> for Extended {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Extended> for Value {
+impl From<Extended> for JsonValue {
     fn from(value: Extended) -> Self {
         value.0
     }
@@ -81,7 +80,11 @@ impl Serialize for Extended {
 }
 impl<'de> Deserialize<'de> for Extended {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &EXTENDED_CHECK), deserializer).map(Self)
+        rt::Seed::run(
+                rt::checked(rt::plain::<JsonValue>(), &EXTENDED_CHECK),
+                deserializer,
+            )
+            .map(Self)
     }
 }
 impl rt::Sealed for Extended {}

@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -17,13 +16,13 @@ static SCHEMA: rt::Document = rt::Document {
 };
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct T(pub Value);
-impl From<Value> for T {
-    fn from(value: Value) -> Self {
+pub struct T(pub JsonValue);
+impl From<JsonValue> for T {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<T> for Value {
+impl From<T> for JsonValue {
     fn from(value: T) -> Self {
         value.0
     }
@@ -35,7 +34,8 @@ impl Serialize for T {
 }
 impl<'de> Deserialize<'de> for T {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &T_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &T_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for T {}

@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -17,13 +16,13 @@ static SCHEMA: rt::Document = rt::Document {
 };
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node(pub Value);
-impl From<Value> for Node {
-    fn from(value: Value) -> Self {
+pub struct Node(pub JsonValue);
+impl From<JsonValue> for Node {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Node> for Value {
+impl From<Node> for JsonValue {
     fn from(value: Node) -> Self {
         value.0
     }
@@ -35,7 +34,8 @@ impl Serialize for Node {
 }
 impl<'de> Deserialize<'de> for Node {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &NODE_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &NODE_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Node {}

@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -17,13 +16,13 @@ static SCHEMA: rt::Document = rt::Document {
 };
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Fixed(pub Value);
-impl From<Value> for Fixed {
-    fn from(value: Value) -> Self {
+pub struct Fixed(pub JsonValue);
+impl From<JsonValue> for Fixed {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Fixed> for Value {
+impl From<Fixed> for JsonValue {
     fn from(value: Fixed) -> Self {
         value.0
     }
@@ -35,7 +34,8 @@ impl Serialize for Fixed {
 }
 impl<'de> Deserialize<'de> for Fixed {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &FIXED_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &FIXED_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Fixed {}

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Cat`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -20,13 +19,13 @@ static SCHEMA: rt::Document = rt::Document {
 
 /// A `mapping` that sends `cat` to the branch whose `kind` is `dog`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Pet(pub Value);
-impl From<Value> for Pet {
-    fn from(value: Value) -> Self {
+pub struct Pet(pub JsonValue);
+impl From<JsonValue> for Pet {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Pet> for Value {
+impl From<Pet> for JsonValue {
     fn from(value: Pet) -> Self {
         value.0
     }
@@ -38,7 +37,8 @@ impl Serialize for Pet {
 }
 impl<'de> Deserialize<'de> for Pet {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &PET_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &PET_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Pet {}
@@ -55,7 +55,7 @@ pub struct Cat {
     /// `lives`: optional: absent is `None`.
     pub lives: Option<i64>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Cat {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -80,7 +80,7 @@ impl<'de> Deserialize<'de> for Cat {
             ) -> Result<Cat, A::Error> {
                 let mut kind = false;
                 let mut lives = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "kind" => {
@@ -99,7 +99,14 @@ impl<'de> Deserialize<'de> for Cat {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 rt::required_constant(kind, "kind")?;
@@ -121,7 +128,7 @@ pub struct BigDog {
     /// `bark`: required.
     pub bark: String,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for BigDog {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -146,7 +153,7 @@ impl<'de> Deserialize<'de> for BigDog {
             ) -> Result<BigDog, A::Error> {
                 let mut kind = false;
                 let mut bark = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "kind" => {
@@ -165,7 +172,14 @@ impl<'de> Deserialize<'de> for BigDog {
                                 rt::plain::<String>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 rt::required_constant(kind, "kind")?;

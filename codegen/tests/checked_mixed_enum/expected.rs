@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -18,13 +17,13 @@ static SCHEMA: rt::Document = rt::Document {
 
 /// An integer, a string or null: no one Rust type checks it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Level(pub Value);
-impl From<Value> for Level {
-    fn from(value: Value) -> Self {
+pub struct Level(pub JsonValue);
+impl From<JsonValue> for Level {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Level> for Value {
+impl From<Level> for JsonValue {
     fn from(value: Level) -> Self {
         value.0
     }
@@ -36,7 +35,8 @@ impl Serialize for Level {
 }
 impl<'de> Deserialize<'de> for Level {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &LEVEL_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &LEVEL_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Level {}

@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -17,13 +16,13 @@ static SCHEMA: rt::Document = rt::Document {
 };
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Msg(pub Value);
-impl From<Value> for Msg {
-    fn from(value: Value) -> Self {
+pub struct Msg(pub JsonValue);
+impl From<JsonValue> for Msg {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Msg> for Value {
+impl From<Msg> for JsonValue {
     fn from(value: Msg) -> Self {
         value.0
     }
@@ -35,7 +34,8 @@ impl Serialize for Msg {
 }
 impl<'de> Deserialize<'de> for Msg {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &MSG_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &MSG_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Msg {}

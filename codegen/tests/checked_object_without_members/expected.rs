@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -17,13 +16,13 @@ static SCHEMA: rt::Document = rt::Document {
 };
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Nothing(pub Value);
-impl From<Value> for Nothing {
-    fn from(value: Value) -> Self {
+pub struct Nothing(pub JsonValue);
+impl From<JsonValue> for Nothing {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Nothing> for Value {
+impl From<Nothing> for JsonValue {
     fn from(value: Nothing) -> Self {
         value.0
     }
@@ -35,7 +34,11 @@ impl Serialize for Nothing {
 }
 impl<'de> Deserialize<'de> for Nothing {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &NOTHING_CHECK), deserializer).map(Self)
+        rt::Seed::run(
+                rt::checked(rt::plain::<JsonValue>(), &NOTHING_CHECK),
+                deserializer,
+            )
+            .map(Self)
     }
 }
 impl rt::Sealed for Nothing {}

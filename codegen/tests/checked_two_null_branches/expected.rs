@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -17,13 +16,13 @@ static SCHEMA: rt::Document = rt::Document {
 };
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Maybe(pub Value);
-impl From<Value> for Maybe {
-    fn from(value: Value) -> Self {
+pub struct Maybe(pub JsonValue);
+impl From<JsonValue> for Maybe {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Maybe> for Value {
+impl From<Maybe> for JsonValue {
     fn from(value: Maybe) -> Self {
         value.0
     }
@@ -35,7 +34,8 @@ impl Serialize for Maybe {
 }
 impl<'de> Deserialize<'de> for Maybe {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &MAYBE_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &MAYBE_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Maybe {}

@@ -2,17 +2,16 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `FooBar`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FooBar2 {
     /// `snake`: required.
     pub snake: String,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for FooBar2 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -35,7 +34,7 @@ impl<'de> Deserialize<'de> for FooBar2 {
                 mut access: A,
             ) -> Result<FooBar2, A::Error> {
                 let mut snake = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "snake" => {
@@ -46,7 +45,14 @@ impl<'de> Deserialize<'de> for FooBar2 {
                                 rt::plain::<String>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(FooBar2 {
@@ -69,7 +75,7 @@ pub struct FooBar {
     /// `pascal`: required.
     pub pascal: i64,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for FooBar {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -92,7 +98,7 @@ impl<'de> Deserialize<'de> for FooBar {
                 mut access: A,
             ) -> Result<FooBar, A::Error> {
                 let mut pascal = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "pascal" => {
@@ -103,7 +109,14 @@ impl<'de> Deserialize<'de> for FooBar {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(FooBar {

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Cat`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 /// OpenAPI's `discriminator` with a `mapping` written as draft-07 references, one percent-encoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,7 +68,7 @@ pub struct Cat {
     /// `lives`: optional: absent is `None`.
     pub lives: Option<i64>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Cat {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -94,7 +93,7 @@ impl<'de> Deserialize<'de> for Cat {
             ) -> Result<Cat, A::Error> {
                 let mut kind = false;
                 let mut lives = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "kind" => {
@@ -113,7 +112,14 @@ impl<'de> Deserialize<'de> for Cat {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 rt::required_constant(kind, "kind")?;
@@ -135,7 +141,7 @@ pub struct BigDog {
     /// `bark`: required.
     pub bark: String,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for BigDog {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -160,7 +166,7 @@ impl<'de> Deserialize<'de> for BigDog {
             ) -> Result<BigDog, A::Error> {
                 let mut kind = false;
                 let mut bark = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "kind" => {
@@ -179,7 +185,14 @@ impl<'de> Deserialize<'de> for BigDog {
                                 rt::plain::<String>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 rt::required_constant(kind, "kind")?;

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `ServerLimitsItem`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Server {
@@ -14,7 +13,7 @@ pub struct Server {
     /// `limits`: optional: absent is `None`.
     pub limits: Option<Vec<ServerLimitsItem>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Server {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -39,7 +38,7 @@ impl<'de> Deserialize<'de> for Server {
             ) -> Result<Server, A::Error> {
                 let mut capabilities = None;
                 let mut limits = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "capabilities" => {
@@ -58,7 +57,14 @@ impl<'de> Deserialize<'de> for Server {
                                 rt::seq(rt::plain::<ServerLimitsItem>()),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Server {
@@ -82,9 +88,9 @@ pub struct ServerCapabilities {
     /// `tools`: optional: absent is `None`.
     pub tools: Option<ServerCapabilitiesTools>,
     /// `logging`: optional: absent is `None`.
-    pub logging: Option<Map<String, Value>>,
+    pub logging: Option<BTreeMap<String, JsonValue>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for ServerCapabilities {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -109,7 +115,7 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
             ) -> Result<ServerCapabilities, A::Error> {
                 let mut tools = None;
                 let mut logging = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "tools" => {
@@ -125,10 +131,17 @@ impl<'de> Deserialize<'de> for ServerCapabilities {
                                 &mut access,
                                 &mut logging,
                                 "logging",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::plain::<BTreeMap<String, JsonValue>>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(ServerCapabilities {
@@ -152,7 +165,7 @@ pub struct ServerCapabilitiesTools {
     /// `listChanged`: optional: absent is `None`.
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for ServerCapabilitiesTools {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -175,7 +188,7 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                 mut access: A,
             ) -> Result<ServerCapabilitiesTools, A::Error> {
                 let mut list_changed = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "listChanged" => {
@@ -186,7 +199,14 @@ impl<'de> Deserialize<'de> for ServerCapabilitiesTools {
                                 rt::plain::<bool>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(ServerCapabilitiesTools {
@@ -211,7 +231,7 @@ pub struct ServerLimitsItem {
     /// `max`: optional: absent is `None`.
     pub max: Option<i64>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for ServerLimitsItem {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -236,7 +256,7 @@ impl<'de> Deserialize<'de> for ServerLimitsItem {
             ) -> Result<ServerLimitsItem, A::Error> {
                 let mut name = None;
                 let mut max = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "name" => {
@@ -250,7 +270,14 @@ impl<'de> Deserialize<'de> for ServerLimitsItem {
                         "max" => {
                             rt::member(&mut access, &mut max, "max", rt::plain::<i64>())?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(ServerLimitsItem {

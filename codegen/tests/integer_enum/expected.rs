@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Priority`, `JobRetries`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Priority {
@@ -64,7 +63,7 @@ pub struct Job {
     /// `retries`: optional: absent is `None`.
     pub retries: Option<JobRetries>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Job {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -89,7 +88,7 @@ impl<'de> Deserialize<'de> for Job {
             ) -> Result<Job, A::Error> {
                 let mut priority = None;
                 let mut retries = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "priority" => {
@@ -108,7 +107,14 @@ impl<'de> Deserialize<'de> for Job {
                                 rt::plain::<JobRetries>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Job {

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Record`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 /// Member names that are Rust keywords, collide once snake_cased, or are not identifiers at all.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +40,7 @@ pub struct Record {
     /// `bell\u{7}`: optional: absent is `None`.
     pub bell: Option<bool>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members_: Map<String, Value>,
+    pub unknown_members_: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Record {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -90,7 +89,7 @@ impl<'de> Deserialize<'de> for Record {
                 let mut say_hi = None;
                 let mut t = None;
                 let mut bell = None;
-                let mut unknown_members_ = Map::new();
+                let mut unknown_members_ = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "type" => {
@@ -205,7 +204,14 @@ impl<'de> Deserialize<'de> for Record {
                                 rt::plain::<bool>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members_, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members_,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Record {

@@ -2,10 +2,11 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Reading`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, MaybeUndefined, __private as rt};
+use ::toolcall_contracts::{
+    Contract, JsonNumber, JsonValue, MaybeUndefined, __private as rt,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
@@ -18,7 +19,7 @@ pub struct Reading {
     /// `count`: optional: absent is `None`.
     pub count: Option<i64>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Reading {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -47,7 +48,7 @@ impl<'de> Deserialize<'de> for Reading {
                 let mut values = None;
                 let mut scale = None;
                 let mut count = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "value" => {
@@ -82,7 +83,14 @@ impl<'de> Deserialize<'de> for Reading {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Reading {

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Limits`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
@@ -18,7 +17,7 @@ pub struct Limits {
     /// `even`: optional: absent is `None`.
     pub even: Option<i64>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Limits {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -47,7 +46,7 @@ impl<'de> Deserialize<'de> for Limits {
                 let mut ratio = None;
                 let mut step = None;
                 let mut even = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "percent" => {
@@ -82,7 +81,14 @@ impl<'de> Deserialize<'de> for Limits {
                                 rt::bounded(rt::plain::<i64>(), &LIMITS_EVEN_BOUNDS),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Limits {

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Amount`, `A2`, `B`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
 
 /// `oneOf`: `5` is both an integer and a number, so it is neither.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,9 +32,9 @@ impl Serialize for Amount {
 }
 impl<'de> Deserialize<'de> for Amount {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged_one(
-                &raw,
+                &*raw,
                 "Amount",
                 &[
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
@@ -74,9 +73,9 @@ impl Serialize for Either {
 }
 impl<'de> Deserialize<'de> for Either {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged_one(
-                &raw,
+                &*raw,
                 "Either",
                 &[
                     |raw| rt::object_branch(raw, Self::A2),
@@ -115,9 +114,9 @@ impl Serialize for Any {
 }
 impl<'de> Deserialize<'de> for Any {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged(
-                &raw,
+                &*raw,
                 "Any",
                 &[
                     |raw| rt::object_branch(raw, Self::A2),
@@ -135,7 +134,7 @@ pub struct A2 {
     /// `a`: required.
     pub a: i64,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for A2 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -158,11 +157,18 @@ impl<'de> Deserialize<'de> for A2 {
                 mut access: A,
             ) -> Result<A2, A::Error> {
                 let mut a = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "a" => rt::member(&mut access, &mut a, "a", rt::plain::<i64>())?,
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(A2 {
@@ -185,7 +191,7 @@ pub struct B {
     /// `b`: required.
     pub b: i64,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for B {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -208,11 +214,18 @@ impl<'de> Deserialize<'de> for B {
                 mut access: A,
             ) -> Result<B, A::Error> {
                 let mut b = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "b" => rt::member(&mut access, &mut b, "b", rt::plain::<i64>())?,
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(B {

@@ -2,13 +2,12 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Range`, `Row`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{
     de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap,
     ser::SerializeSeq,
 };
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
 
 /// `[x, y]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,7 +147,7 @@ pub struct Segment {
     /// `to`: required.
     pub to: Point,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Segment {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -173,7 +172,7 @@ impl<'de> Deserialize<'de> for Segment {
             ) -> Result<Segment, A::Error> {
                 let mut from = None;
                 let mut to = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "from" => {
@@ -187,7 +186,14 @@ impl<'de> Deserialize<'de> for Segment {
                         "to" => {
                             rt::member(&mut access, &mut to, "to", rt::plain::<Point>())?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Segment {

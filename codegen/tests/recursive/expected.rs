@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Expr`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 /// A tree: each node holds its children.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +16,7 @@ pub struct Node {
     /// `parent`: optional: absent is `None`.
     pub parent: Option<Box<Node>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Node {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -44,7 +43,7 @@ impl<'de> Deserialize<'de> for Node {
                 let mut name = None;
                 let mut children = None;
                 let mut parent = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "name" => {
@@ -71,7 +70,14 @@ impl<'de> Deserialize<'de> for Node {
                                 rt::boxed(rt::plain::<Node>()),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Node {
@@ -111,9 +117,9 @@ impl Serialize for Expr {
 }
 impl<'de> Deserialize<'de> for Expr {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged_one(
-                &raw,
+                &*raw,
                 "Expr",
                 &[
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
@@ -132,7 +138,7 @@ pub struct ExprNeg {
     /// `arg`: required.
     pub arg: Box<Expr>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for ExprNeg {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -157,7 +163,7 @@ impl<'de> Deserialize<'de> for ExprNeg {
             ) -> Result<ExprNeg, A::Error> {
                 let mut op = false;
                 let mut arg = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "op" => {
@@ -176,7 +182,14 @@ impl<'de> Deserialize<'de> for ExprNeg {
                                 rt::boxed(rt::plain::<Expr>()),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 rt::required_constant(op, "op")?;

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Money`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Money {
@@ -14,7 +13,7 @@ pub struct Money {
     /// `currency`: required.
     pub currency: String,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Money {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -39,7 +38,7 @@ impl<'de> Deserialize<'de> for Money {
             ) -> Result<Money, A::Error> {
                 let mut amount = None;
                 let mut currency = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "amount" => {
@@ -58,7 +57,14 @@ impl<'de> Deserialize<'de> for Money {
                                 rt::plain::<String>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Money {
@@ -84,7 +90,7 @@ pub struct Order {
     /// `tip`: optional: absent is `None`.
     pub tip: Option<Money>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Order {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -109,7 +115,7 @@ impl<'de> Deserialize<'de> for Order {
             ) -> Result<Order, A::Error> {
                 let mut total = None;
                 let mut tip = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "total" => {
@@ -128,7 +134,14 @@ impl<'de> Deserialize<'de> for Order {
                                 rt::plain::<Money>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Order {

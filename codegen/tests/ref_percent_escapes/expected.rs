@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Rate`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnitPrice(pub JsonNumber);
@@ -129,7 +128,7 @@ pub struct Line {
     /// `code`: optional: absent is `None`.
     pub code: Option<AB>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Line {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -156,7 +155,7 @@ impl<'de> Deserialize<'de> for Line {
                 let mut price = None;
                 let mut discount = None;
                 let mut code = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "price" => {
@@ -183,7 +182,14 @@ impl<'de> Deserialize<'de> for Line {
                                 rt::plain::<AB>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Line {

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Value`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::Map;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 /// Named like the generated `Deserializer` parameter.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,7 +12,7 @@ pub struct D2 {
     /// `s`: optional: absent is `None`.
     pub s: ::std::option::Option<S2>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, ::serde_json::Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for D2 {
     fn serialize<S: Serializer>(
@@ -41,11 +40,18 @@ impl<'de> Deserialize<'de> for D2 {
                 mut access: A,
             ) -> ::std::result::Result<D2, A::Error> {
                 let mut s = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "s" => rt::member(&mut access, &mut s, "s", rt::plain::<S2>())?,
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(D2 { s, unknown_members })
@@ -110,7 +116,7 @@ pub struct Visitor2 {
     /// `value`: optional: absent is `None`.
     pub value: ::std::option::Option<Value>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, ::serde_json::Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Visitor2 {
     fn serialize<S: Serializer>(
@@ -140,7 +146,7 @@ impl<'de> Deserialize<'de> for Visitor2 {
             ) -> ::std::result::Result<Visitor2, A::Error> {
                 let mut result = None;
                 let mut value_slot = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "result" => {
@@ -159,7 +165,14 @@ impl<'de> Deserialize<'de> for Visitor2 {
                                 rt::plain::<Value>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Visitor2 {
@@ -184,7 +197,7 @@ pub struct Result {
     /// `ok`: optional: absent is `None`.
     pub ok: ::std::option::Option<bool>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, ::serde_json::Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Result {
     fn serialize<S: Serializer>(
@@ -212,13 +225,20 @@ impl<'de> Deserialize<'de> for Result {
                 mut access: A,
             ) -> ::std::result::Result<Result, A::Error> {
                 let mut ok = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "ok" => {
                             rt::member(&mut access, &mut ok, "ok", rt::plain::<bool>())?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Result { ok, unknown_members })
@@ -269,9 +289,9 @@ impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = ::serde_json::Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged(
-                &raw,
+                &*raw,
                 "Value",
                 &[
                     |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
@@ -292,7 +312,7 @@ pub struct Option {
     /// `visitor`: optional: absent is `None`.
     pub visitor: ::std::option::Option<Visitor2>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, ::serde_json::Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Option {
     fn serialize<S: Serializer>(
@@ -322,7 +342,7 @@ impl<'de> Deserialize<'de> for Option {
             ) -> ::std::result::Result<Option, A::Error> {
                 let mut d = None;
                 let mut visitor = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "d" => rt::member(&mut access, &mut d, "d", rt::plain::<D2>())?,
@@ -334,7 +354,14 @@ impl<'de> Deserialize<'de> for Option {
                                 rt::plain::<Visitor2>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Option {

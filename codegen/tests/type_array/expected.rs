@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `Id`, `EntryLabel`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, MaybeUndefined, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, MaybeUndefined, __private as rt};
 
 /// A string or an integer.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,9 +37,9 @@ impl Serialize for Id {
 }
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged(
-                &raw,
+                &*raw,
                 "Id",
                 &[
                     |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
@@ -62,7 +61,7 @@ pub struct Entry {
     /// `note`: optional: absent, `null` and a value are kept apart.
     pub note: MaybeUndefined<String>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Entry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -89,7 +88,7 @@ impl<'de> Deserialize<'de> for Entry {
                 let mut id = None;
                 let mut label = None;
                 let mut note = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "id" => {
@@ -111,7 +110,14 @@ impl<'de> Deserialize<'de> for Entry {
                                 rt::nullable(rt::plain::<String>()),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Entry {
@@ -161,9 +167,9 @@ impl Serialize for EntryLabel {
 }
 impl<'de> Deserialize<'de> for EntryLabel {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::raw(deserializer)?;
         rt::untagged(
-                &raw,
+                &*raw,
                 "EntryLabel",
                 &[
                     |raw| rt::branch(raw, rt::plain::<String>(), Self::String),

@@ -2,10 +2,9 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 // warning: `integer` values are Rust integers (`i64`, or the width of their `format`) in `UpdateStopped`: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts
 
-use std::fmt;
+use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
@@ -16,7 +15,7 @@ pub struct Event {
     /// `update`: optional: absent is `None`.
     pub update: Option<Update>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Event {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -43,7 +42,7 @@ impl<'de> Deserialize<'de> for Event {
                 let mut state = None;
                 let mut source = None;
                 let mut update = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "state" => {
@@ -70,7 +69,14 @@ impl<'de> Deserialize<'de> for Event {
                                 rt::plain::<Update>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Event {
@@ -95,7 +101,7 @@ pub struct EventState {
     /// `idle`: optional: absent is `None`.
     pub idle: Option<bool>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for EventState {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -118,7 +124,7 @@ impl<'de> Deserialize<'de> for EventState {
                 mut access: A,
             ) -> Result<EventState, A::Error> {
                 let mut idle = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "idle" => {
@@ -129,7 +135,14 @@ impl<'de> Deserialize<'de> for EventState {
                                 rt::plain::<bool>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(EventState {
@@ -152,7 +165,7 @@ pub struct Source {
     /// `name`: required.
     pub name: String,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for Source {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -175,7 +188,7 @@ impl<'de> Deserialize<'de> for Source {
                 mut access: A,
             ) -> Result<Source, A::Error> {
                 let mut name = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "name" => {
@@ -186,7 +199,14 @@ impl<'de> Deserialize<'de> for Source {
                                 rt::plain::<String>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(Source {
@@ -257,7 +277,7 @@ impl Contract for Update {}
 #[derive(Clone, Debug, PartialEq)]
 pub struct UpdateStarted {
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for UpdateStarted {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -278,9 +298,14 @@ impl<'de> Deserialize<'de> for UpdateStarted {
                 self,
                 mut access: A,
             ) -> Result<UpdateStarted, A::Error> {
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
-                    rt::keep_unknown(&mut access, &mut unknown_members, key)?;
+                    rt::keep_typed(
+                        &mut access,
+                        &mut unknown_members,
+                        key,
+                        rt::plain::<JsonValue>(),
+                    )?;
                 }
                 Ok(UpdateStarted { unknown_members })
             }
@@ -299,7 +324,7 @@ pub struct UpdateStopped {
     /// `code`: optional: absent is `None`.
     pub code: Option<i64>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
-    pub unknown_members: Map<String, Value>,
+    pub unknown_members: BTreeMap<String, JsonValue>,
 }
 impl Serialize for UpdateStopped {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -322,7 +347,7 @@ impl<'de> Deserialize<'de> for UpdateStopped {
                 mut access: A,
             ) -> Result<UpdateStopped, A::Error> {
                 let mut code = None;
-                let mut unknown_members = Map::new();
+                let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "code" => {
@@ -333,7 +358,14 @@ impl<'de> Deserialize<'de> for UpdateStopped {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
+                        _ => {
+                            rt::keep_typed(
+                                &mut access,
+                                &mut unknown_members,
+                                key,
+                                rt::plain::<JsonValue>(),
+                            )?
+                        }
                     }
                 }
                 Ok(UpdateStopped {

@@ -2,8 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types
@@ -18,13 +17,13 @@ static SCHEMA: rt::Document = rt::Document {
 
 /// Any value; a string of at most 2 characters.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Short(pub Value);
-impl From<Value> for Short {
-    fn from(value: Value) -> Self {
+pub struct Short(pub JsonValue);
+impl From<JsonValue> for Short {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Short> for Value {
+impl From<Short> for JsonValue {
     fn from(value: Short) -> Self {
         value.0
     }
@@ -36,7 +35,8 @@ impl Serialize for Short {
 }
 impl<'de> Deserialize<'de> for Short {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::bounded(rt::any(), &SHORT_BOUNDS), deserializer).map(Self)
+        rt::Seed::run(rt::bounded(rt::plain::<JsonValue>(), &SHORT_BOUNDS), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Short {}
@@ -48,13 +48,13 @@ static SHORT_BOUNDS: rt::Bounds = rt::Bounds {
 
 /// `properties` and `required` without `type`: any value; an object needs an integer `a`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Loose(pub Value);
-impl From<Value> for Loose {
-    fn from(value: Value) -> Self {
+pub struct Loose(pub JsonValue);
+impl From<JsonValue> for Loose {
+    fn from(value: JsonValue) -> Self {
         Self(value)
     }
 }
-impl From<Loose> for Value {
+impl From<Loose> for JsonValue {
     fn from(value: Loose) -> Self {
         value.0
     }
@@ -66,7 +66,8 @@ impl Serialize for Loose {
 }
 impl<'de> Deserialize<'de> for Loose {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::any(), &LOOSE_CHECK), deserializer).map(Self)
+        rt::Seed::run(rt::checked(rt::plain::<JsonValue>(), &LOOSE_CHECK), deserializer)
+            .map(Self)
     }
 }
 impl rt::Sealed for Loose {}
@@ -79,13 +80,13 @@ static LOOSE_CHECK: rt::Check = rt::Check::new(
 
 /// Items without `type`; a count written as `2.0`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Counts(pub Vec<Value>);
-impl From<Vec<Value>> for Counts {
-    fn from(value: Vec<Value>) -> Self {
+pub struct Counts(pub Vec<JsonValue>);
+impl From<Vec<JsonValue>> for Counts {
+    fn from(value: Vec<JsonValue>) -> Self {
         Self(value)
     }
 }
-impl From<Counts> for Vec<Value> {
+impl From<Counts> for Vec<JsonValue> {
     fn from(value: Counts) -> Self {
         value.0
     }
@@ -99,7 +100,7 @@ impl<'de> Deserialize<'de> for Counts {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         rt::Seed::run(
                 rt::bounded(
-                    rt::seq(rt::bounded(rt::any(), &COUNTS_ITEM_BOUNDS)),
+                    rt::seq(rt::bounded(rt::plain::<JsonValue>(), &COUNTS_ITEM_BOUNDS)),
                     &COUNTS_BOUNDS,
                 ),
                 deserializer,
