@@ -159,6 +159,15 @@ cases! {
     checked_type_null: [Reply],
     #[cfg(feature = "checks")]
     untyped_values: [Short, Loose, Counts],
+    #[cfg(feature = "checks")]
+    checked_member_beside_union: [Msg, Pick],
+    #[cfg(feature = "checks")]
+    checked_type_array_object: [Opt, OptVariant0, Entry, EntryValue, EntryValueVariant0],
+    untagged_number_digits: [Amount, Reading, ReadingVariant0],
+    #[cfg(feature = "checks")]
+    checked_tagged_branch_keywords: [Shape, ShapeCircle, ShapeSquare, ShapeDot],
+    #[cfg(feature = "checks")]
+    checked_dynamic_scope: [Leaf, Numbers],
     bounds_of_other_kinds: [Count],
     dialect_draft04: [Port, Service],
     draft07_ref_siblings_ignored: [Name, Person],

@@ -209,3 +209,129 @@ pub(super) fn residual(builder: &Builder<'_>, schema: &Value, construct: Constru
         .cloned()
         .collect()
 }
+
+/// `branch` and the schemas it takes in (the definition its `$ref` names, its `allOf` parts and
+/// the definitions they name), one level deep.
+fn branch_parts<'s>(builder: &'s Builder<'_>, branch: &'s Value) -> Vec<&'s Value> {
+    let mut parts = vec![branch];
+    let add_ref = |schema: &'s Value, parts: &mut Vec<&'s Value>| {
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| builder.resolve(r, "").ok())
+        {
+            parts.push(target);
+        }
+    };
+    add_ref(branch, &mut parts);
+    for part in branch
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        parts.push(part);
+        add_ref(part, &mut parts);
+    }
+    parts
+}
+
+/// The branches of `schema`'s `oneOf` (or `anyOf`).
+fn union_branches(schema: &Value) -> &[Value] {
+    schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Whether a branch keyword is one a struct built from the branch carries: its members, their
+/// presence, the rest of the members, and how it takes in other schemas.
+fn shapes_members(keyword: &str, value: &Value, assert_formats: bool) -> bool {
+    match keyword {
+        "properties" | "required" | "additionalProperties" | "$ref" | "allOf" => true,
+        "type" => value == "object",
+        other => !is_assertion(other, assert_formats),
+    }
+}
+
+/// Whether the union of an object schema cannot sit beside its members as a flattened part of
+/// the struct (a faithful family's): a branch (or a schema it takes in) constrains a member the
+/// struct declares (`parent_members`, which the struct takes out before the union sees the
+/// rest), or asserts about the object as a whole (`minProperties`, `patternProperties`,
+/// `additionalProperties` counting the struct's members...). Such a union is checked as a
+/// whole instead, its branches' members kept as the struct's unknown members.
+pub(super) fn union_reaches_members(
+    builder: &Builder<'_>,
+    schema: &Value,
+    parent_members: &[String],
+) -> bool {
+    let assert_formats = builder.assert_formats();
+    let names = |part: &Value, key: &str| -> Vec<String> {
+        match part.get(key) {
+            Some(Value::Object(map)) => map.keys().cloned().collect(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    union_branches(schema).iter().any(|branch| {
+        branch_parts(builder, branch).into_iter().any(|part| {
+            let Some(map) = part.as_object() else {
+                return part == &Value::Bool(false);
+            };
+            map.iter()
+                .any(|(k, v)| k == "additionalProperties" || !shapes_members(k, v, assert_formats))
+                || names(part, "properties")
+                    .iter()
+                    .chain(&names(part, "required"))
+                    .any(|name| parent_members.contains(name))
+        })
+    })
+}
+
+/// Whether a branch of a tagged union asserts something its variant's struct does not carry
+/// (`minProperties`, `patternProperties`, `not` beside a catch-all's...), which holds for the
+/// whole object, tag included: the union is then checked as a whole (a faithful family's).
+pub(super) fn tagged_branches_lossy(builder: &Builder<'_>, schema: &Value) -> bool {
+    let assert_formats = builder.assert_formats();
+    union_branches(schema).iter().any(|branch| {
+        let catch_all = branch.get("not").is_some();
+        branch_parts(builder, branch).into_iter().any(|part| {
+            let Some(map) = part.as_object() else {
+                return part == &Value::Bool(false);
+            };
+            map.iter()
+                .any(|(k, v)| !(shapes_members(k, v, assert_formats) || (catch_all && k == "not")))
+        })
+    })
+}
+
+/// Whether `schema` reaches a `$dynamicRef` or `$recursiveRef`, in itself or through the
+/// definitions its `$ref`s name: its value then depends on the dynamic scope it is decoded
+/// in, which a check of a part on its own does not have.
+pub(super) fn reaches_dynamic_ref(builder: &Builder<'_>, schema: &Value) -> bool {
+    fn walk<'a>(builder: &'a Builder<'_>, value: &'a Value, seen: &mut Vec<&'a str>) -> bool {
+        match value {
+            Value::Object(map) => map.iter().any(|(k, v)| match k.as_str() {
+                "$dynamicRef" | "$recursiveRef" => true,
+                "$ref" => v.as_str().is_some_and(|r| {
+                    if seen.contains(&r) {
+                        return false;
+                    }
+                    seen.push(r);
+                    builder
+                        .resolve(r, "")
+                        .is_ok_and(|target| walk(builder, target, seen))
+                }),
+                _ => walk(builder, v, seen),
+            }),
+            Value::Array(items) => items.iter().any(|v| walk(builder, v, seen)),
+            _ => false,
+        }
+    }
+    walk(builder, schema, &mut Vec::new())
+}

@@ -559,6 +559,13 @@ impl Builder<'_> {
                 pointer,
                 "a document with `$dynamicRef` (or `$recursiveRef`), whose dynamic scope starts at the root",
             ))
+        } else if self.dynamic_scope && super::assertions::reaches_dynamic_ref(self, schema) {
+            // Decoded as one value, checked from here: a part checked on its own would resolve
+            // its `$dynamicRef` in another dynamic scope.
+            Err(self.unsupported(
+                pointer,
+                "a schema that reaches a `$dynamicRef` (or `$recursiveRef`), which resolves in the dynamic scope it is decoded in",
+            ))
         } else {
             self.kind_shape(name, schema, pointer)
         };
@@ -566,18 +573,29 @@ impl Builder<'_> {
         let (kind, keywords) = match shaped {
             Ok((kind, Some((merged, construct)))) => {
                 let keywords = residual(self, &merged, construct);
-                let keywords = match &kind {
-                    Kind::Union(u)
-                        if u.tag.is_none() && !u.exactly_one && merged.get("oneOf").is_some() =>
-                    {
-                        let mut all = keywords;
-                        if !all.iter().any(|k| k == "oneOf") {
-                            all.push("oneOf".to_owned());
-                        }
-                        all
+                // The union keyword, when the union does not enforce it as written: an untagged
+                // `oneOf` decoded as an `anyOf`, or a tagged union whose branches assert more
+                // than their structs carry.
+                let unenforced = match &kind {
+                    Kind::Union(u) if u.tag.is_none() && !u.exactly_one => {
+                        merged.get("oneOf").map(|_| "oneOf")
                     }
-                    _ => keywords,
+                    Kind::Union(u)
+                        if u.tag.is_some()
+                            && super::assertions::tagged_branches_lossy(self, &merged) =>
+                    {
+                        ["oneOf", "anyOf"]
+                            .into_iter()
+                            .find(|k| merged.get(*k).is_some())
+                    }
+                    _ => None,
                 };
+                let mut keywords = keywords;
+                if let Some(keyword) = unenforced {
+                    if !keywords.iter().any(|k| k == keyword) {
+                        keywords.push(keyword.to_owned());
+                    }
+                }
                 (kind, keywords)
             }
             Ok((kind, None)) => (kind, Vec::new()),
@@ -672,9 +690,11 @@ impl Builder<'_> {
         let types = types(schema);
         if has_union(schema) {
             if self.is_object(schema) && has_properties(schema) {
-                return self
-                    .structure(name, schema, pointer)
-                    .map(|s| (Kind::Struct(s), mine(Construct::Struct { flattened: true })));
+                return self.structure(name, schema, pointer).map(|s| {
+                    // A flattened union or a presence rule carries the union keyword.
+                    let flattened = s.flatten.is_some() || s.presence_rule.is_some();
+                    (Kind::Struct(s), mine(Construct::Struct { flattened }))
+                });
             }
             if let Some(narrowed) = super::unions::narrowed(self, schema, pointer)? {
                 return self.kind_shape(name, &narrowed, pointer);

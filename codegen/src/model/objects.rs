@@ -517,10 +517,24 @@ pub(super) fn structure(
     let mut flatten = None;
     let mut presence_rule = None;
     if has_union(schema) {
+        let tag = if presence_only(schema).is_some() {
+            None
+        } else {
+            super::unions::flattened_tag(builder, schema, pointer)?
+        };
+        let beside: Vec<String> = properties
+            .keys()
+            .filter(|k| Some(*k) != tag.as_ref())
+            .cloned()
+            .collect();
         if let Some(rule) = presence_only(schema) {
             presence_rule = Some(rule);
+        } else if builder.faithful()
+            && super::assertions::union_reaches_members(builder, schema, &beside)
+        {
+            // The union is checked as a whole (its keyword is not carried: see
+            // `Builder::kind`); its branches' own members are the struct's unknown ones.
         } else {
-            let tag = super::unions::flattened_tag(builder, schema, pointer)?;
             if let Some(tag) = &tag {
                 properties.remove(tag);
                 required.retain(|r| r != tag);

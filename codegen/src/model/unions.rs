@@ -605,7 +605,11 @@ pub(super) fn union_with_parent(
     pointer: &str,
     parent_members: &[String],
 ) -> Result<Union, BuildError> {
-    let source = if parent_members.is_empty() && schema.get("properties").is_none() {
+    // A faithful family's `type` array keeps its members: each type's branch takes its own
+    // keywords (see `split_types`).
+    let type_array = builder.faithful() && !has_union(schema);
+    let source = if parent_members.is_empty() && (schema.get("properties").is_none() || type_array)
+    {
         schema.clone()
     } else {
         without_members(schema)
