@@ -36,6 +36,27 @@ enum Command {
         #[command(subcommand)]
         command: McpCommand,
     },
+    /// Real schemas with their instances through the pipeline, each verdict and re-encoding
+    /// compared with the `jsonschema` crate's: prints refused (with the error naming the
+    /// keyword), agree, disagree; exits 1 on a disagreement.
+    ///
+    /// DIR holds `schemas/NAME.json` and instances in `test/NAME/*.json` and
+    /// `negative_test/NAME/*.json` (a schema catalogue's layout, SchemaStore's `src/`).
+    SchemasEval {
+        /// The catalogue folder.
+        dir: PathBuf,
+        /// The scratch crate's folder [default: target/schemas-eval].
+        #[arg(long, value_name = "DIR")]
+        work: Option<PathBuf>,
+        /// URI prefix under which the catalogue's schemas refer to each other, served from
+        /// DIR/schemas/ (repeatable).
+        #[arg(long = "ref-prefix", value_name = "URI", default_values_t = [
+            "https://json.schemastore.org/".to_owned(),
+            "https://www.schemastore.org/".to_owned(),
+            "http://json.schemastore.org/".to_owned(),
+        ])]
+        ref_prefixes: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -87,6 +108,23 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Generate => generate(&root),
         Command::Check => check(&root),
+        Command::SchemasEval {
+            dir,
+            work,
+            ref_prefixes,
+        } => {
+            let options = xtask::schemas_eval::Options {
+                work: work.unwrap_or_else(|| root.join("target/schemas-eval")),
+                dir,
+                root: root.clone(),
+                ref_prefixes,
+            };
+            match xtask::schemas_eval::run_all(&options) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("some instances disagree (see above)".to_owned()),
+                Err(error) => Err(error),
+            }
+        }
         Command::Acp {
             command:
                 AcpCommand::Import {
