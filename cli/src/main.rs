@@ -42,6 +42,7 @@ use toolcall_contracts::traffic::{
 use toolcall_contracts::{bundle, schema_diff};
 
 mod hops;
+mod tap_http;
 
 #[derive(Parser)]
 #[command(
@@ -104,8 +105,48 @@ enum Command {
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
+        /// Relay HTTP instead of running a command: listen on ADDRESS (loopback unless
+        /// --allow-remote) as a reverse proxy in front of --upstream, a remote MCP server.
+        #[arg(
+            long,
+            value_name = "ADDRESS",
+            requires = "upstream",
+            conflicts_with = "command"
+        )]
+        listen: Option<std::net::SocketAddr>,
+        /// The MCP server's base URL (`http://host:port`); the client uses the same paths on
+        /// --listen.
+        #[arg(long, value_name = "URL", requires = "listen")]
+        upstream: Option<String>,
+        /// With --listen: the transport, recognized from the traffic by default (a `GET` stream
+        /// announcing an `endpoint` is HTTP+SSE, the rest Streamable HTTP).
+        #[arg(long, value_enum, default_value_t = HttpTransport::Auto, requires = "listen")]
+        transport: HttpTransport,
+        /// With --listen: allow an ADDRESS that is not loopback (other machines can then use the
+        /// upstream through the tap).
+        #[arg(long, requires = "listen")]
+        allow_remote: bool,
+        /// With --listen: a host name accepted in `Host` besides this tap's address (any port).
+        #[arg(long = "allow-host", value_name = "NAME", requires = "listen")]
+        allow_hosts: Vec<String>,
+        /// With --listen: an `Origin` accepted besides local ones (`https://app.example`).
+        #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "listen")]
+        allow_origins: Vec<String>,
+        /// With --listen: seconds the upstream has to start a response (then the client gets
+        /// `504 Gateway Timeout`).
+        #[arg(
+            long,
+            value_name = "SECONDS",
+            default_value_t = 120.0,
+            requires = "listen"
+        )]
+        upstream_timeout: f64,
         /// The agent or server to run, and its arguments (after `--`).
-        #[arg(last = true, required = true, value_name = "COMMAND")]
+        #[arg(
+            last = true,
+            required_unless_present = "listen",
+            value_name = "COMMAND"
+        )]
         command: Vec<OsString>,
     },
     /// Work with MCP tool lists.
@@ -337,6 +378,16 @@ enum Format {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum HttpTransport {
+    /// Recognized from the traffic.
+    Auto,
+    /// Streamable HTTP (MCP 2025-03-26 and later).
+    StreamableHttp,
+    /// HTTP+SSE (MCP 2024-11-05).
+    Sse,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum TapFormat {
     /// `toolcall tap: line N (FROM): ...` lines for what is not ok, then the summary line.
     Text,
@@ -380,15 +431,44 @@ fn main() -> ExitCode {
             report,
             max_bytes,
             max_depth,
+            listen,
+            upstream,
+            transport,
+            allow_remote,
+            allow_hosts,
+            allow_origins,
+            upstream_timeout,
             command,
         } => {
             let limits = DecodeLimits::default()
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
+            let json = format == TapFormat::Json;
             let format = match format {
                 TapFormat::Text => ReportFormat::Text,
                 TapFormat::Json => ReportFormat::Json,
             };
+            if let (Some(listen), Some(upstream)) = (listen, upstream) {
+                let options = tap_http::Options {
+                    listen,
+                    upstream,
+                    allow_remote,
+                    allow_hosts,
+                    allow_origins,
+                    transport: match transport {
+                        HttpTransport::Auto => tap_http::Transport::Auto,
+                        HttpTransport::StreamableHttp => tap_http::Transport::StreamableHttp,
+                        HttpTransport::Sse => tap_http::Transport::Sse,
+                    },
+                    upstream_timeout: std::time::Duration::from_secs_f64(
+                        upstream_timeout.clamp(0.001, 86_400.0),
+                    ),
+                    transcript,
+                    json,
+                    max_bytes,
+                };
+                return tap_http_main(options, format, report.as_deref(), limits);
+            }
             Ok(tap(
                 transcript.as_deref(),
                 format,
@@ -565,6 +645,37 @@ fn tap(
             ExitCode::from(2)
         }
     }
+}
+
+/// `toolcall tap --listen ... --upstream ...`.
+fn tap_http_main(
+    options: tap_http::Options,
+    format: ReportFormat,
+    report: Option<&Path>,
+    limits: DecodeLimits,
+) -> ExitCode {
+    let checker = match Checker::new() {
+        Ok(checker) => checker,
+        Err(error) => {
+            eprintln!("toolcall: {}", chain(&error));
+            return ExitCode::from(2);
+        }
+    };
+    let out: Box<dyn Write + Send> = match report {
+        Some(path) => match File::create(path) {
+            Ok(file) => Box::new(io::BufWriter::new(file)),
+            Err(error) => {
+                eprintln!("toolcall: cannot create `{}`: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => Box::new(io::stderr()),
+    };
+    tap_http::run(
+        options,
+        Monitor::new(checker, limits),
+        Reporter::new(format, out),
+    )
 }
 
 fn schemas_diff(format: DiffFormat, old: &Path, new: &Path) -> io::Result<ExitCode> {
