@@ -673,7 +673,7 @@ fn tap_http_main(
     };
     tap_http::run(
         options,
-        Monitor::new(checker, limits),
+        Monitor::new(checker, limits).mcp_server(),
         Reporter::new(format, out),
     )
 }

@@ -173,6 +173,8 @@ pub struct Monitor {
     lines: usize,
     /// `"session":<name>,` (the name as JSON) put first in each record, for a named session.
     name: Option<String>,
+    /// What the child is before a session says (the HTTP tap's upstream is an MCP server).
+    child: Option<Peer>,
 }
 
 impl fmt::Debug for Monitor {
@@ -202,6 +204,7 @@ impl Monitor {
             summary: TapSummary::default(),
             lines: 0,
             name: None,
+            child: None,
         }
     }
 
@@ -222,7 +225,17 @@ impl Monitor {
             summary: TapSummary::default(),
             lines: 0,
             name: None,
+            child: self.child,
         }
+    }
+
+    /// The same monitor taking the child for an MCP server from the first message (it is an
+    /// `agent` until a session says MCP otherwise): the HTTP tap's upstream, which only MCP
+    /// speaks over HTTP.
+    #[must_use]
+    pub fn mcp_server(mut self) -> Self {
+        self.child = Some(Peer::Server);
+        self
     }
 
     /// The same monitor naming its session in every transcript record:
@@ -351,7 +364,8 @@ impl Monitor {
         match (side, self.session.protocol()) {
             (Side::Client, _) => Peer::Client,
             (Side::Child, Some(Protocol::Mcp { .. })) => Peer::Server,
-            (Side::Child, _) => Peer::Agent,
+            (Side::Child, Some(Protocol::Acp { .. })) => Peer::Agent,
+            (Side::Child, None) => self.child.unwrap_or(Peer::Agent),
         }
     }
 

@@ -233,9 +233,11 @@ fn common(flow: &Flow, kind: Client) -> Result<(), Box<dyn std::error::Error>> {
         }
         Client::Python => assert_eq!(flow.tapped, flow.direct),
     }
+    // The same messages with and without the tap; how many times a replayed one comes again
+    // depends on timing (see the Streamable HTTP test), with or without the tap.
     assert_eq!(
-        shapes_without_error_ids(&flow.tapped_record)?,
-        shapes_without_error_ids(&flow.direct_record)?,
+        unique(shapes_without_error_ids(&flow.tapped_record)?),
+        unique(shapes_without_error_ids(&flow.direct_record)?),
         "the client saw the same messages with and without the tap"
     );
     let transcript = &flow.stopped.transcript;
@@ -259,6 +261,11 @@ fn common(flow: &Flow, kind: Client) -> Result<(), Box<dyn std::error::Error>> {
     );
     let _ = &flow.transcript;
     Ok(())
+}
+
+fn unique(mut shapes: Vec<String>) -> Vec<String> {
+    shapes.dedup();
+    shapes
 }
 
 fn http_stats(summary: &Value) -> &Value {
@@ -286,19 +293,52 @@ fn typescript_sdk_streamable_http_through_the_tap() -> TestResult {
     );
     let report = &flow.stopped.report;
     let summary = summary(report);
-    assert_eq!(flow.stopped.transcript.len(), 135);
+    // The client resumes a stream with Last-Event-ID: its SDK does so after a POST stream that
+    // ended with an error response (it counts only results as the answer), about 1 s later.
+    // server-everything's event store then replays every stream's events after the one named,
+    // which the specification forbids: messages the client had on other streams come again
+    // (how many depends on timing). The tap reports it, and checks them as the client gets them:
+    // a response a second time is invalid (its request was answered); a request a second time
+    // is a new request, which the client answers again.
+    let replays = events(report, "foreign-replay");
+    assert_eq!(replays.len(), 1);
+    assert!(http_stats(&summary)["foreign_replays"].as_u64() > Some(0));
+    let transcript = shapes(&flow.stopped.transcript)?;
+    let distinct = unique(transcript.clone());
+    // Distinct (sender, method or result, id): a replay only repeats some of them.
+    assert_eq!(distinct.len(), 93);
+    assert!(
+        transcript.len() > 122,
+        "more than the 122 messages of a run without replays"
+    );
+    let again = |prefix: &str| {
+        transcript
+            .windows(2)
+            .filter(|pair| pair[0] == pair[1] && pair[0].starts_with(prefix))
+            .count()
+    };
+    let invalid = invalid(report);
     assert_eq!(
-        json!({"messages": summary["messages"], "from_client": summary["from_client"],
-               "from_child": summary["from_child"], "ok": summary["ok"],
-               "invalid": summary["invalid"], "unchecked": summary["unchecked"],
-               "lifecycle": summary["lifecycle"], "protocol": summary["protocol"]}),
-        json!({"messages": 135, "from_client": 55, "from_child": 80, "ok": 128, "invalid": 7,
-               "unchecked": 0, "lifecycle": 4,
-               "protocol": {"protocol": "mcp", "version": "2025-11-25"}})
+        invalid[0],
+        (
+            59,
+            "client".to_owned(),
+            "/result/content/number".to_owned(),
+            "2.5 is not one of an array, a boolean, an integer, a string".to_owned()
+        )
+    );
+    assert_eq!(invalid.len(), 1 + again(r#""server" result"#));
+    for (_, from, pointer, message) in &invalid[1..] {
+        assert_eq!((from.as_str(), pointer.as_str()), ("server", "/id"));
+        assert!(message.contains("was answered already"), "{message}");
+    }
+    assert_eq!(summary["unchecked"], 0);
+    assert_eq!(
+        summary["protocol"],
+        json!({"protocol": "mcp", "version": "2025-11-25"})
     );
     let http = http_stats(&summary);
     assert_eq!(http["sessions"], 1);
-    assert_eq!(http["foreign_replays"], 20);
     assert_eq!(http["unanswered"], 0);
     assert_eq!(http["upstream_failures"], 0);
     // One session, opened by the response to `initialize` (its Mcp-Session-Id), ended by the
@@ -309,34 +349,12 @@ fn typescript_sdk_streamable_http_through_the_tap() -> TestResult {
     let closed = events(report, "session-closed");
     assert_eq!(closed.len(), 1);
     assert_eq!(closed[0]["why"], "DELETE");
-    // The client resumes its GET stream with Last-Event-ID, and server-everything (whose event
-    // store replays every stream's events after the one named) sends it 20 events it had
-    // delivered on other streams, 13 of them messages: 6 responses a second time (invalid: the
-    // request was answered), and 7 requests and notifications, which the client answers again.
-    let replays = events(report, "foreign-replay");
-    assert_eq!(replays.len(), 1);
-    assert_eq!(replays[0]["events"], 20);
-    let invalid = invalid(report);
-    assert_eq!(invalid.len(), 7);
-    assert_eq!(
-        invalid[0],
-        (
-            59,
-            "client".to_owned(),
-            "/result/content/number".to_owned(),
-            "2.5 is not one of an array, a boolean, an integer, a string".to_owned()
-        )
-    );
-    for (_, from, pointer, message) in &invalid[1..] {
-        assert_eq!((from.as_str(), pointer.as_str()), ("server", "/id"));
-        assert!(message.contains("was answered already"), "{message}");
-    }
     // server-everything goes on reporting progress for the call the client cancelled.
-    let problems = events(report, "lifecycle");
-    assert_eq!(problems.len(), 4);
-    for problem in problems {
-        assert_eq!(problem["problem"], "progress-after-cancel");
-    }
+    let after_cancel = events(report, "lifecycle")
+        .into_iter()
+        .filter(|problem| problem["problem"] == "progress-after-cancel")
+        .count();
+    assert_eq!(after_cancel, 4);
     Ok(())
 }
 

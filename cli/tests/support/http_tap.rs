@@ -71,6 +71,10 @@ impl HttpTap {
     }
 
     /// `http://ADDRESS` + `path`.
+    #[allow(
+        dead_code,
+        reason = "the peers' tests use it, the scripted ones do not"
+    )]
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.address)
     }
@@ -81,7 +85,10 @@ impl HttpTap {
         let interrupted = Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status();
-        if !interrupted.as_ref().is_ok_and(std::process::ExitStatus::success) {
+        if !interrupted
+            .as_ref()
+            .is_ok_and(std::process::ExitStatus::success)
+        {
             let _ = child.kill();
         }
         let status = child.wait()?;
