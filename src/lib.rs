@@ -59,7 +59,7 @@ mod maybe;
 pub mod mcp;
 #[cfg(any(feature = "tools", feature = "hops"))]
 mod pairing;
-pub mod pointer;
+pub use toolcall_schema::pointer;
 pub mod policy;
 mod report;
 pub mod route;

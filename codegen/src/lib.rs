@@ -6,22 +6,21 @@
 //! [`output`] (write, or compare with what is committed).
 //! [`families`] says which schema files feed which `generated/<family>.rs`; [`Builder`] runs the
 //! same pipeline on a user's own schema (from a `build.rs` or `toolcall-codegen generate
-//! --schema`); [`acp_export`] and [`mcp_import`] bring official schemas into `schema/`.
+//! --schema`). This repository's maintenance commands (`cargo xtask generate`, `check`, the ACP
+//! and MCP imports) run the same pipeline on the in-repo families.
 
-pub mod acp_export;
 mod builder;
-pub mod changelog;
 pub mod check;
 pub mod emit;
 pub mod families;
 pub mod load;
-pub mod mcp_import;
 pub mod model;
 pub mod normalize;
 pub mod output;
-#[path = "../../src/pointer.rs"]
-pub mod pointer;
 pub mod typify_stage;
+
+/// JSON Pointers, one helper for the whole workspace.
+pub(crate) use toolcall_schema::pointer;
 
 use std::path::{Path, PathBuf};
 

@@ -1,202 +1,61 @@
-//! `toolcall-codegen`: regenerate or check `generated/`, and import the ACP schema.
+//! `toolcall-codegen`: Rust types, with their decode and encode, from a JSON Schema of your own.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{ArgGroup, Parser, Subcommand};
-use toolcall_codegen::acp_export::{self, Source};
-use toolcall_codegen::{changelog, mcp_import};
+use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
     name = "toolcall-codegen",
-    about = "Schema to Rust pipeline of toolcall-contracts"
+    version,
+    about = "Rust types from a JSON Schema, for a crate that depends on toolcall-contracts"
 )]
 struct Cli {
-    /// Workspace root (holds `schema/` and `generated/`); defaults to this crate's workspace.
-    #[arg(long, global = true)]
-    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate `generated/` from `schema/`; with `--schema`, generate a module for a schema
-    /// of your own instead.
+    /// Generate one module from a JSON Schema: its root schema (named after its `title`, else the
+    /// file) and every definition, for a crate that depends on `toolcall-contracts`, `serde` and
+    /// `serde_json`.
     Generate {
-        /// A JSON Schema (2020-12 or draft-07) whose root schema (named after its `title`, else
-        /// the file) and every definition are generated, into one module for a crate that
-        /// depends on `toolcall-contracts`, `serde` and `serde_json`.
-        #[arg(long, value_name = "FILE", requires = "out")]
-        schema: Option<PathBuf>,
-        /// Where `--schema`'s module is written.
-        #[arg(long, value_name = "FILE.rs", requires = "schema")]
-        out: Option<PathBuf>,
-        /// With `--schema`: `#[non_exhaustive]` types built by `new` and setters.
-        #[arg(long, requires = "schema")]
+        /// The JSON Schema.
+        #[arg(long, value_name = "FILE")]
+        schema: PathBuf,
+        /// Where the module is written.
+        #[arg(long, value_name = "FILE.rs")]
+        out: PathBuf,
+        /// `#[non_exhaustive]` types built by `new` and setters.
+        #[arg(long)]
         forward_compatible: bool,
-        /// With `--schema`: drop members the schema does not declare instead of keeping them.
-        #[arg(long, requires = "schema")]
+        /// Drop members the schema does not declare instead of keeping them.
+        #[arg(long)]
         drop_unknown_members: bool,
     },
-    /// Exit non-zero, naming the regeneration command, when `generated/` is stale.
-    Check,
-    /// ACP schema import.
-    Acp {
-        #[command(subcommand)]
-        command: AcpCommand,
-    },
-    /// MCP schema import.
-    Mcp {
-        #[command(subcommand)]
-        command: McpCommand,
-    },
-}
-
-#[derive(Subcommand)]
-enum McpCommand {
-    /// Copy an official MCP `schema.json` into `schema/mcp/<version>/` with its provenance.
-    Import {
-        /// The published `schema.json`, imported as it is.
-        #[arg(long, value_name = "PATH")]
-        file: PathBuf,
-        /// The MCP protocol version it belongs to (`YYYY-MM-DD`).
-        #[arg(long, value_name = "VERSION")]
-        version: String,
-    },
-}
-
-#[derive(Subcommand)]
-enum AcpCommand {
-    /// Import the ACP v1 schema into `schema/acp/`, regenerate `generated/`, add a
-    /// `CHANGELOG.md` entry.
-    ///
-    /// The schema comes from a version of the official crate (`--crate-version`, exported with
-    /// schemars) or from a published `schema.json` taken as it is (`--file`). When the pipeline
-    /// fails on it, `schema/acp/` is put back as it was. `export` is an alias, the old name of
-    /// this step.
-    #[command(
-        visible_alias = "export",
-        group(ArgGroup::new("source").required(true).args(["crate_version", "file"]))
-    )]
-    Import {
-        /// Version of `agent-client-protocol-schema` on crates.io to export the schema from.
-        #[arg(long, value_name = "X.Y.Z")]
-        crate_version: Option<String>,
-        /// A published ACP `schema.json`, imported as it is.
-        #[arg(long, value_name = "PATH")]
-        file: Option<PathBuf>,
-        /// The changelog entry's date, `YYYY-MM-DD` [default: today, UTC].
-        #[arg(long, value_name = "DATE")]
-        date: Option<String>,
-    },
-}
-
-fn default_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let root = cli.root.unwrap_or_else(default_root);
-    let result = match cli.command {
-        Command::Generate {
-            schema: Some(schema),
-            out: Some(out),
-            forward_compatible,
-            drop_unknown_members,
-        } => toolcall_codegen::Builder::new(&schema)
-            .forward_compatible(forward_compatible)
-            .keep_unknown_members(!drop_unknown_members)
-            .write_to(&out)
-            .map(|()| println!("wrote {}", out.display()))
-            .map_err(|e| e.to_string()),
-        Command::Generate { .. } => generate(&root),
-        Command::Check => check(&root),
-        Command::Acp {
-            command:
-                AcpCommand::Import {
-                    crate_version,
-                    file,
-                    date,
-                },
-        } => {
-            let source = match (crate_version, file) {
-                (Some(version), _) => Source::Crate { version },
-                (None, Some(path)) => Source::File { path },
-                // clap's `source` group requires one of the two.
-                (None, None) => unreachable!("clap requires --crate-version or --file"),
-            };
-            import(&root, &source, &date.unwrap_or_else(changelog::today_utc))
+    let Command::Generate {
+        schema,
+        out,
+        forward_compatible,
+        drop_unknown_members,
+    } = Cli::parse().command;
+    let written = toolcall_codegen::Builder::new(&schema)
+        .forward_compatible(forward_compatible)
+        .keep_unknown_members(!drop_unknown_members)
+        .write_to(&out);
+    match written {
+        Ok(()) => {
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
         }
-        Command::Mcp {
-            command: McpCommand::Import { file, version },
-        } => mcp_import::import(&root, &file, &version)
-            .map(|imported| {
-                println!(
-                    "wrote {} ({} definitions, {})",
-                    imported.schema_path.display(),
-                    imported.provenance.definitions,
-                    imported.provenance.dialect
-                );
-            })
-            .map_err(|e| e.to_string()),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
-}
-
-fn generate(root: &std::path::Path) -> Result<(), String> {
-    let outputs = toolcall_codegen::generate_all(root).map_err(|e| e.to_string())?;
-    toolcall_codegen::output::write(root, &outputs).map_err(|e| e.to_string())?;
-    for output in &outputs {
-        println!("wrote {}", output.path.display());
-    }
-    Ok(())
-}
-
-fn import(root: &std::path::Path, source: &Source, date: &str) -> Result<(), String> {
-    let report = acp_export::import(root, source, date).map_err(|e| e.to_string())?;
-    println!(
-        "wrote {} ({} definitions) and {}",
-        report.exported.schema_path.display(),
-        report.exported.def_count,
-        report.exported.provenance_path.display()
-    );
-    for path in &report.generated {
-        println!("wrote {}", path.display());
-    }
-    if report.entry.from.is_some() {
-        let summary = changelog::schema_diff::Summary::of(&report.entry.schema_changes);
-        println!("schema diff: {summary}");
-        println!("Rust API: {} changes", report.entry.api_changes().len());
-    } else {
-        println!("first import: no previous schema to compare with");
-    }
-    match &report.changelog {
-        Some(path) => println!("added an entry to {}", path.display()),
-        None => println!("schema and API unchanged; no changelog entry"),
-    }
-    Ok(())
-}
-
-fn check(root: &std::path::Path) -> Result<(), String> {
-    let outputs = toolcall_codegen::generate_all(root).map_err(|e| e.to_string())?;
-    let stale = toolcall_codegen::output::stale(root, &outputs);
-    if stale.is_empty() {
-        println!("generated/ is up to date ({} files)", outputs.len());
-        return Ok(());
-    }
-    let names: Vec<String> = stale.iter().map(|p| format!("`{}`", p.display())).collect();
-    Err(format!(
-        "{} not up to date with schema/; run `{}`",
-        names.join(", "),
-        toolcall_codegen::output::GENERATE_COMMAND
-    ))
 }

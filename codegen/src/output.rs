@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 /// The command that regenerates `generated/`.
-pub const GENERATE_COMMAND: &str = "cargo run -p toolcall-codegen -- generate";
+pub const GENERATE_COMMAND: &str = "cargo xtask generate";
 
 /// A generated file and where it belongs.
 #[derive(Debug, Clone)]

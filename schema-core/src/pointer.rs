@@ -1,10 +1,18 @@
-//! JSON Pointers (RFC 6901): the one place this crate escapes, unescapes and orders them.
+//! JSON Pointers (RFC 6901): the one place the toolcall crates escape, unescape and order them.
 //!
-//! Every pointer the crate reports (a decode error, a leniency event, a traffic verdict, a schema
-//! refusal) is built here: `/params/update/content/0/type`, with `~` written `~0` and `/` written
-//! `~1` inside a member name. The codegen pipeline compiles this same file (it cannot depend on
-//! this crate), so generated code and the library agree on every pointer; its examples are
-//! therefore plain text, checked by the unit tests below.
+//! Every pointer the crates report (a decode error, a leniency event, a traffic verdict, a schema
+//! refusal, a schema change) is built here: `/params/update/content/0/type`, with `~` written
+//! `~0` and `/` written `~1` inside a member name. The codegen pipeline and the library both use
+//! this module, so generated code and the library agree on every pointer.
+//!
+//! ```
+//! use toolcall_schema::pointer;
+//!
+//! let mut at = String::from("/params");
+//! pointer::push(&mut at, "io.x/y");
+//! assert_eq!(at, "/params/io.x~1y");
+//! assert_eq!(pointer::tokens(&at).collect::<Vec<_>>(), ["params", "io.x/y"]);
+//! ```
 
 use std::borrow::Cow;
 use std::cmp::Ordering;

@@ -9,16 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use schema_diff::{Change, Class, Summary};
-
-/// The schema diff of `toolcall_contracts::schema_diff`, compiled from the same source
-/// (`src/schema_diff/engine/`).
-///
-/// codegen cannot depend on the library: the library's `codegen-check` feature makes codegen
-/// its build dependency, and the pair would be a cycle. The engine needs only serde, serde_json
-/// and thiserror, names no crate and has no doctests.
-#[path = "../../src/schema_diff/engine/mod.rs"]
-pub mod schema_diff;
+use toolcall_schema::diff as schema_diff;
+use toolcall_schema::diff::{Change, Class, Summary};
 
 /// The changelog, relative to the workspace root.
 pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
@@ -26,7 +18,7 @@ pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
 /// The header of a new `CHANGELOG.md`.
 pub const HEADER: &str = "# Changelog
 
-Every ACP schema import (`cargo run -p toolcall-codegen -- acp import --crate-version X.Y.Z` or
+Every ACP schema import (`cargo xtask acp import --crate-version X.Y.Z` or
 `--file PATH`) adds an entry here, newest first: the schema diff of `schema/acp/acp.schema.json`
 (as `toolcall schemas diff` prints it: counts, then every breaking change with the direction that
 breaks) and the change of the generated Rust API in `generated/acp.rs` (types, struct fields and
@@ -94,7 +86,7 @@ impl RustApi {
         Ok(Self::of(&syn::parse_file(text)?))
     }
 
-    /// The public types of a syntax tree (such as [`crate::generate`]'s result).
+    /// The public types of a syntax tree (such as [`toolcall_codegen::generate`]'s result).
     #[must_use]
     pub fn of(file: &syn::File) -> Self {
         let mut api = Self::default();

@@ -5,7 +5,7 @@
 //! - [`export`] exports the ACP v1 JSON Schema from a pinned version of the official crate
 //!   `agent-client-protocol-schema` with schemars 1.x. It builds a scratch Cargo project under
 //!   `target/acp-export/<version>/` (its own `[workspace]`, never in the source tree) around our
-//!   exporter program `codegen/exporter/main.rs`, runs it with
+//!   exporter program `xtask/exporter/main.rs`, runs it with
 //!   `cargo run --release --quiet --locked` and keeps its stdout.
 //! - [`read_file`] takes a published `schema.json` as it is.
 //!
@@ -23,7 +23,8 @@ use std::process::{Command, ExitStatus};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::changelog::{self, schema_diff, RustApi};
+use crate::changelog::{self, RustApi};
+use toolcall_schema::diff as schema_diff;
 
 /// The crate the ACP schema is exported from.
 pub const ACP_CRATE: &str = "agent-client-protocol-schema";
@@ -37,7 +38,7 @@ pub const PROVENANCE_FILE: &str = "schema/acp/PROVENANCE.json";
 /// The schemars settings of the exporter program, as recorded in `PROVENANCE.json`.
 ///
 /// These are how upstream publishes `schema.json`. Each entry appears verbatim in
-/// `codegen/exporter/main.rs` (a unit test checks it).
+/// `xtask/exporter/main.rs` (a unit test checks it).
 pub const SETTINGS: [&str; 4] = [
     "SchemaSettings::draft2020_12()",
     "untagged_enum_variant_titles = true",
@@ -101,13 +102,13 @@ pub enum ExportError {
     #[error("the imported schema does not generate, `schema/acp/` restored: {source}")]
     Pipeline {
         /// The pipeline's error.
-        source: Box<crate::PipelineError>,
+        source: Box<toolcall_codegen::PipelineError>,
     },
     /// `generated/` could not be written.
     #[error("{source}")]
     Emit {
         /// The write error.
-        source: crate::output::EmitError,
+        source: toolcall_codegen::output::EmitError,
     },
     /// A generated file is not Rust (read for the changelog's API diff).
     #[error("`{path}` is not a Rust file: {source}")]
@@ -199,7 +200,7 @@ pub struct RootType {
 
 /// What the pinned crate version provides, detected from its source.
 ///
-/// Each field is a feature of the scratch project that `codegen/exporter/main.rs` checks with
+/// Each field is a feature of the scratch project that `xtask/exporter/main.rs` checks with
 /// `#[cfg(feature = ...)]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -471,7 +472,7 @@ pub struct ImportReport {
 pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, ExportError> {
     let schema_path = root.join(SCHEMA_FILE);
     let provenance_path = root.join(PROVENANCE_FILE);
-    let generated_path = root.join(crate::families::ACP.output);
+    let generated_path = root.join(toolcall_codegen::families::ACP.output);
     let old_schema_bytes = read_optional(&schema_path)?;
     let old_provenance_bytes = read_optional(&provenance_path)?;
     let old_schema = old_schema_bytes
@@ -494,7 +495,7 @@ pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, 
         Source::File { path } => read_file(path)?,
     };
     let exported = imported.write(root)?;
-    let outputs = match crate::generate_all(root) {
+    let outputs = match toolcall_codegen::generate_all(root) {
         Ok(outputs) => outputs,
         Err(error) => {
             restore(&schema_path, old_schema_bytes.as_deref())?;
@@ -504,10 +505,11 @@ pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, 
             });
         }
     };
-    crate::output::write(root, &outputs).map_err(|source| ExportError::Emit { source })?;
+    toolcall_codegen::output::write(root, &outputs)
+        .map_err(|source| ExportError::Emit { source })?;
     let new_text = outputs
         .iter()
-        .find(|output| output.path == Path::new(crate::families::ACP.output))
+        .find(|output| output.path == Path::new(toolcall_codegen::families::ACP.output))
         .map_or("", |output| output.text.as_str());
     let new_api = parse_api(&generated_path, new_text)?;
 
@@ -596,8 +598,8 @@ fn restore(path: &Path, bytes: Option<&[u8]>) -> Result<(), ExportError> {
 #[must_use]
 pub fn render_cargo_toml(crate_version: &str) -> String {
     format!(
-        r#"# Scratch project of `cargo run -p toolcall-codegen -- acp import --crate-version {crate_version}`.
-# Not part of the toolcall-contracts workspace; src/main.rs is codegen/exporter/main.rs.
+        r#"# Scratch project of `cargo xtask acp import --crate-version {crate_version}`.
+# Not part of the toolcall-contracts workspace; src/main.rs is xtask/exporter/main.rs.
 [package]
 name = "acp-schema-exporter"
 version = "0.0.0"
@@ -1013,8 +1015,8 @@ version = "1.2.3"
             "`Cargo.lock` has no `schemars` matching `1`"
         );
         let pipeline = ExportError::Pipeline {
-            source: Box::new(crate::PipelineError::Normalize(
-                crate::normalize::NormalizeError::DuplicateDefinition {
+            source: Box::new(toolcall_codegen::PipelineError::Normalize(
+                toolcall_codegen::normalize::NormalizeError::DuplicateDefinition {
                     path: PathBuf::from("b.json"),
                     definition: "A".to_owned(),
                 },
@@ -1026,7 +1028,7 @@ version = "1.2.3"
              definition `A` is already defined by another file of the family"
         );
         let emit = ExportError::Emit {
-            source: crate::output::EmitError::Write {
+            source: toolcall_codegen::output::EmitError::Write {
                 path: PathBuf::from("generated/acp.rs"),
                 source: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
             },
@@ -1046,7 +1048,10 @@ version = "1.2.3"
     fn import_regenerates_adds_an_entry_and_restores_on_failure() {
         let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let root = std::env::temp_dir().join(format!("acp-import-flow-{}", std::process::id()));
-        for family in crate::families::ALL.iter().filter(|f| f.name != "acp") {
+        for family in toolcall_codegen::families::ALL
+            .iter()
+            .filter(|f| f.name != "acp")
+        {
             for schema in family.schemas {
                 let target = root.join(schema);
                 create_dir(target.parent().unwrap()).unwrap();

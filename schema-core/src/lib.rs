@@ -1,0 +1,18 @@
+//! JSON Schema plumbing shared by the toolcall crates.
+//!
+//! - [`pointer`](mod@pointer): JSON Pointers (RFC 6901), escaped, unescaped and ordered in one place.
+//! - `diff` (feature `diff`): what changed between two versions of a schema document (or of two bundles of
+//!   them), each change classified for old producers talking to new consumers and the other way
+//!   round; what `toolcall schemas diff` prints.
+//!
+//! `toolcall-contracts` re-exports them (`toolcall_contracts::pointer`, and
+//! `toolcall_contracts::schema_diff` with its feature `tools`); the codegen pipeline uses them
+//! directly.
+
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "diff")]
+#[cfg_attr(docsrs, doc(cfg(feature = "diff")))]
+pub mod diff;
+pub mod pointer;

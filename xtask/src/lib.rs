@@ -1,0 +1,16 @@
+//! This repository's maintenance commands, `cargo xtask ...` (an alias for `cargo run -p
+//! xtask --`):
+//!
+//! - `generate` / `check`: regenerate `generated/` from `schema/` with the in-repo families
+//!   (`toolcall_codegen::families`), or fail naming the command when it is stale;
+//! - `acp import`: bring a release of the official ACP schema into `schema/acp/` ([`acp_export`]),
+//!   regenerate, and add the schema diff and the Rust API change to `CHANGELOG.md`
+//!   ([`changelog`]);
+//! - `mcp import`: bring an official MCP `schema.json` into `schema/mcp/<version>/`
+//!   ([`mcp_import`]).
+//!
+//! Not published: a user generating types from a schema of their own uses `toolcall-codegen`.
+
+pub mod acp_export;
+pub mod changelog;
+pub mod mcp_import;
