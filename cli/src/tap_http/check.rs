@@ -650,7 +650,7 @@ impl Checking {
             if seen.last_event_id.is_some() {
                 let text = format!(
                     "session {number}: {} {} resumes a stream (Last-Event-ID): events the \
-                     session saw already are relayed and not checked again",
+                     session saw on it already are relayed and not checked again",
                     seen.method, seen.path
                 );
                 let json = json!({"event": "resumed", "session": number,
