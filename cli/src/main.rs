@@ -13,6 +13,11 @@
 //! ([`toolcall_contracts::tap`]). Exit status: the child's (128 + the signal when a signal ended
 //! it), 127 when COMMAND cannot be started, 2 on a usage or I/O error before it starts.
 //!
+//! `toolcall tap --listen ADDRESS --upstream URL [--transcript FILE] [--format text|json]
+//! [--report FILE]` is the same check as a reverse proxy in front of a remote MCP server, over
+//! Streamable HTTP and HTTP+SSE (`tap_http`). Exit status: 0 when every message was `ok` or
+//! `lenient`, 1 when one was `invalid` or `unchecked`, 2 when it could not start.
+//!
 //! `toolcall tools project [--namespace NAME] [--max-len N] [--alphabet openai|canonical|mcp]
 //! [--chars CHARS] [--format text|json] FILE` projects the tool names of a `tools/list` result
 //! ([`toolcall_contracts::hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
@@ -308,7 +313,22 @@ End of file on stdin closes COMMAND's stdin; when COMMAND exits, the tap exits w
 (128 + the signal when a signal ended it); SIGINT, SIGTERM and SIGHUP are forwarded to it.
 
 Exit status: COMMAND's; 127 when COMMAND cannot be started; 2 on a usage or I/O error before it \
-starts.";
+starts.
+
+With --listen ADDRESS --upstream URL instead of COMMAND, the tap is a reverse proxy in front of a \
+remote MCP server (URL is its base, `http://host:port`; clients use the same paths on ADDRESS), \
+over Streamable HTTP and HTTP+SSE (recognized from the traffic, or --transport). Bodies are \
+relayed byte for byte and server-sent events as they arrive; hop-by-hop headers are dropped, \
+`Host` names the upstream, `Via` is added. Every JSON-RPC message is checked as above, one \
+session per Mcp-Session-Id or SSE stream; transcript records and report lines name their \
+session ({\"session\": 1, \"from\": ..., \"message\": ...}, which `toolcall validate` reads). \
+ADDRESS must be loopback unless --allow-remote; a request whose Host is not the tap's address \
+or whose Origin is not local gets 403 (--allow-host, --allow-origin); Authorization, cookies and \
+API keys are relayed and redacted in the report. An upstream that cannot be reached gets the \
+client 502, one that does not answer within --upstream-timeout 504; the report says so, and \
+when a stream breaks off, ends without its response, or loses its client. Runs until SIGINT or \
+SIGTERM; exit status 0 when every message was ok or lenient, 1 when one was invalid or \
+unchecked, 2 when it could not start.";
 
 /// `toolcall schemas export --help`.
 const EXPORT_LONG_ABOUT: &str = "\

@@ -1247,3 +1247,76 @@ impl Checking {
         self.finding(&text, &json);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_is_held_up_to_the_limit_then_only_its_start() {
+        let mut body = Assembler::default();
+        body.push(b"{\"a\":", 0, 8);
+        body.push(b"1}", 0, 8);
+        assert!(matches!(body.finish(0, 8), Assembled::Whole(bytes) if bytes == b"{\"a\":1}"));
+        let mut big = Assembler::default();
+        for _ in 0..64 {
+            big.push(&[b'x'; 64 * 1024], 0, 1000);
+            assert!(big.bytes.capacity() <= 64 * 1024 + PREFIX);
+            assert!(big.bytes.len() <= PREFIX);
+        }
+        assert!(
+            matches!(big.finish(0, 1000), Assembled::TooLarge { bytes, prefix }
+            if bytes == 64 * 64 * 1024 && prefix.len() == PREFIX)
+        );
+        let mut gap = Assembler::default();
+        gap.push(b"{", 0, 8);
+        gap.push(b"}", 5, 8);
+        assert!(matches!(
+            gap.finish(0, 8),
+            Assembled::NotChecked { bytes: 7 }
+        ));
+    }
+
+    #[test]
+    fn messages_are_json_rpc_and_their_ids_are_found() {
+        assert!(is_json_rpc(
+            &json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+        ));
+        assert!(is_json_rpc(&json!([{"method": "ping", "id": 1}])));
+        assert!(!is_json_rpc(&json!({"issuer": "https://auth.example"})));
+        assert!(!is_json_rpc(&json!([])));
+        let found = ids(&json!([
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call"},
+            {"jsonrpc": "2.0", "id": "a", "result": {}},
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+        ]));
+        assert_eq!(
+            found,
+            Ids {
+                asked: vec!["1".into()],
+                answered: vec![r#""a""#.into()],
+                cancelled: vec!["1".into()],
+            }
+        );
+        assert!(is_json(Some("application/json; charset=utf-8")));
+        assert!(is_json(Some("application/vnd.api+json")));
+        assert!(!is_json(Some("text/plain")));
+        assert!(is_event_stream(Some("Text/Event-Stream")));
+    }
+
+    #[test]
+    fn an_endpoint_is_a_path_an_absolute_url_or_relative_to_its_stream() {
+        assert_eq!(
+            endpoint_target("/message?sessionId=1", "/sse"),
+            ("/message?sessionId=1".to_owned(), false)
+        );
+        assert_eq!(
+            endpoint_target("http://127.0.0.1:3001/messages/?session_id=ab", "/sse"),
+            ("/messages/?session_id=ab".to_owned(), true)
+        );
+        assert_eq!(
+            endpoint_target("messages?s=1", "/mcp/sse"),
+            ("/mcp/messages?s=1".to_owned(), false)
+        );
+    }
+}
