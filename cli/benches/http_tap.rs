@@ -352,6 +352,10 @@ impl Connection {
     }
 }
 
+fn transcript_lines(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |bytes| bytes.iter().filter(|b| **b == b'\n').count())
+}
+
 fn initialize(name: &str) -> String {
     json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
         "capabilities": {}, "clientInfo": {"name": name, "version": "1"}}})
@@ -448,6 +452,17 @@ fn main() -> Result<(), Error> {
             paired.push(i64::try_from(t)? - i64::try_from(d)?);
         }
     }
+    // The checking thread may be behind the relay: its CPU time counts once it has written
+    // every message of the phase to the transcript.
+    let messages = 2 * (1 + 100 + rounds * requests);
+    let caught_up = Instant::now();
+    while transcript_lines(&tap.transcript) < messages {
+        if caught_up.elapsed() > Duration::from_secs(120) {
+            return Err("checking did not catch up".into());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let behind = caught_up.elapsed();
     let cpu = tap
         .cpu_seconds()
         .zip(cpu_before)
@@ -479,8 +494,10 @@ fn main() -> Result<(), Error> {
     );
     if let Some(cpu) = cpu {
         println!(
-            "  tap CPU {:.1} us per request (user + system, /proc)",
-            cpu * 1e6
+            "  tap CPU {:.1} us per request, relay and checking (user + system, /proc); checking \
+             finished {:.0} ms after the last response",
+            cpu * 1e6,
+            behind.as_secs_f64() * 1e3
         );
     }
 
@@ -520,7 +537,15 @@ fn main() -> Result<(), Error> {
     );
     drop(direct);
     drop(tapped);
-    let _ = tap.stop()?;
+    let report = tap.stop()?;
+    let summary = report.last().ok_or("no summary")?;
+    println!(
+        "  the tap checked {} messages: {} ok, {} invalid, {} bytes not checked",
+        summary["messages"], summary["ok"], summary["invalid"], summary["not_checked_bytes"]
+    );
+    if summary["invalid"] != 0 || summary["not_checked_bytes"] != 0 {
+        return Err(format!("unexpected verdicts: {summary}").into());
+    }
 
     // 3. 100 sessions at once, every verdict checked.
     sessions(&dir.join("sessions"), upstream, 100, 20)?;

@@ -120,8 +120,10 @@ pub(crate) fn run(options: Options, monitor: Monitor, mut reporter: Reporter) ->
     let taken = Arc::clone(&queue);
     let checker = match std::thread::Builder::new()
         .name("toolcall-tap-check".to_owned())
-        .spawn(move || checking.run(&taken))
-    {
+        .spawn(move || {
+            lower_priority();
+            checking.run(&taken)
+        }) {
         Ok(handle) => handle,
         Err(error) => {
             eprintln!("toolcall: cannot start the checking thread: {error}");
@@ -198,6 +200,16 @@ async fn serve(listener: tokio::net::TcpListener, relay: Arc<relay::Relay>) {
     .await;
     connections.abort_all();
     while connections.join_next().await.is_some() {}
+}
+
+/// Gives the calling thread (the checking thread) a nice value of 10 (Linux), so that the
+/// relay's threads come first when the CPUs are busy; checking falls behind instead, which the
+/// bounded queue allows for. Nothing happens where that is not possible.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10);
+    }
 }
 
 /// Completes on SIGINT or SIGTERM (SIGINT only off Unix).
