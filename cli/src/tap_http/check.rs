@@ -33,7 +33,8 @@ use super::sse;
 
 /// Most sessions followed at once; past it the one idle longest is forgotten.
 pub(super) const MAX_SESSIONS: usize = 1024;
-/// Most server-sent event ids remembered per session (to tell a replay).
+/// Most server-sent event ids (to tell a replay) and cancelled request ids remembered per
+/// session.
 const MAX_EVENT_IDS: usize = 4096;
 /// How many bytes of an oversized message are kept for the transcript.
 const PREFIX: usize = 1024;
@@ -290,8 +291,10 @@ struct SessionState {
     /// The stream each server-sent event id was first seen on, and the ids oldest first.
     event_streams: HashMap<String, u64>,
     event_order: VecDeque<String>,
-    /// Ids (as JSON) of the client's requests it cancelled (`notifications/cancelled`).
+    /// Ids (as JSON) of the client's requests it cancelled (`notifications/cancelled`), and
+    /// the same oldest first (at most [`MAX_EVENT_IDS`]).
     cancelled: HashSet<String>,
+    cancelled_order: VecDeque<String>,
     mcp_id: Option<String>,
     endpoint: Option<String>,
 }
@@ -750,6 +753,7 @@ impl Checking {
                 event_streams: HashMap::new(),
                 event_order: VecDeque::new(),
                 cancelled: HashSet::new(),
+                cancelled_order: VecDeque::new(),
                 mcp_id: None,
                 endpoint: None,
             },
@@ -1016,14 +1020,29 @@ impl Checking {
                         return;
                     }
                     let ids = ids(&value);
+                    // Only a `POST`'s own stream owes answers (a long `GET` stream would
+                    // otherwise collect every id it carries).
+                    let post = exchange.method == "POST";
                     match side {
                         Side::Client => {
-                            exchange.asked.extend(ids.asked);
+                            if post {
+                                exchange.asked.extend(ids.asked);
+                            }
                             if let Some(state) = self.sessions.get_mut(&number) {
-                                state.cancelled.extend(ids.cancelled);
+                                for id in ids.cancelled {
+                                    if state.cancelled.insert(id.clone()) {
+                                        state.cancelled_order.push_back(id);
+                                    }
+                                    if state.cancelled_order.len() > MAX_EVENT_IDS {
+                                        if let Some(oldest) = state.cancelled_order.pop_front() {
+                                            state.cancelled.remove(&oldest);
+                                        }
+                                    }
+                                }
                             }
                         }
-                        Side::Child => exchange.answered.extend(ids.answered),
+                        Side::Child if post => exchange.answered.extend(ids.answered),
+                        Side::Child => {}
                     }
                 }
                 Err(_) if !content_json || bytes.trim_ascii().is_empty() => return,

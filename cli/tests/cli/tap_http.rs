@@ -101,6 +101,8 @@ impl Upstream {
         thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { break };
+                // Each response goes out in several writes: no Nagle delay between them.
+                let _ = stream.set_nodelay(true);
                 let script = Arc::clone(&script);
                 let seen = Arc::clone(&seen);
                 thread::spawn(move || {
@@ -706,5 +708,35 @@ fn many_sessions_at_once_are_each_checked_apart() -> TestResult {
     let (tapped, validated) = verdicts(&stopped.report, &dir.join("transcript.ndjson"))?;
     assert_eq!(tapped, validated);
     assert_eq!(stopped.status.code(), Some(1));
+    Ok(())
+}
+
+#[test]
+fn past_1024_sessions_the_one_idle_longest_is_forgotten_and_said_so() -> TestResult {
+    let dir = scratch("forgotten")?;
+    let upstream = mcp_upstream()?;
+    let tap = HttpTap::start(&dir, &upstream.url(), &[])?;
+    let sessions = 1030;
+    for n in 0..sessions {
+        let init = INITIALIZE.replace("\"test\"", &format!("\"c{n}\""));
+        let (head, _) = exchange(tap.address, &post(tap.address, "/mcp", "", init.as_bytes()))?;
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    }
+    let stopped = tap.stop()?;
+    let forgotten: Vec<u64> = events(&stopped.report, "session-closed")
+        .into_iter()
+        .filter(|closed| {
+            closed["why"]
+                .as_str()
+                .is_some_and(|why| why.starts_with("forgotten"))
+        })
+        .filter_map(|closed| closed["session"].as_u64())
+        .collect();
+    assert_eq!(forgotten, [1, 2, 3, 4, 5, 6]);
+    // Nothing is lost from the tally: the sessions forgotten count in it.
+    let summary = stopped.report.last().cloned().unwrap_or_default();
+    assert_eq!(summary["messages"], 2 * sessions);
+    assert_eq!(summary["ok"], 2 * sessions);
+    assert_eq!(summary["http"]["sessions"], sessions);
     Ok(())
 }
