@@ -157,54 +157,28 @@ const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'sta
     }
 }
 
-/// MCP 2024-11-05 (draft-07 schema).
-pub const MCP_2024_11_05: Family = mcp(
-    "mcp-2024-11-05",
-    &["schema/mcp/2024-11-05/schema.json"],
-    "generated/mcp/v2024_11_05.rs",
-);
-/// MCP 2025-03-26 (draft-07 schema).
-pub const MCP_2025_03_26: Family = mcp(
-    "mcp-2025-03-26",
-    &["schema/mcp/2025-03-26/schema.json"],
-    "generated/mcp/v2025_03_26.rs",
-);
-/// MCP 2025-06-18 (draft-07 schema).
-pub const MCP_2025_06_18: Family = mcp(
-    "mcp-2025-06-18",
-    &["schema/mcp/2025-06-18/schema.json"],
-    "generated/mcp/v2025_06_18.rs",
-);
-/// MCP 2025-11-25.
-pub const MCP_2025_11_25: Family = mcp(
-    "mcp-2025-11-25",
-    &["schema/mcp/2025-11-25/schema.json"],
-    "generated/mcp/v2025_11_25.rs",
-);
-/// MCP 2026-07-28.
-pub const MCP_2026_07_28: Family = mcp(
-    "mcp-2026-07-28",
-    &["schema/mcp/2026-07-28/schema.json"],
-    "generated/mcp/v2026_07_28.rs",
-);
+/// Declares the MCP families, one per version of `toolcall_schema::mcp_versions!` (the one list
+/// of protocol versions), and [`ALL`].
+macro_rules! mcp_families {
+    ($(($version:literal, $module:ident, $feature:literal)),* $(,)?) => {
+        /// The MCP families, oldest first: `schema/mcp/<version>/schema.json` into
+        /// `generated/mcp/v<version>.rs`.
+        pub const MCP: &[Family] = &[$(
+            mcp(
+                $feature,
+                &[concat!("schema/mcp/", $version, "/schema.json")],
+                concat!("generated/mcp/", stringify!($module), ".rs"),
+            )
+        ),*];
 
-/// The MCP families, oldest first.
-pub const MCP: &[Family] = &[
-    MCP_2024_11_05,
-    MCP_2025_03_26,
-    MCP_2025_06_18,
-    MCP_2025_11_25,
-    MCP_2026_07_28,
-];
-
-/// Every family, in generation order.
-pub const ALL: &[Family] = &[
-    ACP,
-    ROUTE,
-    CANONICAL,
-    MCP_2024_11_05,
-    MCP_2025_03_26,
-    MCP_2025_06_18,
-    MCP_2025_11_25,
-    MCP_2026_07_28,
-];
+        /// Every family, in generation order.
+        pub const ALL: &[Family] = &[ACP, ROUTE, CANONICAL, $(
+            mcp(
+                $feature,
+                &[concat!("schema/mcp/", $version, "/schema.json")],
+                concat!("generated/mcp/", stringify!($module), ".rs"),
+            )
+        ),*];
+    };
+}
+toolcall_schema::mcp_versions!(mcp_families);
