@@ -35,6 +35,10 @@ pub struct Family {
     /// A string enumeration with the value `other` takes any value it does not know as `other`
     /// (reported as `unknown_value`), as the official ACP crate does (`ToolKind`).
     pub unknown_enum_as_other: bool,
+    /// The site that the schema's site-relative documentation links (`[Meta](/specification/...)`)
+    /// point into: they become absolute in the generated docs, where a relative link renders
+    /// broken. `None`: links are left as they are.
+    pub doc_site: Option<&'static str>,
     /// Where generated code finds its support code.
     pub runtime: Runtime,
 }
@@ -60,6 +64,7 @@ pub const ACP: Family = Family {
     null_as_absent: true,
     // The official crate reads an unknown `ToolKind` as `other`; so do we, and report it.
     unknown_enum_as_other: true,
+    doc_site: None,
     runtime: Runtime::Crate,
 };
 
@@ -83,6 +88,7 @@ pub const ROUTE: Family = Family {
     // The route contract: an optional member sent as `null` decodes as absent.
     null_as_absent: true,
     unknown_enum_as_other: false,
+    doc_site: None,
     runtime: Runtime::Crate,
 };
 
@@ -132,6 +138,7 @@ pub const CANONICAL: Family = Family {
     keep_unknown_members: false,
     null_as_absent: true,
     unknown_enum_as_other: false,
+    doc_site: None,
     runtime: Runtime::Crate,
 };
 
@@ -139,7 +146,8 @@ pub const CANONICAL: Family = Family {
 ///
 /// MCP adds members and methods in every version: `#[non_exhaustive]` types with `new` and
 /// setters; members the schema does not define (and `_meta` contents) are kept. A `null` where
-/// the schema does not admit one is refused, as the official SDKs refuse it.
+/// the schema does not admit one is refused, as the official SDKs refuse it. The schema's
+/// documentation links are relative to modelcontextprotocol.io.
 const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'static str) -> Family {
     Family {
         name,
@@ -153,6 +161,7 @@ const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'sta
         keep_unknown_members: true,
         null_as_absent: false,
         unknown_enum_as_other: false,
+        doc_site: Some("https://modelcontextprotocol.io"),
         runtime: Runtime::Crate,
     }
 }

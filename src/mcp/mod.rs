@@ -34,14 +34,10 @@ macro_rules! versions {
             #[doc = concat!("MCP ", $version, ": the types of `schema/mcp/", $version, "/schema.json`.")]
             #[cfg(feature = $feature)]
             #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
-            // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc
-            // links or HTML.
             #[allow(
                 missing_docs,
                 clippy::all,
                 clippy::pedantic,
-                rustdoc::broken_intra_doc_links,
-                rustdoc::invalid_html_tags,
                 reason = "generated code; reviewed in generated/mcp/"
             )]
             pub mod $module {

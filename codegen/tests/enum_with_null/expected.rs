@@ -86,7 +86,7 @@ impl Contract for LevelValue {}
 pub struct Config {
     /// `level`: required.
     pub level: Level,
-    /// `mode`: optional: absent, `null` and a value are kept apart.
+    /// `mode`: optional, may be `null` (`MaybeUndefined`).
     pub mode: MaybeUndefined<ConfigMode>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,

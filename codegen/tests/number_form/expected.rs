@@ -15,7 +15,7 @@ pub struct Reading {
     pub value: JsonNumber,
     /// `values`: optional: absent is `None`.
     pub values: Option<Vec<JsonNumber>>,
-    /// `scale`: optional: absent, `null` and a value are kept apart.
+    /// `scale`: optional, may be `null` (`MaybeUndefined`).
     pub scale: MaybeUndefined<JsonNumber>,
     /// `count`: optional: absent is `None`.
     pub count: Option<i64>,

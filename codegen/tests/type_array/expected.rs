@@ -59,7 +59,7 @@ pub struct Entry {
     pub id: Id,
     /// `label`: required, `null` is `None`.
     pub label: Option<EntryLabel>,
-    /// `note`: optional: absent, `null` and a value are kept apart.
+    /// `note`: optional, may be `null` (`MaybeUndefined`).
     pub note: MaybeUndefined<String>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
