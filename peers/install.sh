@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the real protocol peers that run through `toolcall tap` (cli/tests/peers/main.rs) and that
 # recorded the MCP fixtures (peers/record/): from npm, pinned by peers/package-lock.json, the
-# official ACP and MCP TypeScript SDKs and @modelcontextprotocol/server-everything into
-# peers/node_modules; from PyPI, pinned by peers/requirements.txt, the official MCP and ACP
+# official ACP and MCP TypeScript SDKs, @modelcontextprotocol/server-everything and
+# @modelcontextprotocol/server-filesystem into peers/node_modules; from PyPI, pinned by peers/requirements.txt, the official MCP and ACP
 # Python SDKs into peers/.venv. Both directories are gitignored; download caches stay in
 # target/peers-cache/. Needs Node 20+ with npm and Python 3.11+. `.ci/run` calls it.
 set -euo pipefail

@@ -90,9 +90,18 @@ impl std::error::Error for EncodeError {
 pub fn encode<T: Contract + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
     #[cfg(feature = "simd")]
     if simd_writes_serde_json_bytes() {
-        return sonic_rs::to_vec(value).map_err(|e| EncodeError(Inner::Simd(e)));
+        return sonic(value);
     }
     serde_json::to_vec(value).map_err(|e| EncodeError(Inner::Json(e)))
+}
+
+/// `value` written by sonic-rs, a [`crate::JsonNumber`] through sonic-rs's raw number.
+#[cfg(feature = "simd")]
+fn sonic<T: Contract + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    crate::number::SONIC_WRITER.with(|w| w.set(true));
+    let written = sonic_rs::to_vec(value);
+    crate::number::SONIC_WRITER.with(|w| w.set(false));
+    written.map_err(|e| EncodeError(Inner::Simd(e)))
 }
 
 /// Whether sonic-rs writes what serde_json writes for the `serde_json::Value`s the contract
@@ -125,7 +134,7 @@ pub fn encode_to_writer<W: io::Write, T: Contract + ?Sized>(
     if simd_writes_serde_json_bytes() {
         // sonic-rs writes into its own buffer types only: encode, then write once.
         let mut writer = writer;
-        let bytes = sonic_rs::to_vec(value).map_err(|e| EncodeError(Inner::Simd(e)))?;
+        let bytes = sonic(value)?;
         return writer
             .write_all(&bytes)
             .map_err(|e| EncodeError(Inner::Json(serde_json::Error::io(e))));

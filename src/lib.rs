@@ -1,19 +1,25 @@
 //! Tool-call wire contracts generated from JSON Schema.
 //!
-//! Three contract families, each generated from the schema files under `schema/<family>/`
-//! into the reviewed, committed `generated/<family>.rs`:
+//! Four contract families, each generated from the schema files under `schema/<family>/` into
+//! the reviewed, committed `generated/<family>.rs`:
 //! - [`acp`]: the Agent Client Protocol v1 types, every definition of the official schema (tool
 //!   calls, session updates, permissions, the JSON-RPC envelopes).
+//! - [`mcp`]: the Model Context Protocol types, one module per protocol version (each behind
+//!   its feature).
 //! - [`route`]: the body of a tool-call request on a bound route ([`route::ToolCallRequest`]).
 //! - `canonical` (feature `canonical`): the provider-neutral tool model (`ToolSpec`, `ToolCall`,
 //!   `CanonicalToolResult`, `ToolLifecycleEvent`).
 //!
-//! Around them: [`decode()`] with its leniency report, [`encode()`], [`MaybeUndefined`] for members that are
-//! absent, `null` or a value, [`policy`] (decode limits; with feature `policy`, safe compilation
-//! of untrusted JSON Schemas), and with feature `tools`: `traffic` (what `toolcall validate`
-//! runs), `bundle` (the published schema bundle) and `schema_diff` (what changed between two
-//! schema versions); with feature `tap`: `tap` (what `toolcall tap` runs); with feature `hops`:
-//! `hops` (one tool call converted across MCP, the route body, the canonical model and ACP).
+//! Around them: [`decode()`] with its leniency report, [`encode()`], [`MaybeUndefined`] for
+//! members that are absent, `null` or a value, [`policy`] (decode limits; with feature `policy`,
+//! safe compilation of untrusted JSON Schemas), and with feature `bundle` the contracts as a
+//! bundle of standalone JSON Schema files for other languages.
+//!
+//! The tools built on the contracts are crates of their own: `toolcall-hops` (one tool call
+//! converted across MCP, the route body, the canonical model and ACP), `toolcall-traffic`
+//! (checking recorded or live ACP and MCP traffic), `toolcall` (the command-line tool),
+//! `toolcall-codegen` (types from a schema of your own) and `toolcall-schema` (JSON Pointers and
+//! the schema diff).
 //!
 //! # Features
 //!
@@ -29,14 +35,14 @@
 //! |---|---|---|
 //! | `policy` | `SchemaPolicy`, `CompiledSchema`, `SchemaCache`, their errors, in [`policy`] | `jsonschema`, `jsonschema-regex`, `regex-automata`, `sha2` |
 //! | `canonical` | `canonical` (its constructors check each schema against its dialect's meta-schema) | `policy`, `uuid` |
-//! | `tools` | `traffic`, `bundle`, `schema_diff` | `canonical` |
-//! | `tap` | `tap`: checking a live agent or MCP server in its stdio pipe (`toolcall tap`) | `tools`, `signal-hook`, `rustix` (Unix) |
-//! | `hops` | `hops`: conversions MCP ↔ route ↔ canonical → MCP result, ACP updates; tool-name projection | `canonical`, `mcp-2025-11-25` |
+//! | `bundle` | `bundle`: the published schema bundle (`toolcall schemas export`) | `canonical` |
 //! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |
+//! | `patterns` | `pattern` bounds in modules generated for your own schema | `jsonschema-regex`, `regex-automata` |
+//! | `mcp-2024-11-05` ... `mcp-2026-07-28`, `mcp` | one module of [`mcp`] per version; `mcp` for all | nothing |
 //! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
 //!
 //! A path is the same whichever features are on: `policy::SchemaPolicy` with `policy` alone or
-//! with `tools`. The `toolcall` command-line tool is its own package, `toolcall`.
+//! with `canonical`.
 
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -44,37 +50,25 @@
 #[doc(hidden)]
 pub mod __private;
 pub mod acp;
-#[cfg(feature = "tools")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
+#[cfg(feature = "bundle")]
+#[cfg_attr(docsrs, doc(cfg(feature = "bundle")))]
 pub mod bundle;
 #[cfg(feature = "canonical")]
 #[cfg_attr(docsrs, doc(cfg(feature = "canonical")))]
 pub mod canonical;
 pub mod decode;
 pub mod encode;
-#[cfg(feature = "hops")]
-#[cfg_attr(docsrs, doc(cfg(feature = "hops")))]
-pub mod hops;
 mod maybe;
 pub mod mcp;
-#[cfg(any(feature = "tools", feature = "hops"))]
-mod pairing;
+mod number;
 pub use toolcall_schema::pointer;
 pub mod policy;
 mod report;
 pub mod route;
-#[cfg(feature = "tools")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
-pub mod schema_diff;
-#[cfg(feature = "tap")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tap")))]
-pub mod tap;
-#[cfg(feature = "tools")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
-pub mod traffic;
 
 pub use decode::{
     decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind, DECODE_LIMITS,
 };
 pub use encode::{encode, encode_to_writer, Contract, EncodeError};
 pub use maybe::MaybeUndefined;
+pub use number::{JsonNumber, NotANumber};

@@ -1,5 +1,5 @@
 //! `toolcall tools project` and `toolcall convert --to acp`: the command-line face of
-//! [`toolcall_contracts::hops`].
+//! [`toolcall_hops`].
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -8,11 +8,10 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 use toolcall_contracts::acp::{SessionId, ToolKind};
-use toolcall_contracts::hops::acp_updates::{session_update_message, ToolKinds};
-use toolcall_contracts::hops::names::{Alphabet, NameError, NameProjection, ToolRef};
-use toolcall_contracts::hops::relay::Relay;
-use toolcall_contracts::policy::DecodeLimits;
-use toolcall_contracts::traffic::{read_input, split_messages, Message};
+use toolcall_hops::acp_updates::{session_update_message, ToolKinds};
+use toolcall_hops::names::{Alphabet, NameError, NameProjection, ToolRef};
+use toolcall_hops::relay::Relay;
+use toolcall_traffic::{read_input, split_messages, Checker, Message};
 
 /// `--alphabet` presets.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -235,8 +234,8 @@ pub fn parse_kind(text: &str) -> Result<(String, ToolKind), String> {
     }
 }
 
-/// `toolcall convert --to acp`. Exit status: 0; 1 when the input has messages and none gave
-/// an ACP update; 2 on a usage or I/O error (a `--kind` naming a tool twice, or a tool the
+/// `toolcall convert --to acp`. Exit status: 0; 1 when the input holds no message or none
+/// gave an ACP update; 2 on a usage or I/O error (a `--kind` naming a tool twice, or a tool the
 /// transcript never names).
 pub fn convert(
     _target: Target,
@@ -272,7 +271,7 @@ pub fn convert(
     });
     let mut relay = Relay::new(SessionId::from(session_id), kinds);
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let limits = DecodeLimits::default();
+    let limits = Checker::DEFAULT_LIMITS;
     let mut limit_notes = Vec::new();
     let mut updates = 0;
     for message in &messages {
@@ -308,7 +307,16 @@ pub fn convert(
         messages.len(),
         notes.len()
     )?;
-    if updates == 0 && !messages.is_empty() {
+    if messages.is_empty() {
+        // Nothing converted is not a pass, as in `toolcall validate`.
+        writeln!(
+            err,
+            "toolcall: {}: no message (the file is empty or blank)",
+            file.display()
+        )?;
+        return Ok(ExitCode::from(1));
+    }
+    if updates == 0 {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -1,16 +1,18 @@
 //! `toolcall`: check real tool-call traffic against the contracts.
 //!
-//! `toolcall validate [--format text|json] FILE...` (`-` reads standard input). Exit status: 0
-//! when at least one message was checked and each is `ok` or `lenient`, 1 when one is `invalid`
-//! or `unchecked` or the input holds no message at all, 2 on a usage or I/O error.
+//! `toolcall validate [--format text|json] [--lifecycle] [--independent] FILE...` (`-` reads
+//! standard input). Exit status: 0 when at least one message was checked and each is `ok` or
+//! `lenient` (and, with `--lifecycle`, no tool call went wrong), 1 when one is `invalid`,
+//! `unchecked` or `over-limit`, a tool call went wrong, or the input holds no message at all, 2
+//! on a usage or I/O error.
 //!
 //! `toolcall schemas diff [--format text|json] OLD NEW` compares two schema files or bundles
-//! ([`toolcall_contracts::schema_diff`]). Exit status: 0 when no change is breaking, 1 when one
+//! ([`toolcall_schema::diff`]). Exit status: 0 when no change is breaking, 1 when one
 //! is (in either direction), 2 on a usage or I/O error.
 //!
 //! `toolcall tap [--transcript FILE] [--format text|json] [--report FILE] -- COMMAND [ARGS...]`
 //! runs an ACP agent or MCP server in its stdio pipe and checks the traffic live
-//! ([`toolcall_contracts::tap`]). Exit status: the child's (128 + the signal when a signal ended
+//! ([`toolcall_traffic::tap`]). Exit status: the child's (128 + the signal when a signal ended
 //! it), 127 when COMMAND cannot be started, 2 on a usage or I/O error before it starts.
 //!
 //! `toolcall tap --listen ADDRESS --upstream URL [--transcript FILE] [--format text|json]
@@ -20,13 +22,13 @@
 //!
 //! `toolcall tools project [--namespace NAME] [--max-len N] [--alphabet openai|canonical|mcp]
 //! [--chars CHARS] [--format text|json] FILE` projects the tool names of a `tools/list` result
-//! ([`toolcall_contracts::hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
+//! ([`toolcall_hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
 //! 2 on a usage or I/O error.
 //!
 //! `toolcall convert --to acp [--session-id ID] [--kind TOOL=KIND]... FILE` prints the ACP
 //! `session/update` notifications an agent relaying the tool calls of an MCP transcript would
-//! send ([`toolcall_contracts::hops::relay`]). Exit status: 0; 1 when the input has messages
-//! and none gave an update; 2 on a usage or I/O error.
+//! send ([`toolcall_hops::relay`]). Exit status: 0; 1 when the input holds no
+//! message or none gave an update; 2 on a usage or I/O error.
 //!
 //! `toolcall schemas export DIR` writes the publishable schema bundle
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
@@ -40,11 +42,13 @@ use std::process::ExitCode;
 use toolcall_contracts::policy::DecodeLimits;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use toolcall_contracts::tap::{Monitor, ReportFormat, Reporter, Tap, TapError};
-use toolcall_contracts::traffic::{
-    read_input, Checker, Protocol, Status, Summary, Verdict, MCP_VERSIONS,
+use toolcall_contracts::bundle;
+use toolcall_schema::diff as schema_diff;
+use toolcall_traffic::tap::{Lifecycle, Monitor, ReportFormat, Reporter, Tap, TapError};
+use toolcall_traffic::{
+    read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript, Verdict,
+    MCP_VERSIONS,
 };
-use toolcall_contracts::{bundle, schema_diff};
 
 mod hops;
 mod tap_http;
@@ -71,18 +75,26 @@ enum Command {
         /// exchange, no `protocolVersion` in a request's `_meta`); default: the newest.
         #[arg(long, value_name = "VERSION", value_parser = clap::builder::PossibleValuesParser::new(MCP_VERSIONS))]
         mcp_version: Option<String>,
-        /// Largest message accepted, in bytes; a larger one is `invalid`.
-        #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
+        /// Largest message checked, in bytes; a larger one is `over-limit` (not checked).
+        #[arg(long, value_name = "BYTES", default_value_t = Checker::DEFAULT_LIMITS.max_bytes)]
         max_bytes: usize,
-        /// Deepest nesting of arrays and objects accepted in a message (1 to 127: serde_json
-        /// refuses deeper input on its own).
+        /// Deepest nesting of arrays and objects checked in a message (1 to 127: serde_json
+        /// refuses deeper input on its own); a deeper one is `over-limit` (not checked).
         #[arg(
             long,
             value_name = "LEVELS",
-            default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH,
+            default_value_t = Checker::DEFAULT_LIMITS.max_depth,
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
+        /// Also follow tool calls through their life, as `toolcall tap` does, and report what
+        /// goes wrong (`FILE:LINE: tool call: ...`).
+        #[arg(long)]
+        lifecycle: bool,
+        /// Check each message on its own (a file of independent examples): no session, no
+        /// pairing of responses with requests, ids never compared.
+        #[arg(long, conflicts_with = "lifecycle")]
+        independent: bool,
         /// Files to read, one message per line or one JSON document each; `-` is standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
@@ -99,14 +111,16 @@ enum Command {
         /// Write the report to FILE instead of standard error.
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
-        /// Largest message checked, in bytes; a larger one is `invalid`, still relayed.
-        #[arg(long, value_name = "BYTES", default_value_t = DecodeLimits::DEFAULT_MAX_BYTES)]
+        /// Largest message checked, in bytes; a larger one is `over-limit` (not checked), still
+        /// relayed.
+        #[arg(long, value_name = "BYTES", default_value_t = Checker::DEFAULT_LIMITS.max_bytes)]
         max_bytes: usize,
-        /// Deepest nesting of arrays and objects accepted in a message (1 to 127).
+        /// Deepest nesting of arrays and objects checked in a message (1 to 127); a deeper one
+        /// is `over-limit` (not checked).
         #[arg(
             long,
             value_name = "LEVELS",
-            default_value_t = DecodeLimits::DEFAULT_MAX_DEPTH,
+            default_value_t = Checker::DEFAULT_LIMITS.max_depth,
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
@@ -250,12 +264,14 @@ not relayed (wrap the lines with `from`).
 
 What is not relayed as it was goes to standard error as `toolcall convert: line N: ...`: progress \
 after a call ended, a call that never ends, a content block ACP refuses (it stays in \
-`rawOutput`), request metadata ACP has no member for, a number written otherwise (`1e2` as \
+`rawOutput`), request metadata ACP has no member for (not the 2026-07-28 per-request envelope, \
+`io.modelcontextprotocol/protocolVersion` and the like: the protocol's, as `jsonrpc` is), a number written otherwise (`1e2` as \
 `100.0`), a response or progress that belongs to no request, a notification over `toolcall \
-validate`'s default limits (1 MiB, depth 64). The last line of standard error counts \
+validate`'s default limits (32 MiB, depth 127). The last line of standard error counts \
 messages, updates and notes.
 
-Exit status: 0; 1 when the input has messages and none gave an update; 2 on a usage or I/O \
+Exit status: 0; 1 when the input holds no message (an empty or blank file, named on standard \
+error) or none gave an update; 2 on a usage or I/O \
 error (a --kind naming a tool twice, or a tool the transcript never calls or lists).";
 
 /// `toolcall schemas ...`; one variant per subcommand.
@@ -308,7 +324,8 @@ writes one object per message and finding, then the summary object. --transcript
 every message as {\"from\": \"client\"|\"agent\"|\"server\", \"message\": <as sent>} \
 (a line that is not JSON: {\"from\": ..., \"text\": ...}), the form `toolcall validate` reads.
 
-A message over --max-bytes is reported invalid and relayed whole, without being held in memory. \
+A message over --max-bytes (or --max-depth) is reported `over-limit`, not checked, and relayed \
+whole, without being held in memory. \
 End of file on stdin closes COMMAND's stdin; when COMMAND exits, the tap exits with its status \
 (128 + the signal when a signal ended it); SIGINT, SIGTERM and SIGHUP are forwarded to it.
 
@@ -438,12 +455,18 @@ fn main() -> ExitCode {
             mcp_version,
             max_bytes,
             max_depth,
+            lifecycle,
+            independent,
             files,
         } => {
-            let limits = DecodeLimits::default()
+            let limits = Checker::DEFAULT_LIMITS
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
-            validate(format, limits, mcp_version.as_deref(), &files)
+            let reading = Reading {
+                lifecycle,
+                independent,
+            };
+            validate(format, limits, mcp_version.as_deref(), reading, &files)
         }
         Command::Tap {
             transcript,
@@ -460,7 +483,7 @@ fn main() -> ExitCode {
             upstream_timeout,
             command,
         } => {
-            let limits = DecodeLimits::default()
+            let limits = Checker::DEFAULT_LIMITS
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
             let json = format == TapFormat::Json;
@@ -540,10 +563,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// How `toolcall validate` reads its files beyond the verdicts.
+#[derive(Clone, Copy)]
+struct Reading {
+    /// `--lifecycle`: the tap's tool-call lifecycle checks too.
+    lifecycle: bool,
+    /// `--independent`: each message on its own.
+    independent: bool,
+}
+
+/// One finding of `--lifecycle` in `--format json`.
+#[derive(serde::Serialize)]
+struct LifecycleRecord<'a> {
+    file: &'a str,
+    line: usize,
+    from: Option<toolcall_traffic::Side>,
+    problem: &'static str,
+    message: String,
+}
+
 fn validate(
     format: Format,
     limits: DecodeLimits,
     mcp_version: Option<&str>,
+    reading: Reading,
     files: &[PathBuf],
 ) -> io::Result<ExitCode> {
     let checker = Checker::new().and_then(|checker| match mcp_version {
@@ -559,6 +602,7 @@ fn validate(
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::default();
+    let mut problems = 0usize;
     let mut unreadable = false;
     for path in files {
         let content = match read_input(path) {
@@ -580,17 +624,68 @@ fn validate(
         };
         let file = path.to_string_lossy();
         let checked_before = summary.messages;
-        for checked in checker.check_input(&content) {
-            summary.add(&checked.verdict);
+        let messages = split_messages(&content);
+        // One session per input, or one per session its lines name (the HTTP tap's records).
+        let mut sessions: std::collections::HashMap<Option<String>, (Transcript, Lifecycle)> =
+            std::collections::HashMap::new();
+        for message in &messages {
+            if reading.independent {
+                sessions.clear();
+            }
+            let (session, text) = match toolcall_traffic::split_session(message.text) {
+                Some((session, record)) => (Some(session), std::borrow::Cow::Owned(record)),
+                None => (None, std::borrow::Cow::Borrowed(message.text)),
+            };
+            let (transcript, followed) = sessions.entry(session).or_default();
+            transcript.at_line(message.line);
+            let verdict = checker.check(transcript, &text);
+            summary.add(&verdict);
             match format {
-                Format::Text => print_text(&mut out, &file, checked.line, &checked.verdict)?,
+                Format::Text => print_text(&mut out, &file, message.line, &verdict)?,
                 Format::Json => {
                     let record = Record {
                         file: &file,
-                        line: checked.line,
-                        verdict: &checked.verdict,
+                        line: message.line,
+                        verdict: &verdict,
                     };
                     writeln!(out, "{}", serde_json::to_string(&record)?)?;
+                }
+            }
+            if !reading.lifecycle {
+                continue;
+            }
+            let Ok(value) = serde_json::from_slice::<serde_json::Value>(&text) else {
+                continue;
+            };
+            // A transcript line's message and sender; a bare message's sender is unknown.
+            let (from, value) = match (
+                value.get("from").and_then(|f| f.as_str()),
+                value.get("message"),
+            ) {
+                (Some(from), Some(inner)) => {
+                    (toolcall_traffic::Side::from_name(from), inner.clone())
+                }
+                _ => (None, value),
+            };
+            for problem in followed.observe(from, message.line, &value) {
+                problems += 1;
+                match format {
+                    Format::Text => {
+                        let from = from
+                            .map(|side| format!(" (from {side})"))
+                            .unwrap_or_default();
+                        writeln!(out, "{file}:{}: tool call: {problem}{from}", message.line)?;
+                    }
+                    Format::Json => {
+                        let record = LifecycleRecord {
+                            file: &file,
+                            line: message.line,
+                            from,
+                            problem: problem.name(),
+                            message: problem.to_string(),
+                        };
+                        writeln!(out, "{}", serde_json::to_string(&record)?)?;
+                    }
                 }
             }
         }
@@ -599,14 +694,29 @@ fn validate(
             eprintln!("toolcall: {file}: no message (the file is empty or blank)");
         }
     }
-    match format {
-        Format::Text => writeln!(out, "{summary}")?,
-        Format::Json => writeln!(out, "{}", serde_json::to_string(&summary)?)?,
+    match (format, reading.lifecycle) {
+        (Format::Text, false) => writeln!(out, "{summary}")?,
+        (Format::Text, true) => writeln!(
+            out,
+            "{summary}; {problems} tool-call problem{}",
+            if problems == 1 { "" } else { "s" }
+        )?,
+        (Format::Json, false) => writeln!(out, "{}", serde_json::to_string(&summary)?)?,
+        (Format::Json, true) => {
+            let mut record = serde_json::to_value(summary)?;
+            record["lifecycle"] = problems.into();
+            writeln!(out, "{record}")?;
+        }
     }
     out.flush()?;
     Ok(if unreadable {
         ExitCode::from(2)
-    } else if summary.invalid > 0 || summary.unchecked > 0 || summary.messages == 0 {
+    } else if summary.invalid > 0
+        || summary.unchecked > 0
+        || summary.over_limit > 0
+        || summary.messages == 0
+        || problems > 0
+    {
         // Nothing checked is not a pass: a wrong path, an empty capture or a message that could
         // not be checked should not look green.
         ExitCode::from(1)
@@ -811,12 +921,24 @@ fn print_status(
             "{file}:{line}: unchecked {mcp}{}{from}: {message}",
             verdict.kind
         ),
-        Status::Invalid { pointer, message } => {
-            writeln!(
-                out,
-                "{file}:{line}: invalid {mcp}{pointer}: {message}{from}"
-            )
+        Status::Invalid { pointer, message } if pointer.is_empty() => writeln!(
+            out,
+            "{file}:{line}: invalid {mcp}{}: {message}{from}",
+            verdict.kind
+        ),
+        Status::Invalid { pointer, message } => writeln!(
+            out,
+            "{file}:{line}: invalid {mcp}{} at {pointer}: {message}{from}",
+            verdict.kind
+        ),
+        Status::OverLimit { message } if verdict.kind == Kind::OverLimit => {
+            writeln!(out, "{file}:{line}: over-limit {mcp}{message}{from}")
         }
+        Status::OverLimit { message } => writeln!(
+            out,
+            "{file}:{line}: over-limit {mcp}{}{from}: {message}",
+            verdict.kind
+        ),
     }
 }
 

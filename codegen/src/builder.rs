@@ -29,6 +29,9 @@ pub struct Builder {
     schema: PathBuf,
     forward_compatible: bool,
     keep_unknown_members: bool,
+    /// Remote `$ref`s served from local folders: `(URI prefix, folder)`.
+    ref_dirs: Vec<(String, PathBuf)>,
+    assert_formats: bool,
 }
 
 /// Why a [`Builder`] wrote nothing.
@@ -67,7 +70,26 @@ impl Builder {
             schema: schema.as_ref().to_owned(),
             forward_compatible: false,
             keep_unknown_members: true,
+            ref_dirs: Vec::new(),
+            assert_formats: false,
         }
+    }
+
+    /// Whether `format` is asserted when decoding (`email`, `date-time`...; checked by the
+    /// `jsonschema` crate), rather than an annotation as JSON Schema 2020-12 says (default).
+    #[must_use]
+    pub const fn assert_formats(mut self, yes: bool) -> Self {
+        self.assert_formats = yes;
+        self
+    }
+
+    /// Serves remote `$ref`s under `prefix` (`https://example.com/schemas/`) from the files
+    /// under `dir` (`<dir>/a/b.json` for `<prefix>a/b.json`). Nothing is ever fetched from the
+    /// network: a remote `$ref` no folder serves is refused.
+    #[must_use]
+    pub fn ref_dir(mut self, prefix: impl Into<String>, dir: impl AsRef<Path>) -> Self {
+        self.ref_dirs.push((prefix.into(), dir.as_ref().to_owned()));
+        self
     }
 
     /// `#[non_exhaustive]` types built by `new(required...)` and setters (for a schema that adds
@@ -107,13 +129,25 @@ impl Builder {
             unknown_enum_as_other: false,
             runtime: Runtime::External,
         };
-        crate::model(std::slice::from_ref(&file), &family).map_err(|error| match error {
-            PipelineError::Model { source, .. } => BuilderError::Refused {
-                path: self.schema.clone(),
-                source,
+        let source = crate::model::checks::Source {
+            document: file.value.clone(),
+            text: file.text.clone(),
+            file_name: self.schema.file_name().map_or_else(
+                || "schema.json".to_owned(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            ref_dirs: self.ref_dirs.clone(),
+            assert_formats: self.assert_formats,
+        };
+        crate::model_with_checks(std::slice::from_ref(&file), &family, Some(&source)).map_err(
+            |error| match error {
+                PipelineError::Model { source, .. } => BuilderError::Refused {
+                    path: self.schema.clone(),
+                    source,
+                },
+                other => BuilderError::Pipeline(other),
             },
-            other => BuilderError::Pipeline(other),
-        })
+        )
     }
 
     /// The generated module's source.
@@ -122,8 +156,12 @@ impl Builder {
     /// As [`Builder::model`].
     pub fn generate(&self) -> Result<String, BuilderError> {
         let model = self.model()?;
-        Ok(crate::emit::render(
-            &model,
+        Ok(self.render(&model))
+    }
+
+    fn render(&self, model: &Model) -> String {
+        crate::emit::render(
+            model,
             &crate::emit::Options {
                 runtime: Runtime::External,
                 forward_compatible: self.forward_compatible,
@@ -133,30 +171,55 @@ impl Builder {
                     self.schema.display()
                 ),
             },
-        ))
+        )
     }
 
-    /// Writes the module to `path`.
+    /// The generated module's source, and the Rust name of the root schema's type (`None` when
+    /// the document has no root schema of its own).
+    ///
+    /// # Errors
+    /// As [`Builder::model`].
+    pub fn generate_with_root(&self) -> Result<(String, Option<String>), BuilderError> {
+        let model = self.model()?;
+        let root = model
+            .items
+            .iter()
+            .find(|item| item.pointer.is_empty())
+            .map(|item| item.name.clone());
+        Ok((self.render(&model), root))
+    }
+
+    /// Writes the module to `path`, and returns its warnings: what it refuses that the schema
+    /// accepts, by a choice of the pipeline (also written at the top of the module).
     ///
     /// # Errors
     /// As [`Builder::generate`], and [`BuilderError::Write`].
-    pub fn write_to(&self, path: impl AsRef<Path>) -> Result<(), BuilderError> {
-        let text = self.generate()?;
+    pub fn write_to(&self, path: impl AsRef<Path>) -> Result<Vec<String>, BuilderError> {
+        let model = self.model()?;
+        let text = self.render(&model);
         let path = path.as_ref();
         std::fs::write(path, text).map_err(|source| BuilderError::Write {
             path: path.to_owned(),
             source,
-        })
+        })?;
+        Ok(model.warnings)
     }
 
-    /// From a build script: writes the module to `$OUT_DIR/<file_name>` and asks Cargo to run
-    /// the script again when the schema changes.
+    /// From a build script: writes the module to `$OUT_DIR/<file_name>`, asks Cargo to run the
+    /// script again when the schema changes, and shows each warning as a Cargo warning.
     ///
     /// # Errors
     /// As [`Builder::write_to`], and [`BuilderError::NoOutDir`].
-    pub fn write_to_out_dir(&self, file_name: &str) -> Result<(), BuilderError> {
+    pub fn write_to_out_dir(&self, file_name: &str) -> Result<Vec<String>, BuilderError> {
         let out = std::env::var_os("OUT_DIR").ok_or(BuilderError::NoOutDir)?;
         println!("cargo:rerun-if-changed={}", self.schema.display());
-        self.write_to(Path::new(&out).join(file_name))
+        let warnings = self.write_to(Path::new(&out).join(file_name))?;
+        for warning in &warnings {
+            println!(
+                "cargo:warning=toolcall-codegen: {}: {warning}",
+                self.schema.display()
+            );
+        }
+        Ok(warnings)
     }
 }

@@ -128,6 +128,29 @@ pub fn check(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
         file,
         definition: "<root>".to_owned(),
         errors: Vec::new(),
+        faithful: false,
+    };
+    walker.schema(&file.value, "");
+    if walker.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(walker.errors)
+    }
+}
+
+/// [`check`] for a faithful family (a user's own schema): every keyword of a vocabulary is
+/// taken (what a type cannot carry is checked when decoding), any other is an annotation;
+/// only a misspelt `x-deserialize-*` leniency keyword and a value that is not a schema where
+/// one is expected are refused.
+///
+/// # Errors
+/// One [`UnsupportedKeyword`] per refusal.
+pub fn check_faithful(file: &SchemaFile) -> Result<(), Vec<UnsupportedKeyword>> {
+    let mut walker = Walker {
+        file,
+        definition: "<root>".to_owned(),
+        errors: Vec::new(),
+        faithful: true,
     };
     walker.schema(&file.value, "");
     if walker.errors.is_empty() {
@@ -141,6 +164,7 @@ struct Walker<'a> {
     file: &'a SchemaFile,
     definition: String,
     errors: Vec<UnsupportedKeyword>,
+    faithful: bool,
 }
 
 impl Walker<'_> {
@@ -169,7 +193,13 @@ impl Walker<'_> {
             if catch_all {
                 continue;
             }
-            if !is_allowed(keyword) && !is_annotation(keyword) {
+            if self.faithful {
+                let misspelt_leniency = keyword.starts_with("x-deserialize-")
+                    && !ANNOTATIONS.contains(&keyword.as_str());
+                if misspelt_leniency {
+                    self.refuse(here.clone(), keyword);
+                }
+            } else if !is_allowed(keyword) && !is_annotation(keyword) {
                 self.refuse(here, keyword);
                 continue;
             }
@@ -177,7 +207,7 @@ impl Walker<'_> {
                 "$defs" | "definitions" => {
                     for (name, sub) in value.as_object().into_iter().flatten() {
                         let outer = std::mem::replace(&mut self.definition, name.clone());
-                        if pointer.is_empty() {
+                        if pointer.is_empty() || self.faithful {
                             self.schema(sub, &format!("{here}/{}", pointer::escape(name)));
                         } else {
                             // Definitions inside definitions are not definitions of the family.
@@ -217,6 +247,7 @@ mod tests {
     fn file(value: Value) -> SchemaFile {
         SchemaFile {
             path: PathBuf::from("x.schema.json"),
+            text: value.to_string(),
             value,
         }
     }

@@ -74,16 +74,34 @@ pub fn generate_family(root: &Path, family: &Family) -> Result<output::Output, P
 /// # Errors
 /// The first stage that fails, as a [`PipelineError`].
 pub fn model(files: &[load::SchemaFile], family: &Family) -> Result<model::Model, PipelineError> {
+    model_with_checks(files, family, None)
+}
+
+/// [`model()`], faithful to every assertion of the schema when `checks` is given (a user's own
+/// schema, one file): what a type cannot carry is checked when decoding against it.
+///
+/// # Errors
+/// The first stage that fails, as a [`PipelineError`].
+pub fn model_with_checks(
+    files: &[load::SchemaFile],
+    family: &Family,
+    checks: Option<&model::checks::Source>,
+) -> Result<model::Model, PipelineError> {
     let mut errors = Vec::new();
     for file in files {
-        if let Err(e) = check::check(file) {
+        let checked = if checks.is_some() {
+            check::check_faithful(file)
+        } else {
+            check::check(file)
+        };
+        if let Err(e) = checked {
             errors.extend(e);
         }
     }
     if !errors.is_empty() {
         return Err(PipelineError::Check(errors));
     }
-    let normalized = normalize::normalize(files, family.generate_root)?;
+    let normalized = normalize::normalize_with(files, family.generate_root, checks.is_some())?;
     let options = model::build::Options {
         roots: family.roots,
         replacements: family.replacements,
@@ -91,6 +109,7 @@ pub fn model(files: &[load::SchemaFile], family: &Family) -> Result<model::Model
         keep_unknown_members: family.keep_unknown_members,
         null_as_absent: family.null_as_absent,
         unknown_enum_as_other: family.unknown_enum_as_other,
+        checks,
     };
     model::build::build(&normalized.defs, &normalized.origins, &options).map_err(|source| {
         PipelineError::Model {

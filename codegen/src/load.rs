@@ -11,6 +11,8 @@ pub struct SchemaFile {
     pub path: PathBuf,
     /// The parsed JSON document.
     pub value: Value,
+    /// The file's text (numbers with every digit, for the run-time checks).
+    pub text: String,
 }
 
 /// Why a schema file could not be loaded.
@@ -32,22 +34,21 @@ pub enum LoadError {
         /// The parse error (line and column).
         source: serde_json::Error,
     },
-    /// The document root is neither an object with `$defs` (or draft-07 `definitions`) nor a
-    /// schema with a shape of its own.
-    #[error("`{path}` has no `$defs` (or `definitions`) object at its root, and its root schema has no shape of its own (`type`, `properties`, `oneOf`...)")]
-    NoDefs {
+    /// The document is not a JSON Schema: neither an object nor a boolean.
+    #[error("`{path}` is not a JSON Schema: its root is neither an object nor a boolean")]
+    NotASchema {
         /// The file.
         path: PathBuf,
     },
 }
 
-/// Reads and parses one schema file; its root must carry a `$defs` object (or, in a draft-07
-/// document, `definitions`), or be a schema with a shape of its own (generated as a definition
-/// where the family asks, see [`crate::normalize::root`]).
+/// Reads and parses one schema file: its root is a schema (an object or a boolean), whose
+/// `$defs` (or, in an older draft, `definitions`) are the definitions generated, and which is
+/// generated itself where the family asks (see [`crate::normalize::root`]).
 ///
 /// # Errors
 /// [`LoadError::Read`] when the file cannot be read, [`LoadError::Parse`] when it is not JSON,
-/// [`LoadError::NoDefs`] when its root has neither.
+/// [`LoadError::NotASchema`] when its root is neither an object nor a boolean.
 pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
         path: path.to_owned(),
@@ -57,14 +58,14 @@ pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
         path: path.to_owned(),
         source,
     })?;
-    let defs = value.get("$defs").or_else(|| value.get("definitions"));
-    if !defs.is_some_and(Value::is_object) && crate::normalize::root::schema(&value).is_none() {
-        return Err(LoadError::NoDefs {
+    if !value.is_object() && !value.is_boolean() {
+        return Err(LoadError::NotASchema {
             path: path.to_owned(),
         });
     }
     Ok(SchemaFile {
         path: path.to_owned(),
         value,
+        text,
     })
 }

@@ -22,7 +22,7 @@ enum Command {
     /// file) and every definition, for a crate that depends on `toolcall-contracts`, `serde` and
     /// `serde_json`.
     Generate {
-        /// The JSON Schema.
+        /// The JSON Schema (draft-04 to 2020-12).
         #[arg(long, value_name = "FILE")]
         schema: PathBuf,
         /// Where the module is written.
@@ -34,6 +34,15 @@ enum Command {
         /// Drop members the schema does not declare instead of keeping them.
         #[arg(long)]
         drop_unknown_members: bool,
+        /// Serve remote `$ref`s from local files, never the network: `URI-PREFIX=DIR` serves
+        /// `URI-PREFIX<path>` from `DIR/<path>`; `DIR` alone serves its files at their
+        /// `file://` URLs. Repeatable.
+        #[arg(long = "ref-dir", value_name = "[URI-PREFIX=]DIR")]
+        ref_dirs: Vec<String>,
+        /// Assert `format` (`email`, `date-time`...) when decoding, rather than taking it as an
+        /// annotation as JSON Schema 2020-12 does.
+        #[arg(long)]
+        assert_formats: bool,
     },
 }
 
@@ -43,13 +52,25 @@ fn main() -> ExitCode {
         out,
         forward_compatible,
         drop_unknown_members,
+        ref_dirs,
+        assert_formats,
     } = Cli::parse().command;
-    let written = toolcall_codegen::Builder::new(&schema)
+    let written = ref_dirs
+        .iter()
+        .map(|arg| toolcall_codegen::model::checks::ref_dir_arg(arg))
+        .fold(
+            toolcall_codegen::Builder::new(&schema),
+            |builder, (prefix, dir)| builder.ref_dir(prefix, dir),
+        )
         .forward_compatible(forward_compatible)
         .keep_unknown_members(!drop_unknown_members)
+        .assert_formats(assert_formats)
         .write_to(&out);
     match written {
-        Ok(()) => {
+        Ok(warnings) => {
+            for warning in warnings {
+                eprintln!("warning: {}: {warning}", schema.display());
+            }
             println!("wrote {}", out.display());
             ExitCode::SUCCESS
         }

@@ -4,7 +4,7 @@
 //! for a construct the pipeline refuses, the error in `tests/<case>/expected.err`.
 //!
 //! Check by default: a stale snapshot fails the test, naming [`REFRESH`], the one command that
-//! writes them. The root crate's `tests/codegen_snapshots.rs` compiles every `expected.rs` with
+//! writes them. The root crate's `tests/codegen/main.rs` compiles every `expected.rs` with
 //! warnings denied and round-trips the instances in `tests/<case>/instances.json`.
 
 use std::path::{Path, PathBuf};

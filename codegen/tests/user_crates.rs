@@ -210,3 +210,78 @@ fn the_official_mcp_schema_generates_whole_and_builds_in_a_user_crate() {
     }
     cargo_in(&dir, &["build"]);
 }
+
+/// A module that needs a feature of `toolcall-contracts` the user's crate does not turn on
+/// fails to compile with one message per feature naming it (issue 22, item 12: it failed with
+/// ``cannot find `Pattern` in `rt` ``), nothing from inside `rt`.
+#[test]
+fn a_module_needing_a_feature_that_is_off_names_the_feature() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates/features-off");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    write_if_changed(
+        &dir.join("schema.json"),
+        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "Code": {"type": "string", "pattern": "^[a-z]+$"},
+            "Name": {"type": "string", "not": {"const": ""}}}}"#,
+    );
+    generate_in(
+        &dir,
+        &[
+            "--schema".as_ref(),
+            "schema.json".as_ref(),
+            "--out".as_ref(),
+            dir.join("module.rs").as_os_str(),
+        ],
+    );
+    copy_if_changed(
+        &dir.join("module.rs"),
+        &dir.join("src/module.rs"),
+        str::to_owned,
+    );
+    write_if_changed(
+        &dir.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"features-off\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+             publish = false\n\n[workspace]\n\n[dependencies]\n\
+             toolcall-contracts = {{ path = {:?} }}\nserde = \"1\"\nserde_json = \"1\"\n",
+            workspace().display().to_string()
+        ),
+    );
+    write_if_changed(&dir.join("src/lib.rs"), "pub mod module;\n");
+    if !dir.join("Cargo.lock").exists() {
+        std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "--offline", "--quiet", "--message-format=short"])
+        .current_dir(&dir)
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates-target"),
+        )
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_INCREMENTAL", "0")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo starts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    assert!(!output.status.success(), "builds without the features");
+    let features = ["patterns", "checks"];
+    for feature in features {
+        let named = format!("turn on the feature `{feature}` of toolcall-contracts");
+        assert!(
+            errors.iter().any(|l| l.contains(&named)),
+            "no error names `{feature}`:\n{stderr}"
+        );
+    }
+    let own: Vec<&&str> = errors
+        .iter()
+        .filter(|l| l.contains("src/module.rs"))
+        .collect();
+    assert_eq!(
+        own.len(),
+        features.len(),
+        "one error per feature:\n{stderr}"
+    );
+}

@@ -31,6 +31,7 @@ pub fn run(data: &[u8]) {
     };
     let files = [SchemaFile {
         path: "fuzz.schema.json".into(),
+        text: value.to_string(),
         value,
     }];
     let dangling = dangling_ref(&files[0].value);

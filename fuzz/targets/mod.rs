@@ -1,7 +1,7 @@
 //! Fuzz target bodies, one module per target.
 //!
 //! Shared by the cargo-fuzz binaries (`fuzz/fuzz_targets/<name>.rs`, through this file as the
-//! `toolcall-contracts-fuzz` library) and by `tests/fuzz_replay.rs` (through `#[path]`), which
+//! `toolcall-contracts-fuzz` library) and by `tests/hostile/fuzz_replay.rs` (through `#[path]`), which
 //! replays `fuzz/corpus/<name>/` and `fuzz/artifacts-found/<name>/` on stable Rust. Each `run`
 //! panics when a property fails and returns quietly otherwise; inputs that are not of the
 //! expected form (not JSON, say) return early.

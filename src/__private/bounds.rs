@@ -46,7 +46,6 @@ pub struct Bounds {
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
     pub unique_items: bool,
-    #[cfg(feature = "patterns")]
     pub pattern: Option<&'static Pattern>,
 }
 
@@ -63,7 +62,6 @@ impl Bounds {
         min_items: None,
         max_items: None,
         unique_items: false,
-        #[cfg(feature = "patterns")]
         pattern: None,
     };
 }
@@ -228,6 +226,64 @@ impl Check for Number {
     }
 }
 
+impl Check for crate::JsonNumber {
+    fn violation(&self, bounds: &Bounds) -> Option<String> {
+        let limit = |l: Limit| -> Option<crate::JsonNumber> {
+            match l {
+                Limit::Int(v) => Some(v.into()),
+                Limit::UInt(v) => Some(v.into()),
+                Limit::Float(v) => crate::JsonNumber::try_from(v).ok(),
+            }
+        };
+        let order = |l: Limit| limit(l).map(|l| self.cmp_value(&l));
+        if let Some(l) = bounds.minimum.filter(|&l| order(l) == Some(Ordering::Less)) {
+            return Some(format!("`{self}` is less than the minimum `{l}`"));
+        }
+        if let Some(l) = bounds
+            .exclusive_minimum
+            .filter(|&l| order(l).is_some_and(|o| o != Ordering::Greater))
+        {
+            return Some(format!(
+                "`{self}` is not greater than the exclusive minimum `{l}`"
+            ));
+        }
+        if let Some(l) = bounds
+            .maximum
+            .filter(|&l| order(l) == Some(Ordering::Greater))
+        {
+            return Some(format!("`{self}` is greater than the maximum `{l}`"));
+        }
+        if let Some(l) = bounds
+            .exclusive_maximum
+            .filter(|&l| order(l).is_some_and(|o| o != Ordering::Less))
+        {
+            return Some(format!(
+                "`{self}` is not less than the exclusive maximum `{l}`"
+            ));
+        }
+        if let Some(l) = bounds.multiple_of {
+            let (negative, digits, exponent) = self.decimal();
+            let exact = digits
+                .parse::<i128>()
+                .ok()
+                .zip(i32::try_from(exponent).ok())
+                .map(|(d, e)| (if negative { -d } else { d }, e));
+            let multiple = match (exact, Num::of_limit(l).decimal()) {
+                (Some(value), Some(step)) => decimal_multiple(value, step),
+                _ => None,
+            }
+            .unwrap_or_else(|| {
+                let quotient = self.as_f64() / Num::of_limit(l).as_f64();
+                quotient.is_finite() && quotient.fract() == 0.0
+            });
+            if !multiple {
+                return Some(format!("`{self}` is not a multiple of `{l}`"));
+            }
+        }
+        None
+    }
+}
+
 fn characters(count: usize) -> String {
     if count == 1 {
         "1 character".to_owned()
@@ -253,7 +309,6 @@ impl Check for String {
                 ));
             }
         }
-        #[cfg(feature = "patterns")]
         if let Some(pattern) = bounds.pattern {
             if !pattern.is_match(self) {
                 return Some(format!(
@@ -365,34 +420,42 @@ where
 }
 
 /// A `pattern` (ECMA-262 syntax, as JSON Schema writes it), compiled on first use by the
-/// linear-time engine `jsonschema` uses (feature `patterns`).
-#[cfg(feature = "patterns")]
+/// linear-time engine `jsonschema` uses (feature `patterns`; without it a module that has
+/// patterns does not compile, `require_feature!(patterns)` saying so).
 pub struct Pattern {
     source: &'static str,
+    #[cfg(feature = "patterns")]
     compiled: std::sync::OnceLock<Option<regex_automata::meta::Regex>>,
 }
 
-#[cfg(feature = "patterns")]
 impl std::fmt::Debug for Pattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("Pattern").field(&self.source).finish()
     }
 }
 
-#[cfg(feature = "patterns")]
 impl Pattern {
     /// The pattern `source`, not compiled yet.
     #[must_use]
     pub const fn new(source: &'static str) -> Self {
         Self {
             source,
+            #[cfg(feature = "patterns")]
             compiled: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Without the feature no generated module compiles (`require_feature!(patterns)`).
+    #[cfg(not(feature = "patterns"))]
+    #[must_use]
+    pub fn is_match(&self, _text: &str) -> bool {
+        false
     }
 
     /// Whether `text` matches somewhere (JSON Schema patterns are not anchored). A pattern the
     /// engine cannot compile matches nothing (the pipeline refuses such patterns when it
     /// generates the code, so this does not happen in generated code).
+    #[cfg(feature = "patterns")]
     #[must_use]
     pub fn is_match(&self, text: &str) -> bool {
         self.compiled

@@ -12,6 +12,8 @@
 //! - `flatten`: writing members of a nested value into the object being written;
 //! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares, and
 //!   JSON Schema's equality of values (`json_equal`, `1` equals `1.0`);
+//! - `checks`: the assertions a type cannot carry, checked by the `jsonschema` crate (feature
+//!   `checks`), and `require_feature!`, which names a feature a module needs when it is off;
 //! - `contract`: the sealed marker of [`crate::Contract`] types;
 //! - `reference`: decoding through serde_json alone (what a build without `simd` runs), for
 //!   differential tests.
@@ -19,6 +21,7 @@
 #![allow(missing_docs, reason = "hidden support module for generated code")]
 
 pub mod bounds;
+pub mod checks;
 pub mod contract;
 pub mod flatten;
 pub mod members;
@@ -28,7 +31,10 @@ pub mod session;
 pub mod tagged;
 pub mod untagged;
 
-pub use bounds::{bounded, json_equal, Bounded, Bounds, Check, Limit};
+pub use bounds::{bounded, json_equal, Bounded, Bounds, Check as Bound, Limit, Pattern};
+pub use checks::{
+    checked, checked_item, require_feature, Check, Checked, Document, Draft, Unchecked,
+};
 pub use contract::Sealed;
 pub use flatten::{entry, flatten_into, tag_only, tagged, unknown_variant, Present};
 pub use members::{
@@ -46,5 +52,17 @@ pub use session::{mark, rollback, unknown_value};
 pub use tagged::{catch_all, drain, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};
 pub use untagged::{branch, null_branch, object_branch, untagged, untagged_one, Branch};
 
-#[cfg(feature = "patterns")]
-pub use bounds::Pattern;
+/// The JSON type of `value`: `"null"`, `"boolean"`, `"number"`, `"string"`, `"array"` or
+/// `"object"` (what errors naming a type found say).
+#[must_use]
+pub fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

@@ -210,6 +210,22 @@ pub fn fail_here(last: Option<Segment<'_>>) {
     });
 }
 
+/// Records that the value at the current path failed at `inner` (an RFC 6901 pointer inside
+/// it, `""` for the value itself), unless a deeper failure was recorded already.
+pub fn fail_at(inner: &str) {
+    if mode() != Mode::Careful {
+        return;
+    }
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.report.is_some() && s.failed_at.is_none() {
+            let mut at = pointer_of(&s.path, None);
+            at.push_str(inner);
+            s.failed_at = Some(at);
+        }
+    });
+}
+
 /// Records a leniency event at the current path (plus `last`), inside a session only.
 pub fn record(kind: LeniencyKind, last: Option<Segment<'_>>, raw: impl FnOnce() -> Value) {
     match mode() {

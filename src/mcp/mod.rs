@@ -26,66 +26,49 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-macro_rules! version {
-    ($feature:literal, $module:ident, $schema:literal, $generated:literal) => {
-        #[doc = concat!("MCP ", $feature, ": the types of `", $schema, "`.")]
-        #[cfg(feature = $feature)]
-        #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
-        // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc
-        // links or HTML.
-        #[allow(
-            missing_docs,
-            clippy::all,
-            clippy::pedantic,
-            rustdoc::broken_intra_doc_links,
-            rustdoc::invalid_html_tags,
-            reason = "generated code; reviewed in generated/mcp/"
-        )]
-        pub mod $module {
-            include!(concat!("../../", $generated));
+/// Declares every MCP version from one list: the module of each (behind its feature), then
+/// [`VERSIONS`] and [`SCHEMAS`]. Adding a version is one line here, its feature in
+/// `Cargo.toml` and `cargo xtask mcp import`.
+macro_rules! versions {
+    ($(($feature:literal, $version:literal, $module:ident)),* $(,)?) => {
+        $(
+            #[doc = concat!("MCP ", $version, ": the types of `schema/mcp/", $version, "/schema.json`.")]
+            #[cfg(feature = $feature)]
+            #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
+            // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc
+            // links or HTML.
+            #[allow(
+                missing_docs,
+                clippy::all,
+                clippy::pedantic,
+                rustdoc::broken_intra_doc_links,
+                rustdoc::invalid_html_tags,
+                reason = "generated code; reviewed in generated/mcp/"
+            )]
+            pub mod $module {
+                include!(concat!("../../generated/mcp/", stringify!($module), ".rs"));
 
-            /// The official JSON Schema this module was generated from.
-            pub const SCHEMA_JSON: &str = include_str!(concat!("../../", $schema));
-        }
+                /// The official JSON Schema this module was generated from.
+                pub const SCHEMA_JSON: &str =
+                    include_str!(concat!("../../schema/mcp/", $version, "/schema.json"));
+            }
+        )*
+
+        /// The MCP protocol versions this crate has types and schemas for, oldest first.
+        pub const VERSIONS: &[&str] = &[$($version),*];
+
+        /// The official schema of each of [`VERSIONS`] (`(version, schema.json text)`), whatever
+        /// the features: what a checker validates messages of any version against.
+        pub const SCHEMAS: &[(&str, &str)] = &[
+            $(($version, include_str!(concat!("../../schema/mcp/", $version, "/schema.json")))),*
+        ];
     };
 }
 
-version!(
-    "mcp-2024-11-05",
-    v2024_11_05,
-    "schema/mcp/2024-11-05/schema.json",
-    "generated/mcp/v2024_11_05.rs"
-);
-version!(
-    "mcp-2025-03-26",
-    v2025_03_26,
-    "schema/mcp/2025-03-26/schema.json",
-    "generated/mcp/v2025_03_26.rs"
-);
-version!(
-    "mcp-2025-06-18",
-    v2025_06_18,
-    "schema/mcp/2025-06-18/schema.json",
-    "generated/mcp/v2025_06_18.rs"
-);
-version!(
-    "mcp-2025-11-25",
-    v2025_11_25,
-    "schema/mcp/2025-11-25/schema.json",
-    "generated/mcp/v2025_11_25.rs"
-);
-version!(
-    "mcp-2026-07-28",
-    v2026_07_28,
-    "schema/mcp/2026-07-28/schema.json",
-    "generated/mcp/v2026_07_28.rs"
-);
-
-/// The MCP protocol versions this crate has types for, oldest first.
-pub const VERSIONS: &[&str] = &[
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-];
+versions! {
+    ("mcp-2024-11-05", "2024-11-05", v2024_11_05),
+    ("mcp-2025-03-26", "2025-03-26", v2025_03_26),
+    ("mcp-2025-06-18", "2025-06-18", v2025_06_18),
+    ("mcp-2025-11-25", "2025-11-25", v2025_11_25),
+    ("mcp-2026-07-28", "2026-07-28", v2026_07_28),
+}

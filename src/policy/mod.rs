@@ -10,6 +10,8 @@ mod cache;
 #[cfg(feature = "policy")]
 mod compiled;
 #[cfg(feature = "policy")]
+mod cycles;
+#[cfg(feature = "policy")]
 mod dialect;
 mod limits;
 #[cfg(feature = "policy")]
@@ -27,6 +29,9 @@ pub use cache::SchemaCache;
 #[cfg(feature = "policy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
 pub use compiled::{CompiledSchema, InstanceError};
+#[cfg(feature = "policy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
+pub use cycles::CycleCost;
 #[cfg(feature = "policy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "policy")))]
 pub use dialect::{Dialect, DIALECT_2019_09, DIALECT_2020_12, DIALECT_DRAFT_07};

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::cycles::{self, CycleCost, Reads};
 use super::dialect::Dialect;
 use super::regex::Regexes;
 use super::schema::{PolicyError, SchemaPolicy};
@@ -408,6 +409,8 @@ impl<'a> Walker<'_, 'a> {
             pointer: String::new(),
         };
         states.insert(self.root, State::InProgress);
+        // The first reference back to a schema being expanded: `(keyword, pointer, target)`.
+        let mut first_cycle: Option<(&'static str, String, String)> = None;
         let mut stack = vec![self.frame(&start)?];
         let totals = loop {
             let Some(top) = stack.last_mut() else {
@@ -451,16 +454,12 @@ impl<'a> Walker<'_, 'a> {
             match states.get(&std::ptr::from_ref(edge.to.value)) {
                 Some(State::Done(totals)) => top.totals.add(*totals),
                 Some(State::InProgress) => {
-                    if !self.policy.allow_ref_cycles {
+                    if first_cycle.is_none() {
                         let (keyword, pointer) = match &edge.via {
                             Via::Ref { keyword, pointer } => (*keyword, pointer.clone()),
                             Via::Tree => ("$ref", edge.to.pointer.clone()),
                         };
-                        return Err(PolicyError::RefCycle {
-                            keyword,
-                            pointer,
-                            target: edge.to.pointer.clone(),
-                        });
+                        first_cycle = Some((keyword, pointer, edge.to.pointer.clone()));
                     }
                     top.totals.expanded_size = top.totals.expanded_size.saturating_add(1);
                 }
@@ -475,6 +474,18 @@ impl<'a> Walker<'_, 'a> {
                 }
             }
         };
+        if let Some((keyword, pointer, target)) = first_cycle {
+            if !self.policy.allow_ref_cycles {
+                if let Some(why) = unbounded_cycle(&finished) {
+                    return Err(PolicyError::RefCycle {
+                        keyword,
+                        pointer,
+                        target,
+                        why,
+                    });
+                }
+            }
+        }
         Ok(Analysis {
             expanded_size: totals.expanded_size,
             string_scans: totals.string_scans,
@@ -494,6 +505,31 @@ impl<'a> Walker<'_, 'a> {
             weights,
         })
     }
+}
+
+/// Whether the cycles of the expanded graph (`finished`: every subschema with its edges) can
+/// cost more than linear validation time, and how (see `cycles`).
+fn unbounded_cycle(finished: &[Done<'_>]) -> Option<CycleCost> {
+    let index: HashMap<*const Value, usize> = finished
+        .iter()
+        .enumerate()
+        .map(|(index, done)| (done.value, index))
+        .collect();
+    let mut edges = Vec::new();
+    for (from, done) in finished.iter().enumerate() {
+        for &(applies, member, to) in &done.edges {
+            let Some(&to) = index.get(&to) else {
+                continue;
+            };
+            let reads = match (applies, member) {
+                (Applies::InPlace, _) => Reads::Nothing,
+                (Applies::Member, Some(name)) => Reads::Member(name),
+                (Applies::Member | Applies::Name, _) => Reads::Any,
+            };
+            edges.push((from, reads, to));
+        }
+    }
+    cycles::unbounded(finished.len(), &edges)
 }
 
 /// Prices every regex by where it applies. `finished` is in depth-first finishing order, so its

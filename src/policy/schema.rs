@@ -50,8 +50,11 @@ pub struct SchemaPolicy {
     /// Default: [`Dialect::ALL`] (draft-07, 2019-09 and 2020-12); narrow it with
     /// [`SchemaPolicy::with_allowed_dialects`].
     pub allowed_dialects: Vec<Dialect>,
-    /// Whether a `$ref` may lead back to a schema that contains it. Default `false`: with
-    /// cycles, validation time can grow exponentially with the instance depth, bounded only by
+    /// Whether every reference cycle is allowed. Default `false`: a cycle that applies each of
+    /// its subschemas once per value of the instance (a list of itself, a tree model) costs
+    /// linear time and is accepted; one that never descends into the instance, or can apply
+    /// one subschema to one value along two paths ([`super::CycleCost`]), is refused, since
+    /// validation time can then grow exponentially with the instance depth, bounded only by
     /// [`SchemaPolicy::max_instance_depth`].
     pub allow_ref_cycles: bool,
     /// Most bytes of compiled regex (Thompson NFA) for all distinct `pattern` and
@@ -387,15 +390,23 @@ pub enum PolicyError {
         /// The reference keyword's location.
         pointer: String,
     },
-    /// A reference leads back to a schema that contains it.
-    #[error("`{keyword}` at `{pointer}` leads back to `{target}`, a cycle, and `allow_ref_cycles` is off")]
+    /// A reference leads back to a schema that contains it, in a cycle whose validation time
+    /// is not linear in the instance ([`super::CycleCost`]); a cycle that applies each of its
+    /// subschemas once per value (a tree model) is accepted.
+    #[error(
+        "`{keyword}` at `{pointer}` leads back to `{target}`, a cycle that {why}; \
+         `SchemaPolicy::with_ref_cycles(true)` allows it (validation then bounded by \
+         `max_instance_depth` and `max_check_work`)"
+    )]
     RefCycle {
         /// `$ref`, `$dynamicRef` or `$recursiveRef`.
         keyword: &'static str,
-        /// The reference keyword's location.
+        /// The reference keyword's location (the first reference back the walk met).
         pointer: String,
         /// The schema it leads back to.
         target: String,
+        /// Why the cycle is refused.
+        why: super::CycleCost,
     },
     /// The schema with every reference expanded is larger than
     /// [`SchemaPolicy::max_expanded_size`].

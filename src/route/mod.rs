@@ -156,7 +156,7 @@ impl ToolCallRequest {
     /// - [`RouteError::SchemaPin`] when `schema_pin` fails [`validate_schema_pin`] (same rule).
     pub fn validate(&self) -> Result<(), RouteError> {
         if let Some(token) = &self.progress_token {
-            check_progress_token(token)?;
+            validate_progress_token(token)?;
         }
         if let Some(call_key) = &self.call_key {
             validate_call_key(call_key).map_err(|source| RouteError::CallKey { source })?;
@@ -176,28 +176,19 @@ impl Default for ToolCallRequest {
     }
 }
 
-/// A progress token is a string or an integer that `serde_json` holds as `i64` or `u64`.
-pub(crate) fn check_progress_token(token: &serde_json::Value) -> Result<(), RouteError> {
+/// Checks a `progress_token` value as [`ToolCallRequest::validate`] does: a string, or an
+/// integer that `serde_json` holds as `i64` or `u64`.
+///
+/// # Errors
+/// [`RouteError::ProgressToken`] naming the JSON type found (`2.5` is a `number` that is not an
+/// integer).
+pub fn validate_progress_token(token: &serde_json::Value) -> Result<(), RouteError> {
     use serde_json::Value;
     match token {
         Value::String(_) => Ok(()),
         Value::Number(number) if number.is_i64() || number.is_u64() => Ok(()),
         other => Err(RouteError::ProgressToken {
-            found: json_type(other),
+            found: crate::__private::json_type(other),
         }),
-    }
-}
-
-/// The JSON type of `value`: `"null"`, `"boolean"`, `"number"`, `"string"`, `"array"` or
-/// `"object"`.
-pub(crate) fn json_type(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }

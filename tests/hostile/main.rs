@@ -10,6 +10,7 @@
 mod compile_time;
 mod dialects;
 mod fan_out;
+mod fuzz_replay;
 mod integers;
 mod malformed_json;
 mod nesting;
@@ -19,6 +20,10 @@ mod recursion;
 mod remote_refs;
 mod sizes;
 mod work_budget;
+
+// The fuzz targets' bodies, replayed on the committed corpus by `fuzz_replay`.
+#[path = "../../fuzz/targets/mod.rs"]
+mod targets;
 
 use std::time::{Duration, Instant};
 

@@ -2,12 +2,15 @@
 //! explores both branches at every level, so time and memory double with each level of
 //! instance depth. Refused as a cycle by default, in each dialect and through each reference
 //! keyword (`$ref`; 2020-12 `$dynamicRef`; 2019-09 `$recursiveRef`, which always leads to the
-//! root) and each applicator (draft-07 tuples, `additionalItems`, `dependencies`); with cycles
-//! allowed, bounded only by the instance depth limit.
+//! root), and so is a cycle that never descends (through `$ref` or `dependencies`); with cycles
+//! allowed, bounded only by the instance depth limit. A cycle that applies each subschema once
+//! per value (a list of itself, a tree model, through `items`, tuples or `additionalItems`)
+//! costs linear time and is accepted by default (issue 22).
 
 use serde_json::{json, Value};
 use toolcall_contracts::policy::{
-    DecodeLimits, Dialect, InstanceError, LimitError, PolicyError, SchemaPolicy, DIALECT_2019_09,
+    CycleCost, DecodeLimits, Dialect, InstanceError, LimitError, PolicyError, SchemaPolicy,
+    DIALECT_2019_09,
 };
 
 use crate::{
@@ -54,13 +57,16 @@ fn refused_as_a_cycle_by_default() {
                 keyword: "$ref",
                 pointer: format!("{node}/anyOf/0/items/$ref"),
                 target: node.clone(),
+                why: CycleCost::Exponential,
             }
         );
         assert_eq!(
             refused.to_string(),
             format!(
-                "`$ref` at `{node}/anyOf/0/items/$ref` leads back to `{node}`, a cycle, and \
-                 `allow_ref_cycles` is off"
+                "`$ref` at `{node}/anyOf/0/items/$ref` leads back to `{node}`, a cycle that can \
+                 apply one subschema to one value along two paths (validation time can double \
+                 with each level of the instance); `SchemaPolicy::with_ref_cycles(true)` allows \
+                 it (validation then bounded by `max_instance_depth` and `max_check_work`)"
             )
         );
     });
@@ -68,11 +74,21 @@ fn refused_as_a_cycle_by_default() {
 
 #[test]
 fn every_reference_keyword_cycles_too() {
+    // A list of itself through `$dynamicRef` or `$recursiveRef`: linear, accepted.
     let schema = json!({"$dynamicAnchor": "node", "items": {"$dynamicRef": "#node"}});
+    assert_fast("compile", || SchemaPolicy::default().compile(&schema)).unwrap();
+    let schema = json!({"$schema": DIALECT_2019_09, "items": {"$recursiveRef": "#"}});
+    assert_fast("compile", || SchemaPolicy::default().compile(&schema)).unwrap();
+    // Two branches through each: refused.
+    let schema = json!({"$dynamicAnchor": "node", "anyOf": [
+        {"items": {"$dynamicRef": "#node"}},
+        {"items": {"$dynamicRef": "#node"}, "minItems": 1},
+    ]});
     assert!(matches!(
         assert_fast("compile", || SchemaPolicy::default().compile(&schema)),
         Err(PolicyError::RefCycle {
             keyword: "$dynamicRef",
+            why: CycleCost::Exponential,
             ..
         })
     ));
@@ -85,22 +101,18 @@ fn every_reference_keyword_cycles_too() {
             keyword: "$recursiveRef",
             pointer: "/anyOf/0/items/$recursiveRef".into(),
             target: String::new(),
+            why: CycleCost::Exponential,
         }
     );
-    // Without `$recursiveAnchor` it still leads to the root.
-    let schema = json!({"$schema": DIALECT_2019_09, "items": {"$recursiveRef": "#"}});
-    assert!(matches!(
-        assert_fast("compile", || SchemaPolicy::default().compile(&schema)),
-        Err(PolicyError::RefCycle {
-            keyword: "$recursiveRef",
-            ..
-        })
-    ));
+    // A reference to itself in place never descends.
     each_dialect(|dialect| {
         let schema = in_dialect(dialect, json!({"$ref": "#"}));
         assert!(matches!(
             assert_fast("compile", || SchemaPolicy::default().compile(&schema)),
-            Err(PolicyError::RefCycle { .. })
+            Err(PolicyError::RefCycle {
+                why: CycleCost::NoDescent,
+                ..
+            })
         ));
     });
 }
@@ -109,13 +121,18 @@ fn every_reference_keyword_cycles_too() {
 fn every_applicator_cycles_too() {
     each_dialect(|dialect| {
         let node = def_ref(dialect, "n");
-        let mut through = vec![
-            (
-                "dependencies",
-                json!({"dependencies": {"a": {"$ref": node}}}),
-            ),
-            ("tuple", json!({crate::tuple(dialect): [{"$ref": node}]})),
-        ];
+        // In place (`dependencies` applies to the same object): never descends, refused.
+        let schema = in_dialect(
+            dialect,
+            json!({defs(dialect): {"n": {"dependencies": {"a": {"$ref": node}}}}, "$ref": node}),
+        );
+        let refused = assert_fast("dependencies", || SchemaPolicy::default().compile(&schema));
+        assert!(
+            matches!(&refused, Err(PolicyError::RefCycle { target, why: CycleCost::NoDescent, .. }) if *target == def_pointer(dialect, "n")),
+            "dependencies: {refused:?}"
+        );
+        // Into items (a tuple, `additionalItems`): one path per value, accepted.
+        let mut through = vec![("tuple", json!({crate::tuple(dialect): [{"$ref": node}]}))];
         if dialect != Dialect::Draft202012 {
             through.push((
                 "additionalItems",
@@ -127,11 +144,8 @@ fn every_applicator_cycles_too() {
                 dialect,
                 json!({defs(dialect): {"n": applicator}, "$ref": node}),
             );
-            let refused = assert_fast(label, || SchemaPolicy::default().compile(&schema));
-            assert!(
-                matches!(&refused, Err(PolicyError::RefCycle { target, .. }) if *target == def_pointer(dialect, "n")),
-                "{label}: {refused:?}"
-            );
+            let compiled = assert_fast(label, || SchemaPolicy::default().compile(&schema));
+            assert!(compiled.is_ok(), "{label}: {compiled:?}");
         }
     });
 }

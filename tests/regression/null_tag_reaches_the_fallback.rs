@@ -3,7 +3,7 @@
 //! not constrain `type`) decoded `{"type": null, ...}` as stdio and wrote it back without
 //! `"type": null`; MCP's `ElicitRequestParams` (`url`, or the form branch, whose `mode` is
 //! `"form"` or absent) accepted `"mode": null`, which the schema refuses, and dropped it. Found
-//! by the mutants of `tests/mcp_differential.rs`. The fallback branch now gets the member and
+//! by the mutants of `tests/mcp/differential.rs`. The fallback branch now gets the member and
 //! decides: the stdio branch keeps it, the form branch refuses it.
 
 use serde_json::json;

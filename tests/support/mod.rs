@@ -34,7 +34,6 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
@@ -76,21 +75,15 @@ pub struct Line {
     pub value: Value,
 }
 
-/// The path of a file under the shared folder beside the workspace.
-pub fn shared_path(relative: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/")).join(relative)
-}
-
-/// Reads an NDJSON corpus; `None` (after printing a notice) when the file is absent.
+/// Reads an NDJSON corpus of `../shared/`; `None` (after printing a notice) when the file is
+/// absent.
 ///
 /// # Panics
-/// When the file exists but a line is not JSON.
+/// When the file exists but a line is not JSON or cannot be read, and when it is absent under
+/// CI (`toolcall_test_support::shared`).
 pub fn load(relative: &str) -> Option<Vec<Line>> {
-    let path = shared_path(relative);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("notice: {} is absent; nothing to check", path.display());
-        return None;
-    };
+    let path = toolcall_test_support::shared(relative)?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines = text
         .lines()
         .enumerate()

@@ -1068,7 +1068,7 @@ version = "1.2.3"
         let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).unwrap();
         assert!(changelog.starts_with(changelog::HEADER));
         assert!(changelog.contains(&format!(
-            "\n## ACP schema: initial import of file `{}` (2026-01-02)\n",
+            "\n#### Initial import of file `{}` (2026-01-02)\n",
             workspace.join(SCHEMA_FILE).display()
         )));
         let generated = std::fs::read_to_string(root.join("generated/acp.rs")).unwrap();

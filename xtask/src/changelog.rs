@@ -1,9 +1,11 @@
 //! `CHANGELOG.md` entries for ACP schema imports.
 //!
-//! Each `acp import` adds one entry, newest first, below the file's header: where the schema
-//! came from and went to, the date, the [`schema_diff`] counts with every breaking change, and
-//! the change of the generated Rust API ([`RustApi`], read from `generated/acp.rs` with `syn`:
-//! types, struct fields and enum variants added or removed).
+//! Each `acp import` adds one entry under [`UNRELEASED`], in its [`ACP_SCHEMA`] subsection
+//! (created when missing), newest first: where the schema came from and went to, the date, the
+//! [`schema_diff`] counts with every breaking change, and the change of the generated Rust API
+//! ([`RustApi`], read from `generated/acp.rs` with `syn`: types, struct fields and enum variants
+//! added or removed). The rest of the changelog (Keep a Changelog: `## <version> - <date>`
+//! sections with `### Added`, `### Changed`, `### Fixed`) is written by hand and left as it is.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -15,15 +17,26 @@ use toolcall_schema::diff::{Change, Class, Summary};
 /// The changelog, relative to the workspace root.
 pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
 
-/// The header of a new `CHANGELOG.md`.
+/// The header of `CHANGELOG.md` (what a new one starts with).
 pub const HEADER: &str = "# Changelog
 
-Every ACP schema import (`cargo xtask acp import --crate-version X.Y.Z` or
-`--file PATH`) adds an entry here, newest first: the schema diff of `schema/acp/acp.schema.json`
-(as `toolcall schemas diff` prints it: counts, then every breaking change with the direction that
-breaks) and the change of the generated Rust API in `generated/acp.rs` (types, struct fields and
-enum variants added or removed).
+Notable changes to `toolcall-contracts`, `toolcall-codegen`, `toolcall-schema` and the `toolcall`
+command-line tool, newest version first. The format follows
+[Keep a Changelog](https://keepachangelog.com/en/1.1.0/), and the crates follow
+[semantic versioning](https://semver.org/spec/v2.0.0.html).
+
+Each ACP schema import (`cargo xtask acp import`) adds an entry under `## Unreleased`, in its
+`### ACP schema` subsection, newest first: the schema diff of `schema/acp/acp.schema.json`
+(counts, then every breaking change with the direction that breaks) and the change of the
+generated Rust API in `generated/acp.rs` (types, struct fields and enum variants added or
+removed).
 ";
+
+/// The heading of the changes not yet in a release, where imports add their entries.
+pub const UNRELEASED: &str = "## Unreleased";
+
+/// The subsection of a version's changes that holds the schema-import entries.
+pub const ACP_SCHEMA: &str = "### ACP schema";
 
 /// What a public item of a generated file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -331,20 +344,17 @@ impl Entry {
         self.schema_changes.is_empty() && self.api.0 == self.api.1
     }
 
-    /// The entry as Markdown: a `## ` heading, then paragraphs and lists, ending with a
-    /// newline.
+    /// The entry as Markdown: a `#### ` heading (the entry sits under [`ACP_SCHEMA`]), then
+    /// paragraphs and lists, ending with a newline.
     #[must_use]
     pub fn render(&self) -> String {
         let mut text = String::new();
         match &self.from {
             None => text.push_str(&format!(
-                "## ACP schema: initial import of {} ({})\n\n",
+                "#### Initial import of {} ({})\n\n",
                 self.to, self.date
             )),
-            Some(from) => text.push_str(&format!(
-                "## ACP schema: {from} → {} ({})\n\n",
-                self.to, self.date
-            )),
+            Some(from) => text.push_str(&format!("#### {from} → {} ({})\n\n", self.to, self.date)),
         }
         text.push_str(&format!(
             "`schema/acp/acp.schema.json` sha256 `{}`.\n\n",
@@ -407,8 +417,10 @@ fn count_kind(changes: &[Change], kind: schema_diff::ChangeKind) -> usize {
     changes.iter().filter(|change| change.kind == kind).count()
 }
 
-/// `changelog` with `entry` inserted as the newest entry: before the first `## ` heading, or at
-/// the end; an empty changelog gets [`HEADER`] first.
+/// `changelog` with `entry` (a rendered [`Entry`]) inserted as the newest schema-import entry:
+/// first in the [`ACP_SCHEMA`] subsection of [`UNRELEASED`]. The subsection is added at the end
+/// of the Unreleased section when missing, and the section before the first `## ` heading (or
+/// at the end) when missing; an empty changelog gets [`HEADER`] first. Nothing else moves.
 #[must_use]
 pub fn insert_entry(changelog: &str, entry: &str) -> String {
     let changelog = if changelog.trim().is_empty() {
@@ -416,14 +428,56 @@ pub fn insert_entry(changelog: &str, entry: &str) -> String {
     } else {
         changelog
     };
-    let at = changelog
-        .match_indices("\n## ")
-        .next()
-        .map(|(index, _)| index + 1);
-    match at {
-        Some(index) => format!("{}{entry}\n{}", &changelog[..index], &changelog[index..]),
-        None => format!("{}\n\n{entry}", changelog.trim_end()),
+    let lines = lines_at(changelog);
+    let is_version = |line: &str| line.starts_with("## ");
+    let Some(unreleased) = lines
+        .iter()
+        .position(|(_, line)| line.trim_end() == UNRELEASED)
+    else {
+        let section = format!("{UNRELEASED}\n\n{ACP_SCHEMA}\n\n{entry}");
+        return match lines.iter().find(|(_, line)| is_version(line)) {
+            Some(&(at, _)) => format!("{}{section}\n{}", &changelog[..at], &changelog[at..]),
+            None => format!("{}\n\n{section}", changelog.trim_end()),
+        };
+    };
+    let section = &lines[unreleased + 1..];
+    let end = section
+        .iter()
+        .find(|(_, line)| is_version(line))
+        .map_or(changelog.len(), |&(at, _)| at);
+    let heading = section
+        .iter()
+        .take_while(|&&(at, _)| at < end)
+        .find(|(_, line)| line.trim_end() == ACP_SCHEMA);
+    match heading {
+        // Right below the heading, before the newest entry so far.
+        Some(&(at, line)) => {
+            let below = at + line.len();
+            let rest = changelog[below..].trim_start_matches(['\n', '\r']);
+            let separator = if rest.is_empty() { "" } else { "\n" };
+            let above = changelog[..below].trim_end_matches(['\n', '\r']);
+            format!("{above}\n\n{entry}{separator}{rest}")
+        }
+        // A new subsection after the Unreleased section's others.
+        None => {
+            let before = changelog[..end].trim_end();
+            let after = &changelog[end..];
+            let separator = if after.is_empty() { "" } else { "\n" };
+            format!("{before}\n\n{ACP_SCHEMA}\n\n{entry}{separator}{after}")
+        }
     }
+}
+
+/// Each line of `text` with its byte offset, line endings included.
+fn lines_at(text: &str) -> Vec<(usize, &str)> {
+    let mut at = 0;
+    text.split_inclusive('\n')
+        .map(|line| {
+            let start = at;
+            at += line.len();
+            (start, line)
+        })
+        .collect()
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
@@ -453,6 +507,8 @@ fn civil_date(days: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     const OLD: &str = "
@@ -524,7 +580,7 @@ mod tests {
                 RustApi::parse("pub struct A { pub x: u8 }").unwrap(),
             ),
         };
-        let expected = "## ACP schema: crate 1.0.0 → crate 1.1.0 (2026-01-02)
+        let expected = "#### crate 1.0.0 → crate 1.1.0 (2026-01-02)
 
 `schema/acp/acp.schema.json` sha256 `ab`.
 
@@ -539,10 +595,130 @@ Rust API (`generated/acp.rs`): 1 types (1 structs, 0 enums) → 1 types (1 struc
         assert_eq!(entry.render(), expected);
         assert!(!entry.is_empty());
 
-        let first = insert_entry("", "## one\n");
-        assert_eq!(first, format!("{HEADER}\n## one\n"));
-        let second = insert_entry(&first, "## two\n");
-        assert_eq!(second, format!("{HEADER}\n## two\n\n## one\n"));
+        let first = insert_entry("", "#### one\n");
+        assert_eq!(
+            first,
+            format!("{HEADER}\n## Unreleased\n\n### ACP schema\n\n#### one\n")
+        );
+        let second = insert_entry(&first, "#### two\n");
+        assert_eq!(
+            second,
+            format!("{HEADER}\n## Unreleased\n\n### ACP schema\n\n#### two\n\n#### one\n")
+        );
+    }
+
+    #[test]
+    fn first_import_renders_its_counts() {
+        let entry = Entry {
+            from: None,
+            to: "crate 1.20.0".to_owned(),
+            date: "2026-11-29".to_owned(),
+            sha256: "cd".to_owned(),
+            definitions: (0, 2),
+            schema_changes: Vec::new(),
+            api: (
+                RustApi::default(),
+                RustApi::parse("pub struct A; pub enum B { C }").unwrap(),
+            ),
+        };
+        assert_eq!(
+            entry.render(),
+            "#### Initial import of crate 1.20.0 (2026-11-29)
+
+`schema/acp/acp.schema.json` sha256 `cd`.
+
+Schema: 2 definitions. Rust API (`generated/acp.rs`): 2 types (1 structs, 1 enums).
+"
+        );
+    }
+
+    /// A changelog by version: Unreleased with hand-written subsections, then a release with
+    /// its own `### ACP schema` entry.
+    const BY_VERSION: &str = "# Changelog
+
+Intro.
+
+## Unreleased
+
+### Added
+- A thing.
+
+### Fixed
+- A bug.
+
+## 0.1.0 - 2026-12-02
+
+### Changed
+- Something.
+
+### ACP schema
+
+#### Initial import of crate 1.20.0 (2026-11-29)
+
+Schema: 203 definitions.
+";
+
+    #[test]
+    fn entries_land_under_unreleased_acp_schema_and_nothing_else_moves() {
+        let first = insert_entry(
+            BY_VERSION,
+            "#### crate 1.20.0 → crate 1.21.0 (2027-01-05)\n\nA.\n",
+        );
+        let subsection =
+            "\n### ACP schema\n\n#### crate 1.20.0 → crate 1.21.0 (2027-01-05)\n\nA.\n";
+        let (unreleased, released) = BY_VERSION.split_once("\n## 0.1.0").unwrap();
+        assert_eq!(
+            first,
+            format!("{unreleased}{subsection}\n## 0.1.0{released}")
+        );
+        // Removing the entry gives the changelog back, byte for byte.
+        assert_eq!(first.replacen(subsection, "", 1), BY_VERSION);
+
+        // The next import goes first in the same subsection; the release keeps its own.
+        let second = insert_entry(
+            &first,
+            "#### crate 1.21.0 → crate 1.22.0 (2027-02-01)\n\nB.\n",
+        );
+        assert_eq!(
+            second,
+            first.replacen(
+                "### ACP schema\n\n#### crate 1.20.0 → crate 1.21.0",
+                "### ACP schema\n\n#### crate 1.21.0 → crate 1.22.0 (2027-02-01)\n\nB.\n\n\
+                 #### crate 1.20.0 → crate 1.21.0",
+                1
+            )
+        );
+        assert_eq!(second.matches("\n### ACP schema\n").count(), 2);
+        assert!(second.ends_with(released));
+    }
+
+    #[test]
+    fn a_missing_unreleased_section_is_added_before_the_first_version() {
+        let old = "# Changelog\n\n## 0.1.0 - 2026-12-02\n\n### Added\n- A thing.\n";
+        assert_eq!(
+            insert_entry(old, "#### e\n"),
+            "# Changelog\n\n## Unreleased\n\n### ACP schema\n\n#### e\n\n\
+             ## 0.1.0 - 2026-12-02\n\n### Added\n- A thing.\n"
+        );
+        // An empty Unreleased section at the end of the file gets the subsection.
+        assert_eq!(
+            insert_entry("# Changelog\n\n## Unreleased\n", "#### e\n"),
+            "# Changelog\n\n## Unreleased\n\n### ACP schema\n\n#### e\n"
+        );
+    }
+
+    #[test]
+    fn the_repository_changelog_has_this_header_and_an_unreleased_section() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(CHANGELOG_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(HEADER),
+            "`{}` does not start with `changelog::HEADER`",
+            path.display()
+        );
+        assert!(text.lines().any(|line| line == UNRELEASED));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! Both need `../shared/acp-schemas/`: without it they print a notice and skip, and fail under
 //! CI (the `CI` environment variable set).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -30,30 +30,7 @@ const RELEASES: &[(&str, usize, usize, usize)] = &[
     ("1.21.0", 170, 153, 38),
 ];
 
-/// The workspace root (the library's manifest, `Cargo.lock`, `schema/`).
-fn workspace() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is a folder of the workspace")
-}
-
-/// `../shared/acp-schemas/`, or `None` after a notice when it is absent.
-///
-/// # Panics
-/// When it is absent under CI.
-fn published_dir() -> Option<PathBuf> {
-    let dir = workspace().join("../shared/acp-schemas");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "`{}` is absent: CI runs with `../shared` beside the checkout",
-        dir.display()
-    );
-    println!("notice: `{}` is absent; skipped", dir.display());
-    None
-}
+use toolcall_test_support::root as workspace;
 
 fn module_name(release: &str) -> String {
     format!("v{}", release.replace('.', "_"))
@@ -68,7 +45,7 @@ fn write_if_changed(path: &Path, text: &str) {
 
 #[test]
 fn every_published_release_generates_and_compiles() {
-    let Some(published) = published_dir() else {
+    let Some(published) = toolcall_test_support::shared("acp-schemas") else {
         return;
     };
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("acp-versions");
@@ -199,7 +176,7 @@ serde_json = "1"
 
 #[test]
 fn crate_1_7_0_exports_the_published_v1_21_0_schema() {
-    let Some(published) = published_dir() else {
+    let Some(published) = toolcall_test_support::shared("acp-schemas") else {
         return;
     };
     let path = published.join("v1.21.0").join("schema.json");

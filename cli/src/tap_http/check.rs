@@ -26,7 +26,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use hyper::http::{request, response};
 use serde_json::{json, Map, Value};
-use toolcall_contracts::tap::{Backlog, Event, Monitor, Protocol, Reporter, Side, TapSummary};
+use toolcall_traffic::tap::{Backlog, Event, Monitor, Protocol, Reporter, Side, TapSummary};
 
 use super::headers;
 use super::sse;
@@ -504,6 +504,7 @@ fn add(totals: &mut TapSummary, summary: &TapSummary) {
     totals.lenient += summary.lenient;
     totals.unchecked += summary.unchecked;
     totals.invalid += summary.invalid;
+    totals.over_limit += summary.over_limit;
     totals.lifecycle += summary.lifecycle;
     totals.not_checked_bytes += summary.not_checked_bytes;
 }

@@ -13,7 +13,7 @@ use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
-use toolcall_contracts::tap::{Backlog, Side};
+use toolcall_traffic::tap::{Backlog, Side};
 
 use super::check::{Failure, Traffic};
 use super::headers;

@@ -9,7 +9,7 @@ use std::task::{ready, Context, Poll};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
-use toolcall_contracts::tap::{Backlog, Side};
+use toolcall_traffic::tap::{Backlog, Side};
 
 use super::check::{BodyEnd, Traffic};
 

@@ -2,7 +2,7 @@
 //! binary on the recorded server-everything fixtures and on small inputs.
 
 use serde_json::{json, Value};
-use toolcall_contracts::traffic::{Checker, Status};
+use toolcall_traffic::{Checker, Status};
 
 use crate::support::toolcall;
 
@@ -310,7 +310,7 @@ fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothi
         text(&output.stderr),
         "toolcall: `--kind` names tool `read` twice\n"
     );
-    // Messages, and not one update: exit 1. No message at all: exit 0.
+    // Messages, and not one update: exit 1 (no message at all too, as `toolcall validate`).
     let orphan = json!({"jsonrpc": "2.0", "id": 9, "result": {"content": []}}).to_string();
     let output = toolcall(&["convert", "--to", "acp", "-"], orphan.as_bytes())?;
     assert_eq!(output.status.code(), Some(1));
@@ -320,7 +320,7 @@ fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothi
          toolcall convert: 1 messages, 0 ACP updates, 1 notes\n"
     );
     let output = toolcall(&["convert", "--to", "acp", "-"], b"")?;
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.status.code(), Some(1));
     let output = toolcall(
         &["convert", "--to", "acp", "tests/no-such-file.ndjson"],
         b"",
@@ -335,10 +335,10 @@ fn convert_refuses_a_kind_for_an_unknown_or_repeated_tool_and_exits_1_when_nothi
 #[test]
 fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_line() -> TestResult
 {
-    // 62 levels of arguments: the notification nests them 3 levels deeper (params, update,
-    // rawInput), past `toolcall validate`'s default depth of 64.
+    // 124 levels of arguments: the notification nests them 3 levels deeper (params, update,
+    // rawInput), past `toolcall validate`'s default depth of 127.
     let mut arguments = json!({});
-    for _ in 0..62 {
+    for _ in 0..124 {
         arguments = json!({"x": arguments});
     }
     let transcript = [
@@ -359,7 +359,7 @@ fn convert_notes_notifications_over_the_validate_limits_and_keeps_notes_on_one_l
         notes,
         [
             "toolcall convert: line 1: dropped: `mcp-1-1` never ended in the transcript: its ACP tool call stays in progress",
-            "toolcall convert: line 1: the ACP notification written is over `toolcall validate`'s default limits: input nesting depth reaches `65` at byte `515`, over `max_depth` of `64`",
+            "toolcall convert: line 1: the ACP notification written is over `toolcall validate`'s default limits: input nesting depth reaches `128` at byte `830`, over `max_depth` of `127`",
             "toolcall convert: line 2: dropped: `mcp-1-\"a\\nb\"` never ended in the transcript: its ACP tool call stays in progress",
             "toolcall convert: 2 messages, 2 ACP updates, 3 notes",
         ]
@@ -385,6 +385,60 @@ fn the_readme_example_is_what_convert_prints() -> TestResult {
     assert_eq!(
         format!("{}{}", text(&output.stdout), text(&output.stderr)),
         shown
+    );
+    Ok(())
+}
+
+#[test]
+fn convert_exits_1_on_an_empty_input_as_validate_does() -> TestResult {
+    for input in [&b""[..], b" \n\n"] {
+        let output = toolcall(&["convert", "--to", "acp", "-"], input)?;
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            text(&output.stderr),
+            "toolcall convert: 0 messages, 0 ACP updates, 0 notes\n\
+             toolcall: -: no message (the file is empty or blank)\n"
+        );
+        let validated = toolcall(&["validate", "-"], input)?;
+        assert_eq!(validated.status.code(), Some(1));
+    }
+    Ok(())
+}
+
+#[test]
+fn convert_on_2026_07_28_traffic_does_not_report_the_request_envelope() -> TestResult {
+    // The official Python SDK at 2026-07-28: every request carries the protocol version, the
+    // client's capabilities and identity in `_meta` (3 notes per call before).
+    let output = toolcall(
+        &[
+            "convert",
+            "--to",
+            "acp",
+            "tests/fixtures/mcp/python-sdk/transcript.ndjson",
+        ],
+        b"",
+    )?;
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall convert: 15 messages, 11 ACP updates, 0 notes\n"
+    );
+    Ok(())
+}
+
+#[test]
+fn convert_reads_the_taps_records_as_what_they_are() -> TestResult {
+    let records = b"{\"from\":\"client\",\"text\":\"{\\\"jsonrpc\\\"\",\"truncated\":true,\"bytes\":2000000}\n\
+        {\"from\":\"server\",\"not_checked_bytes\":100}\n";
+    let output = toolcall(&["convert", "--to", "acp", "-"], records)?;
+    assert_eq!(
+        text(&output.stderr),
+        "toolcall convert: line 1: dropped: a message of `2000000` bytes from the client that \
+         `toolcall tap` did not keep (over its `--max-bytes`): not relayed\n\
+         toolcall convert: line 2: dropped: `100` bytes from the server that `toolcall tap` \
+         relayed but did not record (its checking fell behind): the messages they held are \
+         missing here\n\
+         toolcall convert: 2 messages, 0 ACP updates, 2 notes\n"
     );
     Ok(())
 }

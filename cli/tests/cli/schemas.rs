@@ -1,6 +1,6 @@
 //! `toolcall schemas`: `diff` (the lines and summary it prints, `--format json`, its exit status
 //! on hand-made pairs, on consecutive MCP versions and on the published ACP releases, each
-//! compared with what `toolcall_contracts::schema_diff` finds for the same files), `export` and
+//! compared with what `toolcall_schema::diff` finds for the same files), `export` and
 //! `list` (what `toolcall_contracts::bundle` builds).
 
 use std::collections::BTreeMap;
@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 use toolcall_contracts::bundle;
-use toolcall_contracts::schema_diff::{diff_paths, Summary};
+use toolcall_schema::diff::{diff_paths, Summary};
 
 use crate::support::{root, shared};
 

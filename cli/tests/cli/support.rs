@@ -1,15 +1,9 @@
 //! What the end-to-end tests of the `toolcall` binary share.
 
 use std::io::Write;
-use std::path::Path;
 
-/// The workspace root, where `examples/`, `tests/fixtures/` and `README.md` are.
-pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the `toolcall` package is a folder of the workspace")
-}
 use std::process::{Command, Output, Stdio};
+pub use toolcall_test_support::{root, shared};
 
 /// Runs `toolcall` with `args` from the workspace root, feeding `stdin`.
 pub fn toolcall(args: &[&str], stdin: &[u8]) -> std::io::Result<Output> {
@@ -28,23 +22,4 @@ pub fn toolcall(args: &[&str], stdin: &[u8]) -> std::io::Result<Output> {
         _ => {}
     }
     child.wait_with_output()
-}
-
-/// `../shared/NAME` beside the checkout, or `None` after a notice when it is absent. Under CI
-/// (the `CI` environment variable set) its absence is a failure, never a silent pass.
-///
-/// # Panics
-/// When the folder is absent and `CI` is set.
-pub fn shared(name: &str) -> Option<std::path::PathBuf> {
-    let dir = root().join("../shared").join(name);
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "`{}` is absent: CI runs with `../shared` beside the checkout",
-        dir.display()
-    );
-    println!("notice: `{}` is absent; skipped", dir.display());
-    None
 }

@@ -612,10 +612,12 @@ fn an_oversized_body_is_relayed_whole_and_reported() -> TestResult {
     let stopped = tap.stop()?;
     let over: Vec<&Value> = events(&stopped.report, "message")
         .into_iter()
-        .filter(|r| r["kind"] == "over a decode limit")
+        .filter(|r| r["verdict"] == "over-limit")
         .collect();
     assert_eq!(over.len(), 2, "the request and the response");
     assert_eq!(over[0]["from"], "client");
+    // What its first bytes show: a `tools/call`.
+    assert_eq!(over[0]["kind"], "tools/call");
     assert_eq!(over[1]["from"], "server");
     let record: Value = serde_json::from_str(&stopped.transcript[0])?;
     assert_eq!(record["truncated"], true);

@@ -48,14 +48,14 @@ fn invalid_example_gives_exact_lines_and_exit_1() -> TestResult {
     let output = toolcall(&["validate", "examples/invalid.ndjson"], b"")?;
     assert_eq!(output.status.code(), Some(1));
     let expected = [
-        r#"examples/invalid.ndjson:1: invalid /params/update/sessionUpdate: 42 is not one of "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "plan_update", "plan_removed", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk", "subagent_update", "session_message", "session_message_chunk""#,
-        r#"examples/invalid.ndjson:2: invalid /params: "sessionId" is a required property"#,
-        r#"examples/invalid.ndjson:3: invalid /params/toolCall: "toolCallId" is a required property"#,
-        "examples/invalid.ndjson:4: invalid /call_key: `call_key` has a byte outside printable ASCII 0x21..=0x7E at index 1",
-        "examples/invalid.ndjson:5: invalid /method: unknown method `session/frobnicate` (extension methods start with `_`)",
+        r#"examples/invalid.ndjson:1: invalid session/update at /params/update/sessionUpdate: 42 is not one of "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "plan_update", "plan_removed", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk", "subagent_update", "session_message", "session_message_chunk""#,
+        r#"examples/invalid.ndjson:2: invalid session/update at /params: "sessionId" is a required property"#,
+        r#"examples/invalid.ndjson:3: invalid session/request_permission at /params/toolCall: "toolCallId" is a required property"#,
+        "examples/invalid.ndjson:4: invalid route body at /call_key: `call_key` has a byte outside printable ASCII 0x21..=0x7E at index 1",
+        "examples/invalid.ndjson:5: invalid session/frobnicate at /method: unknown method `session/frobnicate` (extension methods start with `_`)",
         "examples/invalid.ndjson:6: ok session/prompt",
-        r#"examples/invalid.ndjson:7: invalid /result/stopReason: "bored" is not one of "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled""#,
-        "examples/invalid.ndjson:8: invalid : EOF while parsing a value at line 1 column 26",
+        r#"examples/invalid.ndjson:7: invalid response to session/prompt at /result/stopReason: "bored" is not one of "end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled""#,
+        "examples/invalid.ndjson:8: invalid not JSON: EOF while parsing a value at line 1 column 26",
         "8 messages: 1 ok, 0 lenient, 0 unchecked, 7 invalid",
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
@@ -116,7 +116,7 @@ fn a_line_that_is_not_json_is_an_invalid_message() -> TestResult {
     assert_eq!(
         stdout(&output),
         "-:1: ok fragment ContentBlock\n\
-         -:3: invalid : expected ident at line 1 column 2\n\
+         -:3: invalid not JSON: expected ident at line 1 column 2\n\
          2 messages: 1 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
@@ -143,7 +143,8 @@ fn json_format_gives_one_object_per_message_then_the_summary() -> TestResult {
     let (summary, messages) = records.split_last().expect("records");
     assert_eq!(
         summary,
-        &json!({"messages": 22, "ok": 15, "lenient": 0, "unchecked": 0, "invalid": 7})
+        &json!({"messages": 22, "ok": 15, "lenient": 0, "unchecked": 0, "invalid": 7,
+                "over_limit": 0})
     );
     for record in messages {
         let keys: Vec<&str> = record
@@ -377,10 +378,10 @@ fn decode_limits_are_configurable() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
-        "-:1: invalid : input nesting depth reaches `4` at byte `26`, over `max_depth` of `3`\n\
-         -:2: invalid : input is `48` bytes, over `max_bytes` of `40` bytes\n\
+        "-:1: over-limit input nesting depth reaches `4` at byte `26`, over `max_depth` of `3`\n\
+         -:2: over-limit input is `48` bytes, over `max_bytes` of `40` bytes\n\
          -:3: ok route body\n\
-         3 messages: 1 ok, 0 lenient, 0 unchecked, 2 invalid\n"
+         3 messages: 1 ok, 0 lenient, 0 unchecked, 0 invalid, 2 over a limit\n"
     );
 }
 
@@ -410,7 +411,7 @@ fn byte_order_mark_and_pretty_documents_are_split_as_documents() {
     let broken = "{\n  \"name\": \"t\"\n  \"arguments\": {}\n}\n";
     let out = run(broken.as_bytes());
     assert!(
-        out.starts_with("-:1: invalid : expected `,` or `}` at line 3 column 3"),
+        out.starts_with("-:1: invalid not JSON: expected `,` or `}` at line 3 column 3"),
         "{out}"
     );
     assert!(
@@ -470,7 +471,7 @@ fn a_member_repeated_in_one_object_is_invalid() -> TestResult {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(output.stdout)?,
-        "-:1: invalid /params/sessionId: member `sessionId` appears twice in one object \
+        "-:1: invalid session/update at /params/sessionId: member `sessionId` appears twice in one object \
          (readers disagree on which counts)\n1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
@@ -483,7 +484,7 @@ fn ndjson_with_a_broken_first_line_checks_every_line() -> TestResult {
     let output = toolcall(&["validate", "-"], &input)?;
     assert_eq!(output.status.code(), Some(1));
     let stdout = String::from_utf8(output.stdout)?;
-    assert!(stdout.starts_with("-:1: invalid : "), "{stdout}");
+    assert!(stdout.starts_with("-:1: invalid not JSON: "), "{stdout}");
     assert!(
         stdout.ends_with("15 messages: 14 ok, 0 lenient, 0 unchecked, 1 invalid\n"),
         "{stdout}"
@@ -500,9 +501,9 @@ fn log_lines_of_a_server_are_each_reported_and_its_messages_checked() -> TestRes
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : expected value at line 1 column 1\n\
-         -:2: invalid : expected value at line 1 column 1\n\
-         -:3: invalid : expected value at line 1 column 1\n\
+        "-:1: invalid not JSON: expected value at line 1 column 1\n\
+         -:2: invalid not JSON: expected value at line 1 column 1\n\
+         -:3: invalid not JSON: expected value at line 1 column 1\n\
          -:4: ok MCP 2025-06-18 tools/list\n\
          -:5: ok MCP 2025-06-18 response to tools/list\n\
          5 messages: 2 ok, 0 lenient, 0 unchecked, 3 invalid\n"
@@ -518,16 +519,16 @@ fn a_reused_pending_id_and_a_second_answer_are_invalid_naming_the_first_line() -
     let expected = [
         "1: ok session/new",
         "2: ok response to session/new",
-        "3: invalid /id: no request with id `1` is pending: the one of line 1 was answered \
+        "3: invalid response to session/new at /id: no request with id `1` is pending: the one of line 1 was answered \
          already (line 2)",
-        "4: invalid /id: no request with id `1` is pending: the one of line 1 was answered \
+        "4: invalid error response to session/new at /id: no request with id `1` is pending: the one of line 1 was answered \
          already (line 2)",
         "5: ok session/prompt",
-        "6: invalid /id: id `2` is already pending (line 5): ids are unique per sender until \
+        "6: invalid session/prompt at /id: id `2` is already pending (line 5): ids are unique per sender until \
          answered",
         "7: ok response to session/prompt",
         "8: ok response to session/prompt",
-        "9: invalid /id: no request with id `2` is pending: the one of line 5 was answered \
+        "9: invalid response to session/prompt at /id: no request with id `2` is pending: the one of line 5 was answered \
          already (line 8)",
         // Once answered, an id may be used again.
         "10: ok session/new",
@@ -562,8 +563,8 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
         "3: ok MCP 2025-03-26 notifications/initialized",
         "4: ok MCP 2025-03-26 batch (tools/list, tools/call, notifications/progress)",
         "5: ok MCP 2025-03-26 batch (response to tools/call, response to tools/list)",
-        r#"6: invalid MCP 2025-03-26 /0/params/name: 7 is not of type "string""#,
-        "7: invalid MCP 2025-03-26 /1: a batch holds requests and notifications, or responses, \
+        r#"6: invalid MCP 2025-03-26 batch (tools/call) at /0/params/name: 7 is not of type "string""#,
+        "7: invalid MCP 2025-03-26 batch (ping, response to tools/call) at /1: a batch holds requests and notifications, or responses, \
          not both",
     ]
     .map(|line| format!("{path}:{line}"));
@@ -579,7 +580,7 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
     let output = toolcall(&["validate", "--mcp-version", "2025-06-18", "-"], batch)?;
     assert_eq!(
         stdout(&output),
-        "-:1: invalid MCP 2025-06-18 : a JSON-RPC batch: only MCP 2025-03-26 has batches \
+        "-:1: invalid MCP 2025-06-18 batch: a JSON-RPC batch: only MCP 2025-03-26 has batches \
          (2025-06-18 removed them), this session is MCP 2025-06-18\n\
          1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
@@ -587,7 +588,7 @@ fn batches_are_checked_element_by_element_in_mcp_2025_03_26_only() -> TestResult
     let output = toolcall(&["validate", "-"], acp)?;
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : a JSON-RPC batch: ACP has no batches (only MCP 2025-03-26 does)\n\
+        "-:1: invalid batch: a JSON-RPC batch: ACP has no batches (only MCP 2025-03-26 does)\n\
          1 messages: 0 ok, 0 lenient, 0 unchecked, 1 invalid\n"
     );
     Ok(())
@@ -601,12 +602,12 @@ fn the_taps_records_of_an_oversized_message_and_of_unchecked_bytes_are_read_back
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : a message of `2000000` bytes, over the tap's `--max-bytes` (the \
+        "-:1: over-limit a message of `2000000` bytes, over the tap's `--max-bytes` (the \
          transcript kept its start only) (from client)\n\
          -:2: unchecked not checked by the tap (from agent): `65536` bytes from the agent were \
          relayed but not checked (the tap's checking fell behind): the messages they held are \
          missing here\n\
-         2 messages: 0 ok, 0 lenient, 1 unchecked, 1 invalid\n"
+         2 messages: 0 ok, 0 lenient, 1 unchecked, 0 invalid, 1 over a limit\n"
     );
     // A message over `--max-bytes` is over the limit, not "not JSON".
     let output = toolcall(
@@ -751,8 +752,8 @@ fn a_wrapped_line_that_was_not_json_is_invalid_and_names_its_sender() -> TestRes
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
-        "-:1: invalid : expected value at line 1 column 1 (from agent)\n\
-         -:2: invalid /method: `session/prompt` is sent by the client, not by the agent (from \
+        "-:1: invalid not JSON: expected value at line 1 column 1 (from agent)\n\
+         -:2: invalid session/prompt at /method: `session/prompt` is sent by the client, not by the agent (from \
          agent)\n\
          2 messages: 0 ok, 0 lenient, 0 unchecked, 2 invalid\n"
     );
@@ -804,7 +805,9 @@ fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> Test
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output).lines().next(),
-        Some(r#"-:1: invalid MCP 2026-07-28 /params: "_meta" is a required property"#)
+        Some(
+            r#"-:1: invalid MCP 2026-07-28 tools/call at /params: "_meta" is a required property"#
+        )
     );
     // A usage error: clap exits before reading anything (no input given, so no broken pipe).
     let output = toolcall(&["validate", "--mcp-version", "2025-01-01", file], b"")?;
@@ -812,6 +815,104 @@ fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> Test
         output.status.code(),
         Some(2),
         "not a version the checker holds"
+    );
+    Ok(())
+}
+
+#[test]
+fn lifecycle_gives_the_taps_tool_call_report_from_a_transcript() -> TestResult {
+    // server-everything's progress after the client cancelled its call: the four findings the
+    // tap reports live (cli/tests/peers/main.rs), now from the recorded transcript.
+    let output = toolcall(
+        &[
+            "validate",
+            "--lifecycle",
+            "tests/fixtures/mcp/server-everything/transcript.ndjson",
+        ],
+        b"",
+    )?;
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    let problems: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(": tool call: "))
+        .collect();
+    assert_eq!(
+        problems,
+        (115..=118)
+            .map(|line| format!(
+                "tests/fixtures/mcp/server-everything/transcript.ndjson:{line}: tool call: \
+                 progress for token `32` after its request was cancelled (line 114) (from server)"
+            ))
+            .collect::<Vec<_>>()
+    );
+    assert!(text.ends_with(
+        "121 messages: 120 ok, 0 lenient, 0 unchecked, 1 invalid; 4 tool-call problems\n"
+    ));
+    // A session loaded on the same connection (claude-agent-acp): its replay is not a problem.
+    let output = toolcall(
+        &[
+            "validate",
+            "--lifecycle",
+            "--format",
+            "json",
+            "tests/fixtures/acp/claude-agent-acp/session-load.ndjson",
+        ],
+        b"",
+    )?;
+    let last: Value = serde_json::from_str(stdout(&output).lines().last().ok_or("summary")?)?;
+    assert_eq!(
+        last,
+        json!({"messages": 57, "ok": 55, "lenient": 0, "unchecked": 0, "invalid": 2,
+               "over_limit": 0, "lifecycle": 0})
+    );
+    // Without `--lifecycle` nothing about tool calls is said.
+    let output = toolcall(
+        &[
+            "validate",
+            "tests/fixtures/mcp/server-everything/transcript.ndjson",
+        ],
+        b"",
+    )?;
+    assert!(!stdout(&output).contains("tool call"));
+    Ok(())
+}
+
+#[test]
+fn independent_checks_each_example_on_its_own() -> TestResult {
+    // Two examples that each use id 1: read as one session, the second request reuses a
+    // pending id and the second response answers nothing.
+    let examples = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"s\"}}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\",\"mcpServers\":[]}}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\",\"mcpServers\":[]}}\n";
+    let together = toolcall(&["validate", "-"], examples)?;
+    assert!(stdout(&together)
+        .contains("invalid session/new at /id: id `1` is already pending (line 2)"));
+    let alone = toolcall(&["validate", "--independent", "-"], examples)?;
+    assert_eq!(
+        stdout(&alone),
+        "-:1: invalid session/cancel at /id: `session/cancel` is a notification: it takes no `id`\n\
+         -:2: ok session/new\n\
+         -:3: ok session/new\n\
+         3 messages: 2 ok, 0 lenient, 0 unchecked, 1 invalid\n"
+    );
+    // The ACP documentation's examples, one per line: 16 `/id` findings as one session, none
+    // checked one by one.
+    let Some(examples) = shared("acp-examples") else {
+        return Ok(());
+    };
+    let docs = examples.join("docs-v1.ndjson");
+    let docs = docs.to_str().ok_or("path")?;
+    let count_id = |output: &std::process::Output| {
+        stdout(output)
+            .lines()
+            .filter(|line| line.contains(" at /id:"))
+            .count()
+    };
+    assert_eq!(count_id(&toolcall(&["validate", docs], b"")?), 16);
+    assert_eq!(
+        count_id(&toolcall(&["validate", "--independent", docs], b"")?),
+        0
     );
     Ok(())
 }

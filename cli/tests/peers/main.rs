@@ -28,11 +28,7 @@ type TestResult = Result<(), Box<dyn std::error::Error>>;
 /// The flows wait on timers of their own (progress steps, polls): one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the `toolcall` package is a folder of the workspace")
-}
+use toolcall_test_support::root;
 
 /// The installed peers, or `None` (after a notice) when `TOOLCALL_PEERS=skip`.
 ///
@@ -272,7 +268,7 @@ fn acp_typescript_sdk_client_and_agent() -> TestResult {
     assert_eq!(
         summary(&tapped.report),
         json!({"messages": 73, "from_client": 15, "from_child": 58, "ok": 73, "lenient": 0, "unchecked": 0,
-               "invalid": 0, "lifecycle": 0, "not_checked_bytes": 0,
+               "invalid": 0, "over_limit": 0, "lifecycle": 0, "not_checked_bytes": 0,
                "protocol": {"protocol": "acp", "version": 1},
                "exit": {"code": 0, "signal": null}})
     );
@@ -322,7 +318,7 @@ fn acp_typescript_sdk_client_and_python_sdk_agent() -> TestResult {
     assert_eq!(
         summary(&tapped.report),
         json!({"messages": 73, "from_client": 15, "from_child": 58, "ok": 73, "lenient": 0, "unchecked": 0,
-               "invalid": 0, "lifecycle": 0, "not_checked_bytes": 0,
+               "invalid": 0, "over_limit": 0, "lifecycle": 0, "not_checked_bytes": 0,
                "protocol": {"protocol": "acp", "version": 1},
                "exit": {"code": 0, "signal": null}})
     );
@@ -399,7 +395,7 @@ fn mcp_typescript_sdk_client_and_server_everything() -> TestResult {
     assert_eq!(
         summary(&tapped.report),
         json!({"messages": 121, "from_client": 47, "from_child": 74, "ok": 120, "lenient": 0,
-               "unchecked": 0, "invalid": 1, "lifecycle": 4, "not_checked_bytes": 0,
+               "unchecked": 0, "invalid": 1, "over_limit": 0, "lifecycle": 4, "not_checked_bytes": 0,
                "protocol": {"protocol": "mcp", "version": "2025-11-25"},
                "exit": {"code": 143, "signal": 15}})
     );
@@ -462,9 +458,105 @@ fn mcp_python_sdk_client_and_server_at_2026_07_28() -> TestResult {
     assert_eq!(
         summary(&tapped.report),
         json!({"messages": 15, "from_client": 6, "from_child": 9, "ok": 15, "lenient": 0,
-               "unchecked": 0, "invalid": 0, "lifecycle": 0, "not_checked_bytes": 0,
+               "unchecked": 0, "invalid": 0, "over_limit": 0, "lifecycle": 0, "not_checked_bytes": 0,
                "protocol": {"protocol": "mcp", "version": "2026-07-28"},
                "exit": {"code": 0, "signal": null}})
     );
+    Ok(())
+}
+
+/// A text file of about 0.6 MB with quotes and backslashes to escape, and 360 000 bytes the
+/// server sends as an image (base64), in `dir`.
+fn filesystem_files(dir: &Path) -> std::io::Result<()> {
+    let mut text = String::new();
+    let mut seed: u32 = 1;
+    let mut next = || {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        seed >> 16
+    };
+    while text.len() < 600_000 {
+        let line: String = (0..60)
+            .map(|_| b"abcdefghij \"\\"[next() as usize % 13] as char)
+            .collect();
+        text.push_str(&format!("line {}: {line}\n", text.len()));
+    }
+    std::fs::write(dir.join("big.txt"), text)?;
+    let image: Vec<u8> = (0..360_000).map(|_| next() as u8).collect();
+    std::fs::write(dir.join("noise.png"), image)
+}
+
+#[test]
+fn mcp_typescript_sdk_client_and_server_filesystem_large_answers() -> TestResult {
+    let Some(peers) = peers("mcp_typescript_sdk_client_and_server_filesystem_large_answers") else {
+        return Ok(());
+    };
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = scratch("mcp-filesystem")?;
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files)?;
+    filesystem_files(&files)?;
+    let files = files.canonicalize()?;
+    let files_arg = files.to_str().ok_or("path")?;
+    let fsroot = format!("FSROOT={files_arg}");
+    let client = [
+        "env",
+        fsroot.as_str(),
+        "node",
+        "peers/mcp/filesystem-client.mjs",
+    ];
+    let server = peers.join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    let server = ["node", server.to_str().ok_or("path")?, files_arg];
+    let reference = run(&dir, &client, "server", &server, false)?;
+    let tapped = run(&dir, &client, "server", &server, true)?;
+
+    assert_eq!(tapped.client, reference.client);
+    assert_eq!(tapped.transcript.len(), 15);
+    assert_eq!(shapes(&tapped.transcript)?, shapes(&reference.transcript)?);
+    // The text read comes back at more than twice the file's size (its text twice, escaped),
+    // the image at 2.7 times (base64, twice): both over the old 1 MiB default, both checked.
+    let sizes: Vec<usize> = tapped
+        .transcript
+        .iter()
+        .map(|line| line.len() - r#"{"from":"server","message":}"#.len())
+        .collect();
+    let largest = *sizes.iter().max().ok_or("no message")?;
+    assert!(largest > 1_300_000, "{sizes:?}");
+    assert_eq!(
+        summary(&tapped.report),
+        json!({"messages": 15, "from_client": 8, "from_child": 7, "ok": 15, "lenient": 0,
+               "unchecked": 0, "invalid": 0, "over_limit": 0, "lifecycle": 0,
+               "not_checked_bytes": 0,
+               "protocol": {"protocol": "mcp", "version": "2025-11-25"},
+               "exit": {"code": 0, "signal": null}})
+    );
+
+    // Under a lower limit the answer is over the checker's limit, not invalid; the limit is
+    // the message's, not its transcript line's: a limit of exactly its size lets it through.
+    let transcript = dir.join("tap.ndjson");
+    let toolcall = env!("CARGO_BIN_EXE_toolcall");
+    let validate = |max_bytes: usize| {
+        Command::new(toolcall)
+            .args(["validate", "--format", "json", "--max-bytes"])
+            .arg(max_bytes.to_string())
+            .arg(&transcript)
+            .output()
+    };
+    let lower = validate(1_000_000)?;
+    assert_eq!(lower.status.code(), Some(1));
+    let records: Vec<Value> = String::from_utf8(lower.stdout)?
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    let over: Vec<(&Value, &Value)> = records
+        .iter()
+        .filter(|record| record["verdict"] == "over-limit")
+        .map(|record| (&record["kind"], &record["from"]))
+        .collect();
+    assert_eq!(over, [(&json!("response to tools/call"), &json!("server"))]);
+    assert_eq!(records.last().ok_or("no summary")?["over_limit"], 1);
+    let exact = validate(largest)?;
+    assert_eq!(exact.status.code(), Some(0), "{exact:?}");
     Ok(())
 }

@@ -40,10 +40,30 @@ fn autolink(line: &str) -> String {
     out
 }
 
+/// `line` with its control characters (a carriage return, a tab...) written as escapes: a doc
+/// comment cannot hold a bare carriage return.
+fn visible(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.chars().any(char::is_control) {
+        std::borrow::Cow::Owned(
+            line.chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    }
+}
+
 /// `#[doc = ...]` attributes for `text`, one per line (an empty text gives none).
 pub fn doc(text: &str) -> TokenStream {
     let lines = text.lines().map(|line| {
-        let line = autolink(line);
+        let line = autolink(&visible(line));
         let line = if line.is_empty() {
             line
         } else {

@@ -1,6 +1,7 @@
 //! The emitter: writes each item of the [`Model`] followed by its impls, one module per kind of
 //! item, under a `use` prelude; formats with prettyplease and adds the `@generated` header.
 
+mod checks;
 mod docs;
 mod enums;
 mod newtypes;
@@ -10,7 +11,7 @@ mod types;
 mod unions;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::model::{Kind, Model};
 use paths::{Paths, Runtime};
@@ -40,7 +41,10 @@ pub(crate) fn deserialize_call(ty: &TokenStream, arg: &TokenStream, paths: &Path
 /// The Rust source of `model`.
 #[must_use]
 pub fn render(model: &Model, options: &Options) -> String {
-    let paths = Paths::new(options.runtime, model.items.iter().map(|i| i.name.clone()));
+    let mut paths = Paths::new(options.runtime, model.items.iter().map(|i| i.name.clone()));
+    if let Some(document) = &model.document {
+        paths.set_targets(document.targets.clone());
+    }
     let mut items = Vec::new();
     for item in &model.items {
         let tokens = match &item.kind {
@@ -51,16 +55,29 @@ pub fn render(model: &Model, options: &Options) -> String {
             Kind::Alias(ty) => newtypes::alias(item, ty, &paths),
             Kind::Tuple(t) => newtypes::tuple(item, t, &paths),
         };
+        let tokens = match &item.check {
+            Some(at) => checks::with_check(item, at, tokens, &paths),
+            None => tokens,
+        };
         items.push(tokens);
     }
+    let document = model.document.as_ref().map(checks::document);
     // A module of only aliases (`type Tags = Vec<String>;`) calls no support code.
     let needs_rt = model
         .items
         .iter()
         .any(|item| !matches!(item.kind, Kind::Alias(_)));
     let prelude = paths.prelude(needs_rt);
+    // A module that needs a feature of `toolcall-contracts` says which when it is off, instead
+    // of failing deep inside `rt`.
+    let features = paths.features().into_iter().map(|feature| {
+        let feature = format_ident!("{}", feature);
+        quote!(rt::require_feature!(#feature);)
+    });
     let file: TokenStream = quote! {
         #prelude
+        #(#features)*
+        #document
         #(#items)*
     };
     let text = match syn::parse2::<syn::File>(file.clone()) {
@@ -70,7 +87,11 @@ pub fn render(model: &Model, options: &Options) -> String {
     };
     let mut out = String::new();
     out.push_str(&format!("// @generated {}\n", options.header));
-    out.push_str("// Do not edit by hand: fix the schema or the pipeline (`codegen/`).\n\n");
+    out.push_str("// Do not edit by hand: fix the schema or the pipeline (`codegen/`).\n");
+    for warning in &model.warnings {
+        out.push_str(&format!("// warning: {warning}\n"));
+    }
+    out.push('\n');
     out.push_str(&space_items(&text));
     out
 }

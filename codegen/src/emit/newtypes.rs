@@ -53,7 +53,7 @@ pub fn newtype(item: &Item, ty: &Ty, paths: &Paths) -> TokenStream {
     });
     let display = matches!(
         ty.unbounded(),
-        Ty::String | Ty::Int(_) | Ty::Bool | Ty::Number
+        Ty::String | Ty::Int(_) | Ty::Bool | Ty::Number | Ty::JsonNumber
     )
     .then(|| {
         let fmt = paths.name("fmt");

@@ -137,6 +137,11 @@ pub struct Paths {
     used: RefCell<BTreeSet<&'static str>>,
     uses_maybe: RefCell<bool>,
     uses_contract: RefCell<bool>,
+    uses_json_number: RefCell<bool>,
+    /// The references of the module's checks, by pointer.
+    targets: std::collections::BTreeMap<String, String>,
+    /// Features of `toolcall-contracts` the module needs (`patterns`, `checks`).
+    features: RefCell<BTreeSet<&'static str>>,
 }
 
 impl Paths {
@@ -149,7 +154,36 @@ impl Paths {
             used: RefCell::new(BTreeSet::new()),
             uses_maybe: RefCell::new(false),
             uses_contract: RefCell::new(false),
+            uses_json_number: RefCell::new(false),
+            targets: std::collections::BTreeMap::new(),
+            features: RefCell::new(BTreeSet::new()),
         }
+    }
+
+    /// Records that the module needs the feature `feature` of `toolcall-contracts`.
+    pub fn require(&self, feature: &'static str) {
+        self.features.borrow_mut().insert(feature);
+    }
+
+    /// The features of `toolcall-contracts` the module needs, sorted.
+    #[must_use]
+    pub fn features(&self) -> Vec<&'static str> {
+        self.features.borrow().iter().copied().collect()
+    }
+
+    /// The module's schema document (`SCHEMA`), which its checks validate against, and the
+    /// reference a check at `pointer` validates against (`""` for the whole document);
+    /// records that the module needs the feature `checks`.
+    #[must_use]
+    pub fn document(&self, pointer: &str) -> (TokenStream, String) {
+        self.require("checks");
+        let reference = self.targets.get(pointer).cloned().unwrap_or_default();
+        (quote!(SCHEMA), reference)
+    }
+
+    /// The references of the module's checks, by pointer.
+    pub fn set_targets(&mut self, targets: std::collections::BTreeMap<String, String>) {
+        self.targets = targets;
     }
 
     /// The tokens for a known name (`Value`, `Result`...), recording its use.
@@ -180,6 +214,18 @@ impl Paths {
             quote!(#root::MaybeUndefined)
         } else {
             quote!(MaybeUndefined)
+        }
+    }
+
+    /// `JsonNumber`.
+    #[must_use]
+    pub fn json_number(&self) -> TokenStream {
+        *self.uses_json_number.borrow_mut() = true;
+        if self.types.contains("JsonNumber") {
+            let root = self.root();
+            quote!(#root::JsonNumber)
+        } else {
+            quote!(JsonNumber)
         }
     }
 
@@ -241,6 +287,9 @@ impl Paths {
         let mut root_items = Vec::new();
         if *self.uses_contract.borrow() && !self.types.contains("Contract") {
             root_items.push(quote!(Contract));
+        }
+        if *self.uses_json_number.borrow() && !self.types.contains("JsonNumber") {
+            root_items.push(quote!(JsonNumber));
         }
         if *self.uses_maybe.borrow() && !self.types.contains("MaybeUndefined") {
             root_items.push(quote!(MaybeUndefined));

@@ -26,6 +26,7 @@ pub fn rust_type(ty: &Ty, paths: &Paths) -> TokenStream {
             quote!(#ident)
         }
         Ty::Number => paths.name("Number"),
+        Ty::JsonNumber => paths.json_number(),
         Ty::Value => paths.name("Value"),
         Ty::Object => {
             let (map, string, value) =
@@ -47,7 +48,7 @@ pub fn rust_type(ty: &Ty, paths: &Paths) -> TokenStream {
             let option = paths.name("Option");
             quote!(#option<#inner>)
         }
-        Ty::Bounded(inner, _) => rust_type(inner, paths),
+        Ty::Bounded(inner, _) | Ty::Checked(inner, _) => rust_type(inner, paths),
     }
 }
 
@@ -81,8 +82,13 @@ pub fn seed(ty: &Ty, paths: &Paths, statics: &mut Statics, name: &str) -> TokenS
         }
         Ty::Bounded(inner, bounds) => {
             let inner_seed = seed(inner, paths, statics, name);
-            let bounds_name = bounds_static(bounds, statics, name);
+            let bounds_name = bounds_static(bounds, paths, statics, name);
             quote!(rt::bounded(#inner_seed, &#bounds_name))
+        }
+        Ty::Checked(inner, at) => {
+            let inner_seed = seed(inner, paths, statics, name);
+            let check = check_static(&at.pointer, paths, statics, name);
+            quote!(rt::checked(#inner_seed, &#check))
         }
         other => {
             let rust = rust_type(other, paths);
@@ -110,8 +116,29 @@ fn limit(number: &serde_json::Number) -> TokenStream {
     }
 }
 
+/// Writes `static <NAME>_CHECK: rt::Check = ...;` (the part of the module's schema document at
+/// `pointer`) and returns the name.
+pub fn check_static(
+    pointer: &str,
+    paths: &Paths,
+    statics: &mut Statics,
+    name: &str,
+) -> proc_macro2::Ident {
+    let ident = format_ident!("{}_CHECK", name);
+    let (document, reference) = paths.document(pointer);
+    statics.items.push(quote! {
+        static #ident: rt::Check = rt::Check::new(&#document, #pointer, #reference);
+    });
+    ident
+}
+
 /// Writes `static <NAME>_BOUNDS: rt::Bounds = ...;` (and its pattern) and returns the name.
-fn bounds_static(bounds: &Bounds, statics: &mut Statics, name: &str) -> proc_macro2::Ident {
+fn bounds_static(
+    bounds: &Bounds,
+    paths: &Paths,
+    statics: &mut Statics,
+    name: &str,
+) -> proc_macro2::Ident {
     let ident = format_ident!("{}_BOUNDS", name);
     let mut fields = Vec::new();
     let numbers = [
@@ -145,6 +172,7 @@ fn bounds_static(bounds: &Bounds, statics: &mut Statics, name: &str) -> proc_mac
         fields.push(quote!(unique_items: true));
     }
     if let Some(pattern) = &bounds.pattern {
+        paths.require("patterns");
         let pattern_ident = format_ident!("{}_PATTERN", name);
         statics.items.push(quote! {
             static #pattern_ident: rt::Pattern = rt::Pattern::new(#pattern);

@@ -71,7 +71,7 @@ fn convertible(payload: &Payload, model: &Model) -> Option<Ty> {
     }
     matches!(
         ty,
-        Ty::Named(_) | Ty::String | Ty::Int(_) | Ty::Bool | Ty::Number
+        Ty::Named(_) | Ty::String | Ty::Int(_) | Ty::Bool | Ty::Number | Ty::JsonNumber
     )
     .then_some(ty)
 }

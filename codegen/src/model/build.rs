@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use super::assertions::{residual, Construct};
 use super::names;
-use super::{Item, Kind, Model, Ty};
+use super::{CheckAt, Item, Kind, Model, Ty};
 use crate::pointer;
 use crate::typify_stage::{Scalars, TypifyError};
 
@@ -33,6 +34,10 @@ pub struct Options<'a> {
     /// A string enumeration with the value `other` takes any value it does not know as `other`
     /// (reported as `unknown_value`), as the official ACP crate does.
     pub unknown_enum_as_other: bool,
+    /// Faithful to every assertion: what a type cannot carry is checked when decoding against
+    /// this schema file (a user's schema). `None` (the in-repo families) keeps the types as
+    /// they are and checks nothing beyond them.
+    pub checks: Option<&'a super::checks::Source>,
 }
 
 /// A construct the pipeline refuses.
@@ -46,6 +51,16 @@ pub enum BuildError {
         /// RFC 6901 pointer of the construct.
         pointer: String,
         /// What it is and why it is refused.
+        what: String,
+    },
+    /// Something no JSON Schema validator takes (a `multipleOf` of zero).
+    #[error("definition `{definition}`: {what} at `{pointer}`")]
+    Invalid {
+        /// The definition holding it.
+        definition: String,
+        /// RFC 6901 pointer of the construct.
+        pointer: String,
+        /// What it is.
         what: String,
     },
     /// A `$ref` to no definition.
@@ -106,6 +121,10 @@ pub fn build(
         definition: String::new(),
         string_enums: BTreeSet::new(),
         hoisting: Vec::new(),
+        merge_lost: std::cell::RefCell::new(Vec::new()),
+        dynamic_scope: options
+            .checks
+            .is_some_and(|source| uses_dynamic_refs(&source.document)),
     };
     // Every kept definition gets its name first, so that references resolve in any order; a
     // definition already spelt as its Rust name (`FooBar`) claims it before one that converts
@@ -133,7 +152,24 @@ pub fn build(
     }
     let mut model = Model {
         items: builder.items,
+        document: None,
+        warnings: Vec::new(),
     };
+    if let Some(source) = options.checks {
+        model.warnings.extend(integer_warning(&model));
+        let pointers = check_pointers(&model);
+        if !pointers.is_empty() {
+            let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
+            let document = super::checks::document(source, &refs).map_err(|(at, what)| {
+                BuildError::Unsupported {
+                    definition: definition_of(&at),
+                    pointer: at,
+                    what,
+                }
+            })?;
+            model.document = Some(document);
+        }
+    }
     if let Some(cycle) = super::recursion::same_value_cycle(&model) {
         let first = model
             .item(cycle[0])
@@ -157,6 +193,115 @@ pub fn build(
     super::recursion::newtype_recursive_aliases(&mut model);
     super::recursion::box_cycles(&mut model);
     Ok(model)
+}
+
+/// The definition a pointer in a file is inside (`<root>` outside `$defs`).
+fn definition_of(at: &str) -> String {
+    let mut tokens = pointer::tokens(at);
+    match (tokens.next().as_deref(), tokens.next()) {
+        (Some("$defs" | "definitions"), Some(name)) => name.into_owned(),
+        _ => "<root>".to_owned(),
+    }
+}
+
+/// Whether a `$dynamicRef` or `$recursiveRef` is anywhere in `value`.
+fn uses_dynamic_refs(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            matches!(k.as_str(), "$dynamicRef" | "$recursiveRef") || uses_dynamic_refs(v)
+        }),
+        Value::Array(items) => items.iter().any(uses_dynamic_refs),
+        _ => false,
+    }
+}
+
+/// `keywords`, then the `losses` not among them.
+fn with_losses(mut keywords: Vec<String>, losses: Vec<String>) -> Vec<String> {
+    for keyword in losses {
+        if !keywords.contains(&keyword) {
+            keywords.push(keyword);
+        }
+    }
+    keywords
+}
+
+/// Whether a schema the model cannot build a type for is valid JSON Schema, so that a check can
+/// take it (a `$ref` to a definition the document does not have, or a `multipleOf` of zero, is
+/// not: refused as it is).
+fn checkable(error: &BuildError) -> bool {
+    match error {
+        BuildError::MissingRef { target, .. } => ref_name(target).is_none(),
+        BuildError::Invalid { .. } => false,
+        _ => true,
+    }
+}
+
+/// Why a schema the model cannot build a type for is a value checked when decoding.
+fn fallback_reason(error: &BuildError) -> String {
+    match error {
+        BuildError::Unsupported { what, .. } => what.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The warning for the Rust integers of `model`: `integer` is `i64` (or the width its
+/// `format` and bounds give), which refuses what JSON Schema also calls an integer: one written
+/// with a fraction (`1.0`), or one past the type's range.
+fn integer_warning(model: &Model) -> Option<String> {
+    fn has_int(ty: &Ty) -> bool {
+        match ty {
+            Ty::Int(_) => true,
+            Ty::Boxed(inner)
+            | Ty::Vec(inner)
+            | Ty::Nullable(inner)
+            | Ty::Map(inner)
+            | Ty::Bounded(inner, _)
+            | Ty::Checked(inner, _) => has_int(inner),
+            _ => false,
+        }
+    }
+    let names: Vec<String> = model
+        .items
+        .iter()
+        .filter(|item| {
+            let mut found = matches!(&item.kind, Kind::Enum(e) if e.integer);
+            item.kind.each_ty(&mut |ty| found |= has_int(ty));
+            found
+        })
+        .map(|item| format!("`{}`", item.name))
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "`integer` values are Rust integers (`i64`, or the width of their `format`) in {}: decoding refuses an integer written with a fraction (`1.0`) or past that width, which the schema accepts",
+            names.join(", ")
+        )
+    })
+}
+
+/// Every pointer a check of `model` validates against, sorted, once each.
+fn check_pointers(model: &Model) -> Vec<String> {
+    fn walk(ty: &Ty, out: &mut BTreeSet<String>) {
+        match ty {
+            Ty::Checked(inner, at) => {
+                out.insert(at.pointer.clone());
+                walk(inner, out);
+            }
+            Ty::Boxed(inner)
+            | Ty::Vec(inner)
+            | Ty::Nullable(inner)
+            | Ty::Map(inner)
+            | Ty::Bounded(inner, _) => walk(inner, out),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for item in &model.items {
+        if let Some(at) = &item.check {
+            out.insert(at.pointer.clone());
+        }
+        item.kind.each_ty(&mut |ty| walk(ty, &mut out));
+    }
+    out.into_iter().collect()
 }
 
 /// The definitions reachable from `roots` over `$ref` (every definition without roots).
@@ -230,6 +375,11 @@ pub(super) struct Builder<'a> {
     pub(super) string_enums: BTreeSet<String>,
     /// The inline schemas being hoisted, outermost first (one that contains itself is refused).
     hoisting: Vec<(Value, String)>,
+    /// What merging the schema being built left out (see [`Builder::note_merge_losses`]).
+    merge_lost: std::cell::RefCell<Vec<String>>,
+    /// The document uses `$dynamicRef` or `$recursiveRef` (faithful families): the root is
+    /// checked as a whole, from where its dynamic scope starts.
+    dynamic_scope: bool,
 }
 
 impl Builder<'_> {
@@ -316,9 +466,11 @@ impl Builder<'_> {
             pointer: pointer.to_owned(),
             docs: description(schema),
             kind: Kind::Alias(Ty::Value),
+            check: None,
         });
-        let kind = self.kind(&name, schema, pointer)?;
+        let (kind, check) = self.kind(&name, schema, pointer)?;
         self.items[slot].kind = kind;
+        self.items[slot].check = check;
         Ok(())
     }
 
@@ -354,52 +506,206 @@ impl Builder<'_> {
         Ok(Ty::Named(name))
     }
 
-    /// What kind of item a schema in definition position is.
-    fn kind(&mut self, name: &str, schema: &Value, pointer: &str) -> Result<Kind, BuildError> {
+    /// What kind of item a schema in definition position is, and the check of what its type
+    /// does not carry (faithful families only: see [`Options::checks`]).
+    fn kind(
+        &mut self,
+        name: &str,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<(Kind, Option<CheckAt>), BuildError> {
+        if self.options.checks.is_none() {
+            return self
+                .kind_shape(name, schema, pointer)
+                .map(|(kind, _)| (kind, None));
+        }
+        let mark = self.items.len();
+        let outer_losses = std::mem::take(&mut *self.merge_lost.borrow_mut());
+        let shaped = if pointer.is_empty() && self.dynamic_scope {
+            Err(self.unsupported(
+                pointer,
+                "a document with `$dynamicRef` (or `$recursiveRef`), whose dynamic scope starts at the root",
+            ))
+        } else {
+            self.kind_shape(name, schema, pointer)
+        };
+        let losses = std::mem::replace(&mut *self.merge_lost.borrow_mut(), outer_losses);
+        let (kind, keywords) = match shaped {
+            Ok((kind, Some((merged, construct)))) => {
+                let keywords = residual(self, &merged, construct);
+                let keywords = match &kind {
+                    Kind::Union(u)
+                        if u.tag.is_none() && !u.exactly_one && merged.get("oneOf").is_some() =>
+                    {
+                        let mut all = keywords;
+                        if !all.iter().any(|k| k == "oneOf") {
+                            all.push("oneOf".to_owned());
+                        }
+                        all
+                    }
+                    _ => keywords,
+                };
+                (kind, keywords)
+            }
+            Ok((kind, None)) => (kind, Vec::new()),
+            Err(error) if !checkable(&error) => return Err(error),
+            Err(error) => {
+                self.items.truncate(mark);
+                (Kind::Newtype(Ty::Value), vec![fallback_reason(&error)])
+            }
+        };
+        let keywords = with_losses(keywords, losses);
+        if keywords.is_empty() {
+            return Ok((kind, None));
+        }
+        let check = self.check_at(pointer, keywords)?;
+        Ok(match kind {
+            Kind::Newtype(ty) | Kind::Alias(ty) => {
+                (Kind::Newtype(Ty::Checked(Box::new(ty), check)), None)
+            }
+            other => (other, Some(check)),
+        })
+    }
+
+    /// A check of the schema at `pointer` (into the normalized document) for `keywords`.
+    fn check_at(&self, pointer: &str, keywords: Vec<String>) -> Result<CheckAt, BuildError> {
+        let source = self.options.checks.ok_or_else(|| {
+            self.unsupported(pointer, "a run-time check in a family that has none")
+        })?;
+        let original = super::checks::original_pointer(&source.document, pointer)
+            .ok_or_else(|| {
+                self.unsupported(
+                    pointer,
+                    format!(
+                        "{} here need a run-time check, but the pipeline cannot find this schema in the document as written",
+                        keywords.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })?;
+        Ok(CheckAt {
+            pointer: original,
+            keywords,
+        })
+    }
+
+    /// Records what merging `original` into `merged` (an `allOf`, a `$ref` with siblings)
+    /// left out, for the check of the schema being built (faithful families only).
+    fn note_merge_losses(&self, original: &Value, merged: &Value) {
+        if !self.faithful() || merged.get("$ref").is_some() || std::ptr::eq(original, merged) {
+            return;
+        }
+        let losses = super::objects::merge_losses(self, original);
+        let mut lost = self.merge_lost.borrow_mut();
+        for keyword in losses {
+            if !lost.contains(&keyword) {
+                lost.push(keyword);
+            }
+        }
+    }
+
+    /// Whether `format` is asserted (else an annotation).
+    pub(super) fn assert_formats(&self) -> bool {
+        self.options.checks.is_some_and(|c| c.assert_formats)
+    }
+
+    /// Whether the family is faithful to every assertion (see [`Options::checks`]).
+    pub(super) fn faithful(&self) -> bool {
+        self.options.checks.is_some()
+    }
+
+    /// [`Builder::kind`] without checks: the kind, and (for a construct this level decides)
+    /// the merged schema and the construct, for [`residual`].
+    #[allow(clippy::type_complexity, reason = "a private helper's pair")]
+    fn kind_shape(
+        &mut self,
+        name: &str,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<(Kind, Option<(Value, Construct)>), BuildError> {
+        let original = schema;
         let schema = self.merge_all_of(schema, pointer)?;
         let schema = schema.as_ref();
+        self.note_merge_losses(original, schema);
+        let mine = |construct| Some((schema.clone(), construct));
         if let Some(split) = enumeration_with_null(schema) {
             // `null` is a value of the definition: a union of the other values and `null`, as
             // `type: [string, null]` is.
-            return self.kind(name, &split, pointer);
+            return self.kind_shape(name, &split, pointer);
         }
         if let Some(e) = super::unions::enumeration(self, schema, pointer)? {
-            return Ok(Kind::Enum(e));
+            return Ok((Kind::Enum(e), mine(Construct::Enum)));
         }
         self.refuse_unknown_enum(schema, pointer)?;
         let types = types(schema);
         if has_union(schema) {
-            if is_object(schema) && has_properties(schema) {
-                return self.structure(name, schema, pointer).map(Kind::Struct);
+            if self.is_object(schema) && has_properties(schema) {
+                return self
+                    .structure(name, schema, pointer)
+                    .map(|s| (Kind::Struct(s), mine(Construct::Struct { flattened: true })));
             }
             if let Some(narrowed) = super::unions::narrowed(self, schema, pointer)? {
-                return self.kind(name, &narrowed, pointer);
+                return self.kind_shape(name, &narrowed, pointer);
             }
-            return super::unions::union(self, name, schema, pointer).map(Kind::Union);
+            return super::unions::union(self, name, schema, pointer).map(|u| {
+                // Distinct tag values make the branches exclusive, as `oneOf` wants.
+                let exact = u.exactly_one || u.tag.is_some() || schema.get("oneOf").is_none();
+                (Kind::Union(u), mine(Construct::Union { exact }))
+            });
         }
         if types.non_null.len() >= 2 || (types.nullable && !types.non_null.is_empty()) {
-            return super::unions::union(self, name, schema, pointer).map(Kind::Union);
+            return super::unions::union(self, name, schema, pointer)
+                .map(|u| (Kind::Union(u), None));
         }
-        if is_object(schema) {
+        if self.is_object(schema) {
             if has_properties(schema) {
-                return self.structure(name, schema, pointer).map(Kind::Struct);
+                return self.structure(name, schema, pointer).map(|s| {
+                    (
+                        Kind::Struct(s),
+                        mine(Construct::Struct { flattened: false }),
+                    )
+                });
             }
-            return self.object_value(name, schema, pointer).map(Kind::Newtype);
+            return self
+                .object_value(name, schema, pointer)
+                .map(|ty| (Kind::Newtype(ty), mine(Construct::ObjectMap)));
         }
         if types.non_null.first().map(String::as_str) == Some("array") {
             if schema.get("prefixItems").is_some() {
-                return super::objects::tuple(self, name, schema, pointer).map(Kind::Tuple);
+                return super::objects::tuple(self, name, schema, pointer)
+                    .map(|t| (Kind::Tuple(t), mine(Construct::Tuple)));
             }
             // An array with bounds is a newtype that checks them; a plain one an alias.
-            return self.value(schema, name, pointer).map(|(ty, _)| match ty {
-                Ty::Bounded(..) => Kind::Newtype(ty),
-                ty => Kind::Alias(ty),
+            return self.value(schema, name, pointer).map(|(ty, _)| {
+                let kind = if ty.checks_beyond_type() && self.faithful() {
+                    Kind::Newtype(ty)
+                } else {
+                    match ty {
+                        Ty::Bounded(..) | Ty::Checked(..) => Kind::Newtype(ty),
+                        ty => Kind::Alias(ty),
+                    }
+                };
+                (kind, None)
             });
         }
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-            return self.ref_type(reference, pointer).map(Kind::Alias);
+            if self.faithful() && !self.is_local_ref(reference) {
+                return Err(self.unsupported(pointer, format!("a remote `$ref` to `{reference}`")));
+            }
+            return self
+                .ref_type(reference, pointer)
+                .map(|ty| (Kind::Alias(ty), mine(Construct::Ref)));
         }
         if types.non_null.is_empty() {
+            if self.faithful() {
+                return self.value(schema, name, pointer).map(|(ty, _)| {
+                    let kind = if ty == Ty::Value || ty.checks_beyond_type() {
+                        Kind::Newtype(ty)
+                    } else {
+                        Kind::Alias(ty)
+                    };
+                    (kind, None)
+                });
+            }
             if schema.get("const").is_some() {
                 return Err(
                     self.unsupported(pointer, "a `const` that is not a string or an integer")
@@ -411,10 +717,26 @@ impl Builder<'_> {
                     "`type: null` alone (a value that can only be `null`)",
                 ));
             }
-            return Ok(Kind::Newtype(Ty::Value));
+            return Ok((Kind::Newtype(Ty::Value), None));
         }
         self.value(schema, name, pointer)
-            .map(|(ty, _)| Kind::Newtype(ty))
+            .map(|(ty, _)| (Kind::Newtype(ty), None))
+    }
+
+    /// Whether `reference` names a definition of the family.
+    pub(super) fn is_local_ref(&self, reference: &str) -> bool {
+        ref_name(reference).is_some_and(|name| self.defs.contains_key(&name))
+    }
+
+    /// Whether a schema describes objects: `type: object`; in a family that is not faithful
+    /// (see [`Options::checks`]) also `properties` or `additionalProperties` without a `type`.
+    pub(super) fn is_object(&self, schema: &Value) -> bool {
+        if self.faithful() {
+            let types = types(schema);
+            types.non_null == ["object"]
+        } else {
+            is_object(schema)
+        }
     }
 
     /// The type of a schema in value position (a member, an item, a branch), with whether it
@@ -428,9 +750,47 @@ impl Builder<'_> {
         hint: &str,
         pointer: &str,
     ) -> Result<(Ty, bool), BuildError> {
+        if self.options.checks.is_none() {
+            return self
+                .value_shape(schema, hint, pointer)
+                .map(|(ty, nullable, _)| (ty, nullable));
+        }
+        let mark = self.items.len();
+        let outer_losses = std::mem::take(&mut *self.merge_lost.borrow_mut());
+        let shaped = self.value_shape(schema, hint, pointer);
+        let losses = std::mem::replace(&mut *self.merge_lost.borrow_mut(), outer_losses);
+        let (ty, nullable, keywords) = match shaped {
+            Ok((ty, nullable, Some((merged, construct)))) => {
+                let keywords = residual(self, &merged, construct);
+                (ty, nullable, keywords)
+            }
+            Ok((ty, nullable, None)) => (ty, nullable, Vec::new()),
+            Err(error) if !checkable(&error) => return Err(error),
+            Err(error) => {
+                self.items.truncate(mark);
+                (Ty::Value, false, vec![fallback_reason(&error)])
+            }
+        };
+        let keywords = with_losses(keywords, losses);
+        if keywords.is_empty() {
+            return Ok((ty, nullable));
+        }
+        let check = self.check_at(pointer, keywords)?;
+        Ok((Ty::Checked(Box::new(ty), check), nullable))
+    }
+
+    /// [`Builder::value`] without checks: the type, whether it admits `null`, and (for a
+    /// construct this level decides) the merged schema and the construct, for [`residual`].
+    #[allow(clippy::type_complexity, reason = "a private helper's triple")]
+    fn value_shape(
+        &mut self,
+        schema: &Value,
+        hint: &str,
+        pointer: &str,
+    ) -> Result<(Ty, bool, Option<(Value, Construct)>), BuildError> {
         if let Some((inner, inner_pointer)) = super::unions::nullable_branch(schema, pointer) {
             let (ty, _) = self.value(inner, hint, &inner_pointer)?;
-            return Ok((ty, true));
+            return Ok((ty, true, None));
         }
         if schema == &Value::Bool(false) {
             return Err(self.unsupported(
@@ -438,12 +798,22 @@ impl Builder<'_> {
                 "the schema `false`, which no value matches (a member that must be absent has no Rust shape here)",
             ));
         }
+        let original = schema;
         let merged = self.merge_all_of(schema, pointer)?;
         let schema = merged.as_ref();
+        self.note_merge_losses(original, schema);
+        let mine = |construct| Some((schema.clone(), construct));
         let types = types(schema);
         let nullable = types.nullable;
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-            return Ok((self.ref_type(reference, pointer)?, nullable));
+            if self.faithful() && !self.is_local_ref(reference) {
+                return Err(self.unsupported(pointer, format!("a remote `$ref` to `{reference}`")));
+            }
+            return Ok((
+                self.ref_type(reference, pointer)?,
+                nullable,
+                mine(Construct::Ref),
+            ));
         }
         if super::unions::is_enumeration(schema) {
             if schema
@@ -455,30 +825,30 @@ impl Builder<'_> {
                 if let Some(values) = without.get_mut("enum").and_then(Value::as_array_mut) {
                     values.retain(|v| !v.is_null());
                 }
-                return Ok((self.hoist(hint, &without, pointer)?, true));
+                return Ok((self.hoist(hint, &without, pointer)?, true, None));
             }
-            return Ok((self.hoist(hint, schema, pointer)?, nullable));
+            return Ok((self.hoist(hint, schema, pointer)?, nullable, None));
         }
         self.refuse_unknown_enum(schema, pointer)?;
-        if types.non_null.is_empty() && nullable && !has_union(schema) {
+        if types.non_null.is_empty() && nullable && !has_union(schema) && !self.faithful() {
             return Err(self.unsupported(
                 pointer,
                 "`type: null` alone (a value that can only be `null`)",
             ));
         }
         if has_union(schema) {
-            if is_object(schema) && has_properties(schema) {
-                return Ok((self.hoist(hint, schema, pointer)?, nullable));
+            if self.is_object(schema) && has_properties(schema) {
+                return Ok((self.hoist(hint, schema, pointer)?, nullable, None));
             }
             if let Some(narrowed) = super::unions::narrowed(self, schema, pointer)? {
-                return self.value(&narrowed, hint, pointer);
+                return self.value_shape(&narrowed, hint, pointer);
             }
-            return Ok((self.hoist(hint, schema, pointer)?, nullable));
+            return Ok((self.hoist(hint, schema, pointer)?, nullable, None));
         }
         if types.non_null.len() >= 2 {
             let mut without_null = schema.clone();
             without_null["type"] = Value::from(types.non_null.clone());
-            return Ok((self.hoist(hint, &without_null, pointer)?, nullable));
+            return Ok((self.hoist(hint, &without_null, pointer)?, nullable, None));
         }
         let first = types.non_null.first().map(String::as_str);
         if let (Some(other @ ("number" | "array" | "object")), Some(_)) =
@@ -492,63 +862,75 @@ impl Builder<'_> {
                 ),
             ));
         }
-        let ty = match first {
-            Some("object") | None if is_object(schema) => {
+        let object = if self.faithful() {
+            first == Some("object")
+        } else {
+            matches!(first, Some("object") | None) && is_object(schema)
+        };
+        let (ty, construct) = match first {
+            _ if object => {
                 if has_properties(schema) {
-                    self.hoist(hint, schema, pointer)?
+                    (self.hoist(hint, schema, pointer)?, Construct::Delegated)
                 } else {
-                    self.object_value(hint, schema, pointer)?
+                    (
+                        self.object_value(hint, schema, pointer)?,
+                        Construct::ObjectMap,
+                    )
                 }
             }
             Some("array") => {
                 if schema.get("prefixItems").is_some() {
                     // The tuple checks `minItems` and `maxItems` itself.
-                    return Ok((self.hoist(hint, schema, pointer)?, nullable));
-                } else {
-                    let item = match schema.get("items") {
-                        None | Some(Value::Bool(true)) => Ty::Value,
-                        Some(items) if items.as_object().is_some_and(Map::is_empty) => Ty::Value,
-                        Some(Value::Bool(false)) => {
-                            return Err(self.unsupported(
-                                pointer,
-                                "an array whose `items` is `false` (always empty)",
-                            ));
-                        }
-                        Some(items) => {
-                            let here = pointer::join(pointer, "items");
-                            let (ty, item_nullable) =
-                                self.value(items, &format!("{hint}Item"), &here)?;
-                            Ty::nullable_if(ty, item_nullable)
-                        }
-                    };
-                    Ty::Vec(Box::new(item))
+                    return Ok((self.hoist(hint, schema, pointer)?, nullable, None));
                 }
+                let item = match schema.get("items") {
+                    None | Some(Value::Bool(true)) => Ty::Value,
+                    Some(items) if items.as_object().is_some_and(Map::is_empty) => Ty::Value,
+                    Some(Value::Bool(false)) if !self.faithful() => {
+                        return Err(self.unsupported(
+                            pointer,
+                            "an array whose `items` is `false` (always empty)",
+                        ));
+                    }
+                    Some(items) => {
+                        let here = pointer::join(pointer, "items");
+                        let (ty, item_nullable) =
+                            self.value(items, &format!("{hint}Item"), &here)?;
+                        Ty::nullable_if(ty, item_nullable)
+                    }
+                };
+                (Ty::Vec(Box::new(item)), Construct::Array)
             }
-            Some("string") => self.scalar(schema, pointer)?,
-            Some("boolean") => self.scalar(schema, pointer)?,
-            Some("integer") => self.scalar(schema, pointer)?,
-            Some("number") => Ty::Number,
+            Some("string") => (self.scalar(schema, pointer)?, Construct::Scalar("string")),
+            Some("boolean") => (self.scalar(schema, pointer)?, Construct::Scalar("boolean")),
+            Some("integer") => (self.scalar(schema, pointer)?, Construct::Scalar("integer")),
+            // A faithful family keeps every digit of any number (`JsonNumber`).
+            Some("number") if self.faithful() => (Ty::JsonNumber, Construct::Scalar("number")),
+            Some("number") => (Ty::Number, Construct::Scalar("number")),
             Some("null") | None => {
-                if schema.get("const").is_some() {
+                if schema.get("const").is_some() && !self.faithful() {
                     return Err(self.unsupported(
                         pointer,
                         "a `const` without a `type`, or one that is not a string or an integer",
                     ));
                 }
-                Ty::Value
+                (Ty::Value, Construct::Any)
             }
             Some(other) => {
                 return Err(self.unsupported(pointer, format!("`type: {other}`")));
             }
         };
-        let bounds = super::scalars::bounds(schema);
+        let mut bounds = super::scalars::bounds(schema);
+        if self.faithful() {
+            super::scalars::keep_applicable(&mut bounds, &ty);
+        }
         let ty = if bounds.is_empty() {
             ty
         } else {
             super::scalars::check_bounds(self, &ty, &bounds, pointer)?;
             Ty::Bounded(Box::new(ty), Box::new(bounds))
         };
-        Ok((ty, nullable))
+        Ok((ty, nullable, mine(construct)))
     }
 
     /// Refuses an `enum` that is not an enumeration of strings or of integers (mixed values, or

@@ -5,20 +5,35 @@
 //! Nothing here is Rust syntax: types are [`Ty`] values, names are strings the emitter turns
 //! into identifiers.
 
+mod assertions;
 pub mod build;
+pub mod checks;
 pub mod names;
 mod objects;
 mod recursion;
 mod scalars;
 mod unions;
 
+pub use assertions::is_assertion as is_assertion_keyword;
 use serde_json::Value;
+
+/// Whether `keyword` asserts something about a value in some draft (else it is an annotation),
+/// `format` included.
+#[must_use]
+pub fn is_assertion(keyword: &str) -> bool {
+    assertions::is_assertion(keyword, true)
+}
 
 /// Everything one generated module holds, in emission order.
 #[derive(Debug, Clone, Default)]
 pub struct Model {
     /// The types, in schema order (types hoisted out of a definition follow it).
     pub items: Vec<Item>,
+    /// The schema document the run-time checks validate against, when a type needs one.
+    pub document: Option<checks::Document>,
+    /// What the module accepts or refuses unlike the schema, by an option's choice: one line
+    /// each, naming the definition (printed by `generate`, written in the module's docs).
+    pub warnings: Vec<String>,
 }
 
 impl Model {
@@ -40,6 +55,19 @@ pub struct Item {
     pub docs: Option<String>,
     /// What kind of type.
     pub kind: Kind,
+    /// Assertions of its schema the type does not carry, checked when decoding: the check
+    /// (pointer into the schema document, keywords), if any.
+    pub check: Option<CheckAt>,
+}
+
+/// A part of the schema document checked when decoding, because its type does not carry some
+/// of its assertions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckAt {
+    /// RFC 6901 pointer of the part in the schema document as written.
+    pub pointer: String,
+    /// The keywords the type does not carry (for docs), in schema order.
+    pub keywords: Vec<String>,
 }
 
 /// The kinds of generated types.
@@ -57,6 +85,40 @@ pub enum Kind {
     Alias(Ty),
     /// A `prefixItems` array.
     Tuple(Tuple),
+}
+
+impl Kind {
+    /// Calls `f` on every type the item holds directly (members, additional members, payloads,
+    /// tuple items), not on the types inside them.
+    pub fn each_ty(&self, f: &mut dyn FnMut(&Ty)) {
+        match self {
+            Self::Struct(s) => {
+                for member in &s.members {
+                    if let MemberValue::Field(field) = &member.value {
+                        f(&field.ty);
+                    }
+                }
+                if let Rest::Additional(ty) = &s.rest {
+                    f(ty);
+                }
+            }
+            Self::Union(u) => {
+                for variant in &u.variants {
+                    if let Payload::Ty(ty) = &variant.payload {
+                        f(ty);
+                    }
+                }
+            }
+            Self::Newtype(ty) | Self::Alias(ty) => f(ty),
+            Self::Tuple(t) => {
+                t.items.iter().for_each(&mut *f);
+                if let Some(rest) = &t.rest {
+                    f(rest);
+                }
+            }
+            Self::Enum(_) => {}
+        }
+    }
 }
 
 /// A struct.
@@ -201,6 +263,9 @@ pub enum Ty {
     Int(String),
     /// `serde_json::Number`: a `number` keeps its form (`2` stays `2`, `2.0` stays `2.0`).
     Number,
+    /// `toolcall_contracts::JsonNumber`: a `number` with every digit and its form, at any size
+    /// (a faithful family's).
+    JsonNumber,
     /// `serde_json::Value`: any JSON value.
     Value,
     /// `serde_json::Map<String, Value>`: any object.
@@ -214,24 +279,46 @@ pub enum Ty {
     Map(Box<Ty>),
     /// A value checked against bounds when decoding (the Rust type is the inner one).
     Bounded(Box<Ty>, Box<Bounds>),
+    /// A value checked against the part of the schema document at a pointer when decoding
+    /// (the Rust type is the inner one).
+    Checked(Box<Ty>, CheckAt),
 }
 
 impl Ty {
     /// `ty`, or `Option<ty>` when `null` is one of its values (a `Value` holds `null` itself).
     #[must_use]
     pub fn nullable_if(ty: Ty, nullable: bool) -> Ty {
-        if nullable && ty != Ty::Value {
+        if nullable && !ty.holds_null() {
             Ty::Nullable(Box::new(ty))
         } else {
             ty
         }
     }
 
-    /// The type without its bounds.
+    /// Whether decoding checks something beyond the Rust type (bounds or a check, at any depth
+    /// outside generated types): such a type needs a `Deserialize` of its own, not an alias.
+    #[must_use]
+    pub fn checks_beyond_type(&self) -> bool {
+        match self {
+            Self::Bounded(..) | Self::Checked(..) => true,
+            Self::Boxed(inner) | Self::Vec(inner) | Self::Nullable(inner) | Self::Map(inner) => {
+                inner.checks_beyond_type()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the Rust type holds `null` itself (a `Value`).
+    #[must_use]
+    pub fn holds_null(&self) -> bool {
+        matches!(self.unbounded(), Self::Value)
+    }
+
+    /// The type without its bounds and checks.
     #[must_use]
     pub fn unbounded(&self) -> &Ty {
         match self {
-            Self::Bounded(inner, _) => inner.unbounded(),
+            Self::Bounded(inner, _) | Self::Checked(inner, _) => inner.unbounded(),
             other => other,
         }
     }

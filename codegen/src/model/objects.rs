@@ -79,6 +79,13 @@ fn merge_parts<'s>(
     }
     let own_value = Value::Object(own.clone());
     let own_structural = is_structural(&own_value);
+    if builder.faithful() {
+        // `true` admits everything: no part at all; `false` admits nothing (a check says so).
+        parts.retain(|(p, _)| p != &Value::Bool(true));
+        if let Some((_, at)) = parts.iter().find(|(p, _)| p == &Value::Bool(false)) {
+            return Err(builder.unsupported(at, "an `allOf` part `false`, which no value matches"));
+        }
+    }
     let structural: Vec<&(Value, String)> =
         parts.iter().filter(|(p, _)| is_structural(p)).collect();
     if !own_structural && structural.len() <= 1 {
@@ -132,6 +139,14 @@ fn merge_parts<'s>(
     }
     if let Some(merged) = merge_values(builder, &inputs, &own_value)? {
         return Ok(Cow::Owned(merged));
+    }
+    let typed_object = |part: &Value| super::build::types(part).non_null == ["object"];
+    if builder.faithful() && !inputs.iter().any(|(part, _)| typed_object(part)) {
+        // Without `type: object` in some part, values of other kinds pass every part.
+        return Err(builder.unsupported(
+            pointer,
+            "an `allOf` (or a `$ref` with sibling keywords) of parts none of which says `type: object`",
+        ));
     }
     refuse_scoped_additional(builder, &inputs, &written)?;
     for (part, here) in &inputs {
@@ -201,6 +216,96 @@ fn merge_parts<'s>(
         merged.insert(key, value);
     }
     Ok(Cow::Owned(Value::Object(merged)))
+}
+
+/// Keywords [`merge_all_of`] carries into the merged schema: an object merge its members and
+/// unions, a merge of values their `type`, `items` and bounds (the others of these are about
+/// values of another kind than the merged one, so they assert nothing there).
+const MERGED: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "items",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// The assertions of `schema`'s `allOf` parts (and of a `$ref` beside sibling keywords, and of
+/// the schema itself) that [`merge_all_of`] does not carry into the merged schema, at any depth
+/// of the merge: a check of the schema as written enforces them.
+pub(super) fn merge_losses(builder: &Builder<'_>, schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    losses(builder, schema, true, &mut seen, &mut out);
+    out
+}
+
+fn losses(
+    builder: &Builder<'_>,
+    schema: &Value,
+    top: bool,
+    seen: &mut Vec<String>,
+    out: &mut Vec<String>,
+) {
+    let Some(map) = schema.as_object() else {
+        return;
+    };
+    let merges = map.contains_key("allOf")
+        || (map.contains_key("$ref") && map.keys().any(|k| k != "$ref" && !is_annotation(k)));
+    if top && !merges {
+        return;
+    }
+    if !top {
+        for key in map.keys() {
+            if super::assertions::is_assertion(key, builder.assert_formats())
+                && !MERGED.contains(&key.as_str())
+                && !out.contains(key)
+            {
+                out.push(key.clone());
+            }
+        }
+    }
+    if top {
+        for key in map.keys() {
+            let carried = MERGED.contains(&key.as_str());
+            if !carried
+                && super::assertions::is_assertion(key, builder.assert_formats())
+                && !out.contains(key)
+            {
+                out.push(key.clone());
+            }
+        }
+    }
+    for part in map
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        losses(builder, part, false, seen, out);
+    }
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        if (merges || !top) && !seen.iter().any(|s| s == reference) {
+            seen.push(reference.to_owned());
+            if let Ok(target) = builder.resolve(reference, "") {
+                losses(builder, target, false, seen, out);
+            }
+        }
+    }
 }
 
 /// Refuses parts whose `additionalProperties` would refuse what another part declares: in JSON
@@ -436,6 +541,7 @@ pub(super) fn structure(
                     "The part of [`{name}`] that depends on its variant."
                 )),
                 kind: super::Kind::Union(union),
+                check: None,
             });
             let field = if properties.contains_key("kind") {
                 "variant"

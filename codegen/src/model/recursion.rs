@@ -9,7 +9,7 @@ use super::{Kind, MemberValue, Model, Payload, Ty};
 fn by_value<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
     match ty {
         Ty::Named(name) => out.push(name),
-        Ty::Bounded(inner, _) | Ty::Nullable(inner) => by_value(inner, out),
+        Ty::Bounded(inner, _) | Ty::Checked(inner, _) | Ty::Nullable(inner) => by_value(inner, out),
         _ => {}
     }
 }
@@ -107,7 +107,10 @@ fn same_value_edges(kind: &Kind) -> Vec<&str> {
     fn direct<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
         match ty {
             Ty::Named(name) => out.push(name),
-            Ty::Boxed(inner) | Ty::Bounded(inner, _) | Ty::Nullable(inner) => direct(inner, out),
+            Ty::Boxed(inner)
+            | Ty::Bounded(inner, _)
+            | Ty::Checked(inner, _)
+            | Ty::Nullable(inner) => direct(inner, out),
             _ => {}
         }
     }
@@ -210,7 +213,9 @@ fn box_in(ty: &mut Ty, cyclic: &dyn Fn(&str) -> bool) {
             let inner = std::mem::replace(ty, Ty::Value);
             *ty = Ty::Boxed(Box::new(inner));
         }
-        Ty::Bounded(inner, _) | Ty::Nullable(inner) => box_in(inner, cyclic),
+        Ty::Bounded(inner, _) | Ty::Checked(inner, _) | Ty::Nullable(inner) => {
+            box_in(inner, cyclic);
+        }
         _ => {}
     }
 }
@@ -223,7 +228,8 @@ fn named<'a>(ty: &'a Ty, out: &mut Vec<&'a str>) {
         | Ty::Vec(inner)
         | Ty::Nullable(inner)
         | Ty::Map(inner)
-        | Ty::Bounded(inner, _) => named(inner, out),
+        | Ty::Bounded(inner, _)
+        | Ty::Checked(inner, _) => named(inner, out),
         _ => {}
     }
 }

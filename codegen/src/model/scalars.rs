@@ -10,8 +10,69 @@ fn number(schema: &Value, key: &str) -> Option<serde_json::Number> {
     schema.get(key).and_then(Value::as_number).cloned()
 }
 
+/// A count (`maxLength`, `minItems`...): a non-negative integer, also when written as an
+/// integral float (`2.0`), which every draft allows.
 fn count(schema: &Value, key: &str) -> Option<u64> {
-    schema.get(key).and_then(Value::as_u64)
+    let value = schema.get(key)?;
+    value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v < 1.8e19)
+            .map(|v| {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "integral, in range"
+                )]
+                let n = v as u64;
+                n
+            })
+    })
+}
+
+/// Whether the linear-time engine the runtime matches `pattern`s with takes `pattern` (else a
+/// run-time check of the `jsonschema` crate matches it).
+#[must_use]
+pub fn native_pattern(pattern: &str) -> bool {
+    jsonschema_regex::to_rust_regex(pattern)
+        .ok()
+        .is_some_and(|translated| regex_automata::meta::Regex::new(&translated).is_ok())
+}
+
+/// Drops the bounds that do not apply to values of `ty` (JSON Schema ignores a `minimum` on a
+/// string), and a `pattern` the runtime's engine cannot match (a check matches it).
+pub(super) fn keep_applicable(bounds: &mut Bounds, ty: &Ty) {
+    let (numeric, textual, items) = match ty {
+        Ty::Int(_) | Ty::Number | Ty::JsonNumber => (true, false, false),
+        Ty::String => (false, true, false),
+        Ty::Vec(_) => (false, false, true),
+        Ty::Value => (true, true, true),
+        _ => (false, false, false),
+    };
+    if !numeric {
+        bounds.minimum = None;
+        bounds.maximum = None;
+        bounds.exclusive_minimum = None;
+        bounds.exclusive_maximum = None;
+        bounds.multiple_of = None;
+    }
+    if !textual {
+        bounds.min_length = None;
+        bounds.max_length = None;
+        bounds.pattern = None;
+    }
+    if bounds
+        .pattern
+        .as_deref()
+        .is_some_and(|p| !native_pattern(p))
+    {
+        bounds.pattern = None;
+    }
+    if !items {
+        bounds.min_items = None;
+        bounds.max_items = None;
+        bounds.unique_items = false;
+    }
 }
 
 /// The bounds `schema` declares.
@@ -51,7 +112,7 @@ pub(super) fn check_bounds(
         bounds.min_length.is_some() || bounds.max_length.is_some() || bounds.pattern.is_some();
     let items = bounds.min_items.is_some() || bounds.max_items.is_some() || bounds.unique_items;
     let applies = match ty {
-        Ty::Int(_) | Ty::Number => !textual && !items,
+        Ty::Int(_) | Ty::Number | Ty::JsonNumber => !textual && !items,
         Ty::String => !numeric && !items,
         Ty::Vec(_) => !numeric && !textual,
         // A bound beside a value of any type applies to values of its kind only, as in JSON
@@ -67,10 +128,13 @@ pub(super) fn check_bounds(
     }
     if let Some(step) = &bounds.multiple_of {
         if step.as_f64().is_none_or(|v| v <= 0.0) {
-            return Err(builder.unsupported(
-                pointer,
-                format!("`multipleOf` `{step}`: JSON Schema requires a number greater than 0"),
-            ));
+            return Err(BuildError::Invalid {
+                definition: builder.definition.clone(),
+                pointer: pointer.to_owned(),
+                what: format!(
+                    "`multipleOf` `{step}`: JSON Schema requires a number greater than 0"
+                ),
+            });
         }
     }
     if let Some(pattern) = &bounds.pattern {

@@ -46,7 +46,21 @@ pub fn of(document: &Value) -> Dialect {
 /// # Errors
 /// `(pointer, what)` for a keyword with no 2020-12 rewrite (`$recursiveRef`).
 pub fn to_2020_12(document: &mut Value) -> Result<(), (String, String)> {
+    to_2020_12_with(document, false)
+}
+
+/// [`to_2020_12`]; `faithful`: the siblings of a `$ref` in draft-04 to draft-07 are dropped
+/// (those drafts ignore them) rather than refused, and `$recursiveRef` is left for a run-time
+/// check rather than refused.
+///
+/// # Errors
+/// `(pointer, what)` for a construct refused (never when `faithful`).
+pub fn to_2020_12_with(document: &mut Value, faithful: bool) -> Result<(), (String, String)> {
     let dialect = of(document);
+    let draft4 = document
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.contains("draft-04"));
     if dialect == Dialect::Draft2020 {
         return Ok(());
     }
@@ -66,7 +80,12 @@ pub fn to_2020_12(document: &mut Value) -> Result<(), (String, String)> {
             Value::from("https://json-schema.org/draft/2020-12/schema"),
         );
     }
-    rewrite(document, "", dialect).map_err(|(at, what)| {
+    let context = Context {
+        dialect,
+        draft4,
+        faithful,
+    };
+    rewrite(document, "", &context).map_err(|(at, what)| {
         // Pointers name the document as written: draft-07's definitions are `definitions`.
         let at = match at.strip_prefix("/$defs/") {
             Some(rest) if dialect == Dialect::Draft07 => format!("/definitions/{rest}"),
@@ -76,12 +95,20 @@ pub fn to_2020_12(document: &mut Value) -> Result<(), (String, String)> {
     })
 }
 
-fn rewrite(schema: &mut Value, at: &str, dialect: Dialect) -> Result<(), (String, String)> {
+/// How a document is rewritten.
+struct Context {
+    dialect: Dialect,
+    /// Draft-04: `id`, boolean `exclusiveMinimum`/`exclusiveMaximum`.
+    draft4: bool,
+    faithful: bool,
+}
+
+fn rewrite(schema: &mut Value, at: &str, context: &Context) -> Result<(), (String, String)> {
     match schema {
-        Value::Object(map) => rewrite_object(map, at, dialect),
+        Value::Object(map) => rewrite_object(map, at, context),
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                rewrite(item, &format!("{at}/{i}"), dialect)?;
+                rewrite(item, &format!("{at}/{i}"), context)?;
             }
             Ok(())
         }
@@ -89,11 +116,52 @@ fn rewrite(schema: &mut Value, at: &str, dialect: Dialect) -> Result<(), (String
     }
 }
 
+/// Draft-04's `id` as `$id`, and its boolean `exclusiveMinimum`/`exclusiveMaximum` as the
+/// number bound they make exclusive.
+fn draft4_spellings(map: &mut Map<String, Value>) {
+    if let Some(Value::String(id)) = map.get("id").cloned() {
+        if !map.contains_key("$id") {
+            map.remove("id");
+            map.insert("$id".to_owned(), Value::String(id));
+        }
+    }
+    for (exclusive, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match map.get(exclusive) {
+            Some(Value::Bool(true)) => {
+                map.remove(exclusive);
+                if let Some(limit) = map.remove(bound) {
+                    map.insert(exclusive.to_owned(), limit);
+                }
+            }
+            Some(Value::Bool(false)) => {
+                map.remove(exclusive);
+            }
+            _ => {}
+        }
+    }
+}
+
 fn rewrite_object(
     map: &mut Map<String, Value>,
     at: &str,
-    dialect: Dialect,
+    context: &Context,
 ) -> Result<(), (String, String)> {
+    let dialect = context.dialect;
+    if context.draft4 {
+        draft4_spellings(map);
+    }
+    if dialect == Dialect::Draft07 && map.contains_key("$ref") && context.faithful {
+        // Draft-04 to draft-07 ignore every keyword beside `$ref`.
+        let keep = |k: &String| {
+            k == "$ref"
+                || (at.is_empty() && matches!(k.as_str(), "$defs" | "definitions" | "$schema"))
+                || crate::check::is_annotation(k)
+        };
+        map.retain(|k, _| keep(k));
+    }
     if dialect == Dialect::Draft07 && map.contains_key("$ref") {
         let siblings: Vec<String> = map
             .keys()
@@ -115,7 +183,7 @@ fn rewrite_object(
         }
     }
     for keyword in ["$recursiveRef", "$recursiveAnchor"] {
-        if map.contains_key(keyword) {
+        if map.contains_key(keyword) && !context.faithful {
             return Err((
                 pointer::join(at, keyword),
                 format!("`{keyword}` (draft 2019-09) has no 2020-12 rewrite the pipeline takes"),
@@ -163,11 +231,11 @@ fn rewrite_object(
             "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
                 if let Value::Object(children) = value {
                     for (name, child) in children.iter_mut() {
-                        rewrite(child, &pointer::join(&here, name), dialect)?;
+                        rewrite(child, &pointer::join(&here, name), context)?;
                     }
                 }
             }
-            _ => rewrite(value, &here, dialect)?,
+            _ => rewrite(value, &here, context)?,
         }
     }
     Ok(())

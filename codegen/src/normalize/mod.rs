@@ -91,6 +91,21 @@ pub struct Normalized {
 /// # Errors
 /// See [`NormalizeError`].
 pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized, NormalizeError> {
+    normalize_with(files, generate_root, false)
+}
+
+/// [`normalize`]; `faithful` for a user's schema (see [`crate::model::build::Options::checks`]):
+/// what older drafts ignore is dropped rather than refused (the siblings of a draft-07
+/// `$ref`), and the root schema is always generated unless the document only holds
+/// definitions ([`root::schema_faithful`]).
+///
+/// # Errors
+/// See [`NormalizeError`].
+pub fn normalize_with(
+    files: &[SchemaFile],
+    generate_root: bool,
+    faithful: bool,
+) -> Result<Normalized, NormalizeError> {
     let siblings: Vec<String> = files
         .iter()
         .filter_map(|f| f.path.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -98,17 +113,23 @@ pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized
     let mut out = Normalized::default();
     for file in files {
         let mut value = file.value.clone();
-        let defs_key = if dialect::of(&value) == dialect::Dialect::Draft2020 {
-            "$defs"
-        } else {
-            "definitions"
-        };
-        dialect::to_2020_12(&mut value).map_err(|(pointer, what)| NormalizeError::Dialect {
-            path: file.path.clone(),
-            definition: definition_at(&pointer),
-            pointer,
-            what,
+        let defs_key =
+            if dialect::of(&value) == dialect::Dialect::Draft2020 || value.get("$defs").is_some() {
+                "$defs"
+            } else {
+                "definitions"
+            };
+        dialect::to_2020_12_with(&mut value, faithful).map_err(|(pointer, what)| {
+            NormalizeError::Dialect {
+                path: file.path.clone(),
+                definition: definition_at(&pointer),
+                pointer,
+                what,
+            }
         })?;
+        if faithful {
+            refs::scope_nested_fragments(&mut value);
+        }
         refs::localize(&mut value, &siblings).map_err(|(id, first, second)| {
             NormalizeError::DuplicateId {
                 path: file.path.clone(),
@@ -123,7 +144,12 @@ pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized
             .cloned()
             .unwrap_or_default();
         if generate_root {
-            if let Some(schema) = root::schema(&value) {
+            let own = if faithful {
+                root::schema_faithful(&value)
+            } else {
+                root::schema(&value)
+            };
+            if let Some(schema) = own {
                 let names = root::candidate_names(&value, &file.path);
                 let Some(name) = names
                     .iter()
@@ -143,6 +169,13 @@ pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized
                 all.extend(defs);
                 for schema in all.values_mut() {
                     root::point_refs_at(schema, name);
+                }
+                if faithful {
+                    // The root's own `$defs` stay beside it (pointers into them name them).
+                    if let Some(Value::Object(root)) = all.get_mut(name.as_str()) {
+                        root.remove("$defs");
+                        root.remove("definitions");
+                    }
                 }
                 defs = all;
                 out.origins.insert(name.clone(), String::new());

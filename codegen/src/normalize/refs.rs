@@ -26,6 +26,42 @@ fn resolve(base: &str, reference: &str) -> String {
     }
 }
 
+/// Gives a `$ref` that is a bare fragment (`#/$defs/x`) inside a schema resource of its own (a
+/// subschema with an `$id`) that resource's `$id` in front (`inner.json#/$defs/x`): the
+/// fragment names a place in that resource, not in the document, so it is not local to the
+/// document (a run-time check follows it in the document as written).
+pub fn scope_nested_fragments(document: &mut Value) {
+    fn walk(value: &mut Value, scope: Option<&str>, top: bool) {
+        match value {
+            Value::Object(map) => {
+                let own = map
+                    .get("$id")
+                    .and_then(Value::as_str)
+                    .filter(|id| !top && !id.starts_with('#'))
+                    .map(|id| id.split('#').next().unwrap_or(id).to_owned());
+                let scope = own.as_deref().or(scope);
+                if let (Some(scope), Some(Value::String(reference))) = (scope, map.get_mut("$ref"))
+                {
+                    if reference.starts_with('#') {
+                        *reference = format!("{scope}{reference}");
+                    }
+                }
+                for (key, sub) in map.iter_mut() {
+                    if !matches!(
+                        key.as_str(),
+                        "enum" | "const" | "default" | "examples" | "$ref"
+                    ) {
+                        walk(sub, scope, false);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, scope, false)),
+            _ => {}
+        }
+    }
+    walk(document, None, true);
+}
+
 /// Rewrites the references of `document` in place.
 ///
 /// # Errors

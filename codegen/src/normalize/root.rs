@@ -16,6 +16,29 @@ use crate::pointer;
 /// Keywords of the document, not of the root's value.
 const DOCUMENT_KEYWORDS: &[&str] = &["$defs", "definitions", "$schema", "$id"];
 
+/// The root's own schema for a faithful family (a user's schema): the root is always a type,
+/// except in a document that only holds definitions (`$defs` and annotations beside them).
+/// A boolean root is itself; `$defs` stay (a pointer into them still names them).
+#[must_use]
+pub fn schema_faithful(document: &Value) -> Option<Value> {
+    let Some(map) = document.as_object() else {
+        return Some(document.clone());
+    };
+    let has_defs = map.contains_key("$defs") || map.contains_key("definitions");
+    let asserts = map
+        .keys()
+        .any(|k| crate::model::is_assertion(k) && !DOCUMENT_KEYWORDS.contains(&k.as_str()));
+    if has_defs && !asserts {
+        return None;
+    }
+    let own: Map<String, Value> = map
+        .iter()
+        .filter(|(k, _)| !DOCUMENT_KEYWORDS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some(Value::Object(own))
+}
+
 /// The root's own schema (without `$defs` and the document keywords), when it has a shape
 /// beyond a lone `$ref`.
 #[must_use]

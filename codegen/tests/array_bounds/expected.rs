@@ -3,18 +3,18 @@
 
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use serde_json::{Map, Number, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+use serde_json::{Map, Value};
+use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
 
 /// At least one row, rows distinct.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Matrix(pub Vec<Vec<Number>>);
-impl From<Vec<Vec<Number>>> for Matrix {
-    fn from(value: Vec<Vec<Number>>) -> Self {
+pub struct Matrix(pub Vec<Vec<JsonNumber>>);
+impl From<Vec<Vec<JsonNumber>>> for Matrix {
+    fn from(value: Vec<Vec<JsonNumber>>) -> Self {
         Self(value)
     }
 }
-impl From<Matrix> for Vec<Vec<Number>> {
+impl From<Matrix> for Vec<Vec<JsonNumber>> {
     fn from(value: Matrix) -> Self {
         value.0
     }
@@ -29,7 +29,10 @@ impl<'de> Deserialize<'de> for Matrix {
         rt::Seed::run(
                 rt::bounded(
                     rt::seq(
-                        rt::bounded(rt::seq(rt::plain::<Number>()), &MATRIX_ITEM_BOUNDS),
+                        rt::bounded(
+                            rt::seq(rt::plain::<JsonNumber>()),
+                            &MATRIX_ITEM_BOUNDS,
+                        ),
                     ),
                     &MATRIX_BOUNDS,
                 ),

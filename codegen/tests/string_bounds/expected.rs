@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
 use ::toolcall_contracts::{Contract, __private as rt};
+rt::require_feature!(patterns);
 
 /// 1 to 8 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

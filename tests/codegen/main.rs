@@ -1,0 +1,359 @@
+//! Every snapshot of `codegen/tests/<case>/expected.rs` (what `toolcall-codegen generate
+//! --schema` writes for `schema.json`, checked fresh by `codegen/tests/snapshots.rs`) compiled
+//! here as a module of its own with warnings denied, the way a user's crate includes it, and
+//! round-tripped on the instances stored beside it in `instances.json`:
+//!
+//! - each valid instance decodes with an empty report, and encodes back to the identical JSON
+//!   value, numbers in their form (`2` stays `2`, `2.0` stays `2.0`);
+//! - each invalid instance is refused with the JSON pointer the file names;
+//! - `type` names the Rust type, `definition` (when the pipeline renamed it) the schema's;
+//! - `serde_json::from_str` accepts and refuses the same instances, and the JSON Schema
+//!   validator agrees with every verdict (an instance file that is wrong fails here too).
+
+#![deny(warnings)]
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use toolcall_contracts::decode::DecodeError;
+
+/// What decoding one instance gave: the value encoded again and the number of leniencies
+/// reported, or the error.
+type Outcome = Result<(Value, usize), DecodeError>;
+
+fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> (Outcome, bool) {
+    let plain = serde_json::from_str::<T>(text).is_ok();
+    let outcome = toolcall_contracts::decode::decode::<T>(text.as_bytes()).map(|decoded| {
+        let encoded = serde_json::to_value(&decoded.value).expect("a decoded value encodes");
+        (encoded, decoded.report.len())
+    });
+    (outcome, plain)
+}
+
+/// One module per case, and `decode(case, type, text)` for every type a case declares.
+macro_rules! cases {
+    ($($(#[$attr:meta])* $case:ident: [$($ty:ident),* $(,)?]),* $(,)?) => {
+        $(
+            $(#[$attr])*
+            mod $case {
+                include!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/codegen/tests/",
+                    stringify!($case),
+                    "/expected.rs"
+                ));
+
+                /// Decodes `text` as the type named `ty` (in full paths: a case may define
+                /// `Option`).
+                pub(super) fn __round_trip(
+                    ty: &str,
+                    text: &str,
+                ) -> ::std::option::Option<(super::Outcome, bool)> {
+                    match ty {
+                        $(stringify!($ty) => ::std::option::Option::Some(super::round_trip::<$ty>(text)),)*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+            }
+        )*
+
+        /// `(case, types)` of every case compiled here.
+        const CASES: &[(&str, &[&str])] = &[
+            $($(#[$attr])* (stringify!($case), &[$(stringify!($ty)),*]),)*
+        ];
+
+        /// Decodes `text` as the type `ty` of `case`; `None` for a type the case does not have.
+        fn decode(case: &str, ty: &str, text: &str) -> Option<(Outcome, bool)> {
+            $(
+                $(#[$attr])*
+                if case == stringify!($case) {
+                    return $case::__round_trip(ty, text);
+                }
+            )*
+            None
+        }
+    };
+}
+
+cases! {
+    #[cfg(feature = "checks")]
+    checked_all_of_additional_properties: [Closed, Extended],
+    #[cfg(feature = "checks")]
+    checked_all_of_conflict: [T],
+    #[cfg(feature = "checks")]
+    checked_all_of_itself: [Node],
+    #[cfg(feature = "checks")]
+    checked_all_of_union: [A2, B],
+    #[cfg(feature = "checks")]
+    checked_branch_without_shape: [Code],
+    #[cfg(feature = "checks")]
+    checked_const_number: [Gauge],
+    #[cfg(feature = "checks")]
+    checked_const_object: [Fixed],
+    #[cfg(feature = "checks")]
+    checked_discriminator_mapping_mismatch: [Pet, Cat, BigDog],
+    #[cfg(feature = "checks")]
+    checked_discriminator_without_const: [Pet, Cat, Dog],
+    #[cfg(feature = "checks")]
+    checked_enum_const_outside: [Mode, Holder],
+    #[cfg(feature = "checks")]
+    checked_false_member: [Legacy],
+    #[cfg(feature = "checks")]
+    checked_items_false: [Empty],
+    #[cfg(feature = "checks")]
+    checked_mixed_enum: [Level],
+    #[cfg(feature = "checks")]
+    checked_nested_union_in_tagged_branch: [Msg],
+    #[cfg(feature = "checks")]
+    checked_not: [Name],
+    #[cfg(feature = "checks")]
+    checked_object_without_members: [Nothing],
+    #[cfg(feature = "checks")]
+    checked_pattern_lookahead: [Word],
+    #[cfg(feature = "checks")]
+    checked_pattern_properties: [Headers],
+    #[cfg(feature = "checks")]
+    checked_two_null_branches: [Maybe],
+    #[cfg(feature = "checks")]
+    checked_type_null: [Reply],
+    #[cfg(feature = "checks")]
+    untyped_values: [Short, Loose, Counts],
+    bounds_of_other_kinds: [Count],
+    dialect_draft04: [Port, Service],
+    draft07_ref_siblings_ignored: [Name, Person],
+    unknown_keywords: [Config],
+    all_of_ref_inline: [Base, Task],
+    array_bounds: [Matrix, Batch],
+    branches_add_required: [Contact, Target],
+    branches_narrow_type: [Value, Setting],
+    definition_name_collisions: [FooBar, FooBar2],
+    discriminator_mapping_refs: [Pet, Cat, BigDog],
+    enum_with_const: [Version, Header, HeaderMode],
+    enum_with_null: [Level, LevelValue, Config, ConfigMode],
+    integer_enum: [Priority, Job, JobRetries],
+    hoisted_inline_objects: [Server, ServerCapabilities, ServerCapabilitiesTools, ServerLimitsItem],
+    member_names: [Record],
+    nullable_items: [Sheet, SheetPair],
+    number_form: [Reading],
+    only_aliases: [Tags, Matrix],
+    one_of_exactly_one: [Amount, Either, Any, A2, B],
+    numeric_bounds: [Limits],
+    prefix_items: [Point, Range, Row, Segment],
+    recursive: [Node, Expr, ExprNeg],
+    recursive_array: [Tree, Counts, Pair],
+    ref_percent_escapes: [UnitPrice, Rate, AB, Line],
+    ref_with_siblings: [Name, Tags, Item, Code, User, UserItem],
+    root_schema: [Config, Port],
+    ref_by_id: [Money, Order],
+    reserved_names: [D2, S2, Visitor2, Result, Value, Option],
+    #[cfg(feature = "patterns")]
+    string_bounds: [Name, Tag, Labels],
+    string_enum_names: [Operator, Separator],
+    tag_const_in_ref: [Shape, Circle, Square],
+    tag_const_in_ref_discriminator: [Request, PingRequest, CallRequest, CallParams],
+    type_array: [Id, Entry, EntryLabel],
+    typed_map: [Env, Package, Dependency],
+    unknown_members: [Event, EventState, Source, Update, UpdateStarted, UpdateStopped, Strict],
+}
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("codegen/tests")
+}
+
+/// The type names `expected.rs` declares (`pub struct X`, `pub enum X`, `pub type X`).
+fn declared_types(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| {
+            ["pub struct ", "pub enum ", "pub type "]
+                .iter()
+                .find_map(|start| line.strip_prefix(start))
+        })
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+/// A validator for the definition `name` of the case's schema (under `$defs`, or draft-07's
+/// `definitions`).
+fn validator(schema: &Value, name: &str) -> jsonschema::Validator {
+    let Some(defs) = ["$defs", "definitions"]
+        .into_iter()
+        .find(|defs| schema[*defs].get(name).is_some())
+    else {
+        // The root schema, generated as a definition of its own (`root_schema`).
+        return jsonschema::validator_for(schema)
+            .unwrap_or_else(|e| panic!("schema for `{name}` (the root): {e}"));
+    };
+    // Only the document's definitions beside the `$ref`: a root with a shape of its own
+    // (`root_schema`) would otherwise apply to every definition's instances too.
+    let mut root = schema.clone();
+    if let Some(map) = root.as_object_mut() {
+        map.retain(|k, _| matches!(k.as_str(), "$schema" | "$id") || k == defs);
+    }
+    // A URI fragment: the pointer token, percent-encoded where the cases' names need it.
+    let token = toolcall_contracts::pointer::escape(name)
+        .replace('%', "%25")
+        .replace(' ', "%20");
+    root["$ref"] = Value::from(format!("#/{defs}/{token}"));
+    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for `{name}`: {e}"))
+}
+
+/// The definition an instance is checked against: its `definition`, else the name of its type
+/// (they differ where the pipeline renamed a definition, `D` is `D2`).
+fn definition(instance: &Value) -> &str {
+    instance["definition"]
+        .as_str()
+        .or_else(|| instance["type"].as_str())
+        .expect("`type` names the type")
+}
+
+#[test]
+fn every_generating_case_is_compiled_here_with_all_its_types() {
+    let mut dirs: Vec<String> = std::fs::read_dir(cases_dir())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("expected.rs").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    let mut compiled: Vec<&str> = CASES.iter().map(|(case, _)| *case).collect();
+    // A case needing a feature of `toolcall-contracts` (its module says which) is compiled when
+    // the feature is on (`--all-features` compiles them all).
+    dirs.retain(|d| {
+        let source = std::fs::read_to_string(cases_dir().join(d).join("expected.rs")).unwrap();
+        let needs = |feature: &str| source.contains(&format!("rt::require_feature!({feature});"));
+        (cfg!(feature = "patterns") || !needs("patterns"))
+            && (cfg!(feature = "checks") || !needs("checks"))
+    });
+    compiled.sort_unstable();
+    assert_eq!(compiled, dirs, "cases compiled here vs. snapshots");
+    for (case, types) in CASES {
+        let source = std::fs::read_to_string(cases_dir().join(case).join("expected.rs")).unwrap();
+        let mut declared = declared_types(&source);
+        declared.sort();
+        let mut listed: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
+        listed.sort();
+        assert_eq!(listed, declared, "{case}: the types listed here");
+    }
+}
+
+#[test]
+fn instances_round_trip_or_are_refused_at_their_pointer() {
+    let mut failures = Vec::new();
+    let (mut valid, mut invalid) = (0, 0);
+    for (case, _) in CASES {
+        let dir = cases_dir().join(case);
+        let read = |name: &str| -> Value {
+            let path = dir.join(name);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        let schema = read("schema.json");
+        let instances = read("instances.json");
+        let list = |key: &str| instances[key].as_array().cloned().unwrap_or_default();
+        let (valid_list, invalid_list) = (list("valid"), list("invalid"));
+        assert!(
+            !valid_list.is_empty() && !invalid_list.is_empty(),
+            "{case}: instances.json needs valid and invalid instances"
+        );
+        for (index, instance) in valid_list.iter().enumerate() {
+            valid += 1;
+            let ty = instance["type"].as_str().expect("`type` names the type");
+            let value = &instance["value"];
+            let what = format!("{case} valid/{index} ({ty})");
+            let text = serde_json::to_string(value).unwrap();
+            if !validator(&schema, definition(instance)).is_valid(value) {
+                failures.push(format!("{what}: the JSON Schema validator refuses it"));
+            }
+            let Some((outcome, plain)) = decode(case, ty, &text) else {
+                panic!("{what}: no type `{ty}` in the case");
+            };
+            match outcome {
+                Ok((encoded, report)) => {
+                    // `Value` equality tells `2` from `2.0` (and ignores member order).
+                    if encoded != *value {
+                        failures.push(format!("{what}: {text} encodes back as {encoded}"));
+                    }
+                    if report != 0 {
+                        failures.push(format!("{what}: {report} leniencies reported"));
+                    }
+                    if !plain {
+                        failures.push(format!("{what}: serde_json::from_str refuses it"));
+                    }
+                }
+                Err(error) => failures.push(format!("{what}: {text} is refused: {error}")),
+            }
+        }
+        for (index, instance) in invalid_list.iter().enumerate() {
+            invalid += 1;
+            let ty = instance["type"].as_str().expect("`type` names the type");
+            let value = &instance["value"];
+            let pointer = instance["pointer"]
+                .as_str()
+                .expect("`pointer` of the error");
+            let what = format!("{case} invalid/{index} ({ty})");
+            let text = serde_json::to_string(value).unwrap();
+            if validator(&schema, definition(instance)).is_valid(value) {
+                failures.push(format!("{what}: the JSON Schema validator accepts it"));
+            }
+            let Some((outcome, plain)) = decode(case, ty, &text) else {
+                panic!("{what}: no type `{ty}` in the case");
+            };
+            match outcome {
+                Ok((encoded, _)) => {
+                    failures.push(format!("{what}: {text} is accepted as {encoded}"));
+                }
+                Err(error) if error.pointer != pointer => failures.push(format!(
+                    "{what}: {text} is refused at `{}`, expected `{pointer}`: {error}",
+                    error.pointer
+                )),
+                Err(_) => {}
+            }
+            if plain {
+                failures.push(format!("{what}: serde_json::from_str accepts it"));
+            }
+        }
+    }
+    println!("{valid} valid and {invalid} invalid instances");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn an_unknown_integer_names_the_known_values() {
+    let error = serde_json::from_str::<integer_enum::Job>(r#"{"priority": 5}"#).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid value: integer `5`, expected one of `-1`, `0`, `10` (`Priority`) at line 1 column 15"
+    );
+}
+
+/// `type: number` is a `JsonNumber`: every digit and the form it was written in come back,
+/// at any size (`serde_json::Number` would give `9.82492837492349e52` and `1.5`).
+#[test]
+fn a_number_keeps_every_digit_and_its_form() {
+    for text in [
+        r#"{"value":98249283749234923498293171823948729348710298301928331}"#,
+        r#"{"value":1.50,"values":[1e400,-0.0,2E-7],"scale":null}"#,
+        r#"{"value":-18446744073709551616,"scale":1.0000000000000000001}"#,
+    ] {
+        let decoded = toolcall_contracts::decode::<number_form::Reading>(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(
+            String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
+            text
+        );
+    }
+    let error =
+        toolcall_contracts::decode::<number_form::Reading>(br#"{"value":"1"}"#).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid type: string \"1\", expected a number at `/value` (line 1, column 13)"
+    );
+}

@@ -1,0 +1,9 @@
+//! The generated MCP types: exact JSON both ways (`wire`), the specification's examples
+//! (`examples`) and the other Rust implementations on them (`differential`), and the reference
+//! server's tools as they are (`tools`).
+
+mod differential;
+mod examples;
+mod support;
+mod tools;
+mod wire;

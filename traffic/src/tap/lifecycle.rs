@@ -1,0 +1,640 @@
+//! Following tool calls through their life: ACP `tool_call` / `tool_call_update` by
+//! `toolCallId`, MCP progress notifications by `progressToken`.
+//!
+//! Both trackers read raw [`Value`]s, so that a message the schema refuses is still followed as
+//! far as it can be; they never fail, they only report [`LifecycleProblem`]s.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde_json::Value;
+
+use super::Side;
+
+/// The most tool calls (ACP) or progress tokens (MCP) followed at once; past it, ended ones are
+/// forgotten first, and new ones are not followed when all are still going.
+pub const MAX_TRACKED: usize = 65_536;
+
+/// ACP statuses after which a tool call takes no update.
+const ACP_TERMINAL: &[&str] = &["completed", "failed"];
+/// MCP task statuses after which a task's progress token is spent.
+const MCP_TASK_TERMINAL: &[&str] = &["completed", "failed", "cancelled"];
+
+/// What went wrong in a tool call's life. Values are shown as they are on the wire (a string
+/// token with its quotes), lines are those of the transcript.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LifecycleProblem {
+    /// ACP: a second `tool_call` with a `toolCallId` already announced in the same session.
+    #[error("second `tool_call` for `{tool_call_id}` (announced at line {first_line})")]
+    DuplicateToolCall {
+        /// The `toolCallId`.
+        tool_call_id: String,
+        /// The line of the first `tool_call`.
+        first_line: usize,
+    },
+    /// ACP: a `tool_call_update` for a `toolCallId` no `tool_call` announced in the session.
+    #[error("`tool_call_update` for `{tool_call_id}`, which no `tool_call` announced")]
+    UnannouncedUpdate {
+        /// The `toolCallId`.
+        tool_call_id: String,
+    },
+    /// ACP: a `tool_call_update` after the call reached `completed` or `failed`.
+    #[error(
+        "`tool_call_update` for `{tool_call_id}` after it ended `{status}` (line {ended_line})"
+    )]
+    UpdateAfterEnd {
+        /// The `toolCallId`.
+        tool_call_id: String,
+        /// The terminal status it reached.
+        status: String,
+        /// The line that reported it.
+        ended_line: usize,
+    },
+    /// MCP: a progress notification whose token no request (of the other side) carried.
+    #[error("progress for token `{token}`, which no request in progress carries")]
+    UnknownProgressToken {
+        /// The `progressToken`, as JSON.
+        token: String,
+    },
+    /// MCP: a progress notification after the response to the request that carried its token.
+    #[error(
+        "progress for token `{token}` after the response to its request (line {response_line})"
+    )]
+    ProgressAfterResponse {
+        /// The `progressToken`, as JSON.
+        token: String,
+        /// The line of the response (or of the terminal task status).
+        response_line: usize,
+    },
+    /// MCP: a progress notification after the request that carried its token was cancelled
+    /// (`notifications/cancelled`).
+    #[error("progress for token `{token}` after its request was cancelled (line {cancel_line})")]
+    ProgressAfterCancel {
+        /// The `progressToken`, as JSON.
+        token: String,
+        /// The line of `notifications/cancelled`.
+        cancel_line: usize,
+    },
+    /// MCP: a progress value that is not larger than the previous one for the same token (the
+    /// specification says it increases with each notification).
+    #[error("progress for token `{token}` did not increase (`{progress}` after `{previous}`)")]
+    ProgressNotIncreasing {
+        /// The `progressToken`, as JSON.
+        token: String,
+        /// The previous `progress`, as JSON.
+        previous: String,
+        /// This `progress`, as JSON.
+        progress: String,
+    },
+    /// MCP: a request carries a progress token that a request in progress (of the same side)
+    /// already carries (tokens must be unique among active requests).
+    #[error(
+        "progress token `{token}` reused while the request of line {first_line} is in progress"
+    )]
+    ReusedProgressToken {
+        /// The `progressToken`, as JSON.
+        token: String,
+        /// The line of the request that carries it.
+        first_line: usize,
+    },
+    /// More than [`MAX_TRACKED`] tool calls or tokens in progress: later ones are not followed.
+    #[error("more than `{limit}` tool calls or progress tokens in progress: later ones are not followed")]
+    TrackingLimit {
+        /// [`MAX_TRACKED`].
+        limit: usize,
+    },
+}
+
+impl LifecycleProblem {
+    /// A short name of the problem for machine output: `duplicate-tool-call`,
+    /// `unannounced-update`, `update-after-end`, `unknown-progress-token`,
+    /// `progress-after-response`, `progress-after-cancel`, `progress-not-increasing`,
+    /// `reused-progress-token` or `tracking-limit`.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::DuplicateToolCall { .. } => "duplicate-tool-call",
+            Self::UnannouncedUpdate { .. } => "unannounced-update",
+            Self::UpdateAfterEnd { .. } => "update-after-end",
+            Self::UnknownProgressToken { .. } => "unknown-progress-token",
+            Self::ProgressAfterResponse { .. } => "progress-after-response",
+            Self::ProgressAfterCancel { .. } => "progress-after-cancel",
+            Self::ProgressNotIncreasing { .. } => "progress-not-increasing",
+            Self::ReusedProgressToken { .. } => "reused-progress-token",
+            Self::TrackingLimit { .. } => "tracking-limit",
+        }
+    }
+}
+
+/// One ACP tool call's state.
+#[derive(Debug, Clone)]
+struct AcpCall {
+    announced_line: usize,
+    /// `(status, line)` once it reached a terminal status.
+    ended: Option<(String, usize)>,
+}
+
+/// A `session/load` or `session/resume` waiting for its response: while it does, the agent
+/// replays the session's history, old tool calls with their original ids.
+#[derive(Debug, Default)]
+struct Replay {
+    /// The session's calls as they were before the request: a replayed call starts afresh, and
+    /// those the replay does not mention are kept when the response comes.
+    before: HashMap<String, AcpCall>,
+}
+
+/// ACP tool calls by `(sessionId, toolCallId)`, from `session/update` notifications.
+///
+/// A `session/load` (and a `session/resume`, for an agent that replays on it) makes the agent
+/// replay the session's history as `session/update`s before it answers, with the original
+/// tool-call ids (ACP, "Loading Sessions"): from the request to its response, the calls of that
+/// session are followed afresh, so that a call the connection saw live and sees again in the
+/// replay is not a second `tool_call` nor an update after its end.
+#[derive(Debug, Default)]
+pub(crate) struct AcpToolCalls {
+    calls: HashMap<(String, String), AcpCall>,
+    /// Sessions being loaded, by session id.
+    replays: HashMap<String, Replay>,
+    /// The request id (as JSON) of each load or resume waiting for its response -> session id.
+    loading: HashMap<String, String>,
+    saturated: bool,
+}
+
+impl AcpToolCalls {
+    /// A `session/load` or `session/resume` request (`message` is the whole JSON-RPC object):
+    /// the replay of its session starts.
+    pub(crate) fn load(&mut self, message: &Value) {
+        let (Some(id), Some(session)) = (
+            message.get("id").map(Value::to_string),
+            message
+                .get("params")
+                .and_then(|params| params.get("sessionId"))
+                .and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        let replay = self.replays.entry(session.to_owned()).or_default();
+        let mine: Vec<(String, String)> = self
+            .calls
+            .keys()
+            .filter(|(in_session, _)| in_session == session)
+            .cloned()
+            .collect();
+        for key in mine {
+            if let Some(call) = self.calls.remove(&key) {
+                replay.before.insert(key.1, call);
+            }
+        }
+        self.loading.insert(id, session.to_owned());
+    }
+
+    /// A response: when it answers a load or resume, the replay is over; the calls it did not
+    /// mention are followed as before it.
+    pub(crate) fn loaded(&mut self, message: &Value) {
+        let Some(id) = message.get("id").map(Value::to_string) else {
+            return;
+        };
+        let Some(session) = self.loading.remove(&id) else {
+            return;
+        };
+        if self.loading.values().any(|other| *other == session) {
+            return;
+        }
+        let Some(replay) = self.replays.remove(&session) else {
+            return;
+        };
+        for (id, call) in replay.before {
+            self.calls.entry((session.clone(), id)).or_insert(call);
+        }
+    }
+
+    /// Follows a `session/update` notification (`message` is the whole JSON-RPC object).
+    pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<LifecycleProblem> {
+        let params = message.get("params")?;
+        let session = params.get("sessionId")?.as_str()?;
+        let update = params.get("update")?;
+        let kind = update.get("sessionUpdate")?.as_str()?;
+        let id = update.get("toolCallId")?.as_str()?;
+        let terminal = update
+            .get("status")
+            .and_then(Value::as_str)
+            .filter(|status| ACP_TERMINAL.contains(status));
+        let key = (session.to_owned(), id.to_owned());
+        if let Some(replay) = self.replays.get_mut(session) {
+            // A call the replay updates before announcing it (its history may start past the
+            // `tool_call`) continues from what the connection saw of it, its end replayed too.
+            if kind == "tool_call_update" && !self.calls.contains_key(&key) {
+                if let Some(mut call) = replay.before.remove(id) {
+                    call.ended = None;
+                    self.calls.insert(key.clone(), call);
+                }
+            }
+        }
+        match kind {
+            "tool_call" => {
+                if let Some(first) = self.calls.get(&key) {
+                    return Some(LifecycleProblem::DuplicateToolCall {
+                        tool_call_id: id.to_owned(),
+                        first_line: first.announced_line,
+                    });
+                }
+                self.insert(
+                    key,
+                    AcpCall {
+                        announced_line: line,
+                        ended: terminal.map(|status| (status.to_owned(), line)),
+                    },
+                )
+            }
+            "tool_call_update" => {
+                let Some(call) = self.calls.get_mut(&key) else {
+                    return (!self.saturated).then(|| LifecycleProblem::UnannouncedUpdate {
+                        tool_call_id: id.to_owned(),
+                    });
+                };
+                if let Some((status, ended_line)) = &call.ended {
+                    return Some(LifecycleProblem::UpdateAfterEnd {
+                        tool_call_id: id.to_owned(),
+                        status: status.clone(),
+                        ended_line: *ended_line,
+                    });
+                }
+                call.ended = terminal.map(|status| (status.to_owned(), line));
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, key: (String, String), call: AcpCall) -> Option<LifecycleProblem> {
+        if self.calls.len() >= MAX_TRACKED {
+            self.calls.retain(|_, call| call.ended.is_none());
+        }
+        if self.calls.len() >= MAX_TRACKED {
+            let first = !self.saturated;
+            self.saturated = true;
+            return first.then_some(LifecycleProblem::TrackingLimit { limit: MAX_TRACKED });
+        }
+        self.calls.insert(key, call);
+        None
+    }
+}
+
+/// How a progress token stopped being valid.
+#[derive(Debug, Clone, Copy)]
+enum Spent {
+    Responded(usize),
+    Cancelled(usize),
+}
+
+/// One progress token in use.
+#[derive(Debug, Clone)]
+struct Token {
+    request_line: usize,
+    /// The last `progress` value, to check that it increases.
+    last: Option<Value>,
+}
+
+/// MCP progress tokens: a request's `params._meta.progressToken` is valid for progress
+/// notifications from the other side until the response (or, when the response created a task,
+/// until the task's terminal status or its `tasks/result` response), or the request's
+/// cancellation.
+#[derive(Debug, Default)]
+pub(crate) struct McpProgress {
+    /// `(requesting side, token as JSON)` in use.
+    active: HashMap<(Side, String), Token>,
+    /// `(requesting side, request id as JSON)` -> token as JSON.
+    by_request: HashMap<(Side, String), String>,
+    /// Task id -> the token of the request that created it.
+    by_task: HashMap<String, (Side, String)>,
+    /// `(requesting side, request id as JSON)` of pending `tasks/result` requests -> task id.
+    task_results: HashMap<(Side, String), String>,
+    /// Spent tokens, oldest first, at most [`MAX_TRACKED`].
+    spent: HashMap<(Side, String), Spent>,
+    spent_order: VecDeque<(Side, String)>,
+    saturated: bool,
+}
+
+impl McpProgress {
+    /// A request from `side`.
+    pub(crate) fn request(
+        &mut self,
+        side: Side,
+        line: usize,
+        message: &Value,
+    ) -> Option<LifecycleProblem> {
+        let id = message.get("id")?.to_string();
+        let params = message.get("params");
+        if message.get("method").and_then(Value::as_str) == Some("tasks/result") {
+            if let Some(task) = params.and_then(|p| p.get("taskId")).and_then(Value::as_str) {
+                self.task_results
+                    .insert((side, id.clone()), task.to_owned());
+            }
+        }
+        let token = params?.get("_meta")?.get("progressToken")?.to_string();
+        let key = (side, token.clone());
+        if let Some(first) = self.active.get(&key) {
+            return Some(LifecycleProblem::ReusedProgressToken {
+                token,
+                first_line: first.request_line,
+            });
+        }
+        if self.active.len() >= MAX_TRACKED {
+            let first = !self.saturated;
+            self.saturated = true;
+            return first.then_some(LifecycleProblem::TrackingLimit { limit: MAX_TRACKED });
+        }
+        self.spent.remove(&key);
+        self.active.insert(
+            key,
+            Token {
+                request_line: line,
+                last: None,
+            },
+        );
+        self.by_request.insert((side, id), token);
+        None
+    }
+
+    /// A response from `side`, to a request of the other side.
+    pub(crate) fn response(&mut self, side: Side, line: usize, message: &Value) {
+        let Some(id) = message.get("id").map(Value::to_string) else {
+            return;
+        };
+        let requester = side.other();
+        if let Some(task) = self.task_results.remove(&(requester, id.clone())) {
+            if let Some(key) = self.by_task.remove(&task) {
+                self.spend(key, Spent::Responded(line));
+            }
+        }
+        let Some(token) = self.by_request.remove(&(requester, id)) else {
+            return;
+        };
+        let created_task = message
+            .get("result")
+            .and_then(|r| r.get("task"))
+            .and_then(|t| t.get("taskId"))
+            .and_then(Value::as_str);
+        match created_task {
+            // The token lives as long as the task.
+            Some(task) => {
+                self.by_task.insert(task.to_owned(), (requester, token));
+            }
+            None => self.spend((requester, token), Spent::Responded(line)),
+        }
+    }
+
+    /// A notification from `side`.
+    pub(crate) fn notification(
+        &mut self,
+        side: Side,
+        line: usize,
+        message: &Value,
+    ) -> Option<LifecycleProblem> {
+        let method = message.get("method")?.as_str()?;
+        let params = message.get("params")?;
+        match method {
+            "notifications/cancelled" => {
+                let id = params.get("requestId")?.to_string();
+                let token = self.by_request.remove(&(side, id))?;
+                self.spend((side, token), Spent::Cancelled(line));
+                None
+            }
+            "notifications/tasks/status" => {
+                let status = params.get("status")?.as_str()?;
+                if MCP_TASK_TERMINAL.contains(&status) {
+                    let task = params.get("taskId")?.as_str()?;
+                    let key = self.by_task.remove(task)?;
+                    self.spend(key, Spent::Responded(line));
+                }
+                None
+            }
+            "notifications/progress" => {
+                let token = params.get("progressToken")?.to_string();
+                let key = (side.other(), token.clone());
+                if let Some(active) = self.active.get_mut(&key) {
+                    let progress = params.get("progress")?;
+                    let previous = active.last.replace(progress.clone());
+                    return previous
+                        .filter(|previous| !increases(previous, progress))
+                        .map(|previous| LifecycleProblem::ProgressNotIncreasing {
+                            token,
+                            previous: previous.to_string(),
+                            progress: progress.to_string(),
+                        });
+                }
+                Some(match self.spent.get(&key) {
+                    Some(Spent::Responded(response_line)) => {
+                        LifecycleProblem::ProgressAfterResponse {
+                            token,
+                            response_line: *response_line,
+                        }
+                    }
+                    Some(Spent::Cancelled(cancel_line)) => LifecycleProblem::ProgressAfterCancel {
+                        token,
+                        cancel_line: *cancel_line,
+                    },
+                    None if self.saturated => return None,
+                    None => LifecycleProblem::UnknownProgressToken { token },
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn spend(&mut self, key: (Side, String), how: Spent) {
+        self.active.remove(&key);
+        if self.spent_order.len() >= MAX_TRACKED {
+            if let Some(oldest) = self.spent_order.pop_front() {
+                self.spent.remove(&oldest);
+            }
+        }
+        self.spent_order.push_back(key.clone());
+        self.spent.insert(key, how);
+    }
+}
+
+/// Whether `progress` is larger than `previous` (both JSON numbers; anything else is let pass,
+/// the schema check reports it).
+fn increases(previous: &Value, progress: &Value) -> bool {
+    match (previous.as_f64(), progress.as_f64()) {
+        (Some(previous), Some(progress)) => progress > previous,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn update(kind: &str, id: &str, status: Option<&str>) -> Value {
+        let mut update = json!({"sessionUpdate": kind, "toolCallId": id, "title": "t"});
+        if let Some(status) = status {
+            update["status"] = json!(status);
+        }
+        json!({"jsonrpc": "2.0", "method": "session/update",
+               "params": {"sessionId": "s1", "update": update}})
+    }
+
+    #[test]
+    fn acp_tool_calls_are_followed_per_session_and_id() {
+        let mut calls = AcpToolCalls::default();
+        assert_eq!(calls.observe(3, &update("tool_call", "c1", None)), None);
+        assert_eq!(
+            calls.observe(4, &update("tool_call_update", "c1", Some("in_progress"))),
+            None
+        );
+        assert_eq!(
+            calls.observe(5, &update("tool_call", "c1", Some("pending"))),
+            Some(LifecycleProblem::DuplicateToolCall {
+                tool_call_id: "c1".into(),
+                first_line: 3
+            })
+        );
+        assert_eq!(
+            calls.observe(6, &update("tool_call_update", "c2", None)),
+            Some(LifecycleProblem::UnannouncedUpdate {
+                tool_call_id: "c2".into()
+            })
+        );
+        assert_eq!(
+            calls.observe(7, &update("tool_call_update", "c1", Some("completed"))),
+            None
+        );
+        let after = calls.observe(8, &update("tool_call_update", "c1", None));
+        assert_eq!(
+            after.as_ref().map(ToString::to_string).as_deref(),
+            Some("`tool_call_update` for `c1` after it ended `completed` (line 7)")
+        );
+        // Announced already failed: no update after it.
+        assert_eq!(
+            calls.observe(9, &update("tool_call", "c3", Some("failed"))),
+            None
+        );
+        assert!(matches!(
+            calls.observe(10, &update("tool_call_update", "c3", Some("failed"))),
+            Some(LifecycleProblem::UpdateAfterEnd { ended_line: 9, .. })
+        ));
+        // The same id in another session is another call.
+        let mut other = update("tool_call", "c1", None);
+        other["params"]["sessionId"] = json!("s2");
+        assert_eq!(calls.observe(11, &other), None);
+        // Other updates are not tool calls.
+        let chunk = json!({"method": "session/update", "params": {"sessionId": "s1",
+            "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "x"}}}});
+        assert_eq!(calls.observe(12, &chunk), None);
+    }
+
+    fn progress(token: Value, value: f64) -> Value {
+        json!({"jsonrpc": "2.0", "method": "notifications/progress",
+               "params": {"progressToken": token, "progress": value, "total": 5}})
+    }
+
+    #[test]
+    fn mcp_progress_is_valid_from_request_to_response() {
+        let mut tokens = McpProgress::default();
+        let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "slow", "_meta": {"progressToken": 7}}});
+        assert_eq!(tokens.request(Side::Client, 1, &call), None);
+        assert_eq!(
+            tokens.notification(Side::Child, 2, &progress(json!(7), 1.0)),
+            None
+        );
+        assert_eq!(
+            tokens.notification(Side::Child, 3, &progress(json!(7), 1.0)),
+            Some(LifecycleProblem::ProgressNotIncreasing {
+                token: "7".into(),
+                previous: "1.0".into(),
+                progress: "1.0".into()
+            })
+        );
+        // A string token "7" is another token; so is 7 from the client's side.
+        assert_eq!(
+            tokens.notification(Side::Child, 4, &progress(json!("7"), 1.0)),
+            Some(LifecycleProblem::UnknownProgressToken {
+                token: "\"7\"".into()
+            })
+        );
+        assert!(tokens
+            .notification(Side::Client, 4, &progress(json!(7), 2.0))
+            .is_some());
+        tokens.response(
+            Side::Child,
+            5,
+            &json!({"jsonrpc": "2.0", "id": 7, "result": {"content": []}}),
+        );
+        assert_eq!(
+            tokens
+                .notification(Side::Child, 6, &progress(json!(7), 3.0))
+                .map(|p| p.to_string())
+                .as_deref(),
+            Some("progress for token `7` after the response to its request (line 5)")
+        );
+    }
+
+    #[test]
+    fn mcp_progress_after_cancellation_and_task_lifetime() {
+        let mut tokens = McpProgress::default();
+        let call = |id: u64| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "slow", "_meta": {"progressToken": format!("t{id}")}}})
+        };
+        tokens.request(Side::Client, 1, &call(1));
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": 1, "reason": "user"}});
+        assert_eq!(tokens.notification(Side::Client, 2, &cancel), None);
+        assert_eq!(
+            tokens.notification(Side::Child, 3, &progress(json!("t1"), 2.0)),
+            Some(LifecycleProblem::ProgressAfterCancel {
+                token: "\"t1\"".into(),
+                cancel_line: 2
+            })
+        );
+        // A task: the token outlives the response that created the task.
+        tokens.request(Side::Client, 4, &call(2));
+        assert_eq!(
+            tokens.request(Side::Client, 5, &call(2)),
+            Some(LifecycleProblem::ReusedProgressToken {
+                token: "\"t2\"".into(),
+                first_line: 4
+            })
+        );
+        tokens.response(
+            Side::Child,
+            6,
+            &json!({"jsonrpc": "2.0", "id": 2, "result": {"task": {"taskId": "k", "status": "working"}}}),
+        );
+        assert_eq!(
+            tokens.notification(Side::Child, 7, &progress(json!("t2"), 1.0)),
+            None
+        );
+        let done = json!({"jsonrpc": "2.0", "method": "notifications/tasks/status",
+                          "params": {"taskId": "k", "status": "completed"}});
+        assert_eq!(tokens.notification(Side::Child, 8, &done), None);
+        assert!(matches!(
+            tokens.notification(Side::Child, 9, &progress(json!("t2"), 2.0)),
+            Some(LifecycleProblem::ProgressAfterResponse {
+                response_line: 8,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn problems_name_themselves() {
+        let all = [
+            LifecycleProblem::DuplicateToolCall {
+                tool_call_id: "c".into(),
+                first_line: 1,
+            },
+            LifecycleProblem::TrackingLimit { limit: MAX_TRACKED },
+        ];
+        assert_eq!(all[0].name(), "duplicate-tool-call");
+        assert_eq!(
+            all[1].to_string(),
+            "more than `65536` tool calls or progress tokens in progress: later ones are not followed"
+        );
+    }
+}

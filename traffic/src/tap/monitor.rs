@@ -1,0 +1,519 @@
+//! [`Monitor`]: what the tap does with the side copy of the traffic: frames it into messages,
+//! checks each with [`Checker`], follows the session, writes the transcript.
+
+use std::fmt;
+use std::io::Write;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::frame::{Frame, LineFramer};
+use super::gap::Gap;
+use super::lifecycle::LifecycleProblem;
+use super::protocol::Protocol;
+use super::session::{Observed, Session};
+use super::Side;
+use crate::{Checker, Summary, Transcript, Verdict};
+use toolcall_contracts::policy::DecodeLimits;
+
+/// Who sent a message, as transcripts and reports name it: the client, or the child as an ACP
+/// `agent` or an MCP `server` (the same names as `toolcall validate`'s transcripts).
+pub type Peer = crate::Side;
+
+/// Something the monitor found, in the order it found it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A message opened a session (or settled its version).
+    Session {
+        /// Its transcript line.
+        line: usize,
+        /// Its sender.
+        from: Peer,
+        /// The protocol and version.
+        protocol: Protocol,
+    },
+    /// The verdict on one message: what `toolcall validate` gives it. A message over the byte
+    /// limit is `over-limit` as there, and still relayed.
+    Message {
+        /// Its transcript line.
+        line: usize,
+        /// Its sender.
+        from: Peer,
+        /// The checker's verdict.
+        verdict: Verdict,
+    },
+    /// A tool call's life went wrong in this message.
+    Lifecycle {
+        /// The message's transcript line.
+        line: usize,
+        /// Its sender.
+        from: Peer,
+        /// What went wrong.
+        problem: LifecycleProblem,
+    },
+    /// Bytes that were relayed but not checked: checking fell more than
+    /// [`super::BACKLOG_BYTES`] behind the relay (the relay never waits for it). The message
+    /// they were part of is not checked either.
+    NotChecked {
+        /// Who sent them.
+        from: Peer,
+        /// How many bytes.
+        bytes: usize,
+    },
+    /// The transcript could not be written; nothing more is written to it.
+    TranscriptFailed {
+        /// The I/O error.
+        error: String,
+    },
+}
+
+/// The tally of a tap run.
+///
+/// Displays as `42 messages (20 from the client, 22 from the agent): 40 ok, 1 lenient, 0
+/// unchecked, 1 invalid; 1 tool-call problem` (`, N over a limit` after `invalid` when N is not
+/// 0); serializes as `{"messages": 42, "from_client": 20, "from_child": 22, "ok": 40,
+/// "lenient": 1, "unchecked": 0, "invalid": 1, "over_limit": 0, "lifecycle": 1,
+/// "not_checked_bytes": 0, "protocol": {"protocol": "acp", "version": 1}}` (`protocol` is
+/// `null` when none was recognized).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TapSummary {
+    /// Messages seen (each one line of the transcript).
+    pub messages: usize,
+    /// Of which from the client.
+    pub from_client: usize,
+    /// Of which from the child.
+    pub from_child: usize,
+    /// Verdicts `ok`.
+    pub ok: usize,
+    /// Verdicts `lenient`.
+    pub lenient: usize,
+    /// Verdicts `unchecked` (a response to a request whose method the schema does not define).
+    pub unchecked: usize,
+    /// Verdicts `invalid`.
+    pub invalid: usize,
+    /// Verdicts `over-limit`: messages over `--max-bytes` or `--max-depth`, not checked.
+    pub over_limit: usize,
+    /// Tool-call lifecycle problems.
+    pub lifecycle: usize,
+    /// Bytes relayed but not checked (see [`Event::NotChecked`]).
+    pub not_checked_bytes: usize,
+    /// The protocol last recognized.
+    pub protocol: Option<Protocol>,
+}
+
+impl fmt::Display for TapSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let child = self.protocol.as_ref().map_or("child", Protocol::child_role);
+        write!(
+            f,
+            "{} messages ({} from the client, {} from the {child}): {} ok, {} lenient, {} unchecked, \
+             {} invalid",
+            self.messages,
+            self.from_client,
+            self.from_child,
+            self.ok,
+            self.lenient,
+            self.unchecked,
+            self.invalid,
+        )?;
+        if self.over_limit > 0 {
+            write!(f, ", {} over a limit", self.over_limit)?;
+        }
+        write!(
+            f,
+            "; {} tool-call problem{}",
+            self.lifecycle,
+            if self.lifecycle == 1 { "" } else { "s" }
+        )?;
+        if self.not_checked_bytes > 0 {
+            write!(f, "; {} bytes not checked", self.not_checked_bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// The side copy of a stdio connection, direction by direction: frames each direction into
+/// newline-delimited messages ([`LineFramer`], bounded by the checker's byte limit), gives each
+/// its [`Checker`] verdict with requests paired to responses by id *and direction* (a response
+/// from the child answers a request from the client, and the other way round: both sides send
+/// requests, with overlapping ids), recognizes the protocol, follows tool calls through their
+/// life, and writes the transcript.
+///
+/// The transcript is NDJSON, one record per message in the order the monitor saw them (its line
+/// numbers are the `line` of every [`Event`]):
+/// - `{"from": "client"|"agent"|"server", "message": <the message, byte for byte>}`;
+/// - `{"from": ..., "text": "<the line>"}` for a line that is not JSON (lossy UTF-8);
+/// - `{"from": ..., "text": "<its first 1024 bytes>", "truncated": true, "bytes": N}` for a
+///   message over the byte limit (relayed whole, not held);
+/// - `{"from": ..., "not_checked_bytes": N}` where bytes were relayed but not seen.
+///
+/// The child is `agent` until a session says MCP.
+///
+/// A tap with several connections (the HTTP tap: one session per `Mcp-Session-Id` or SSE
+/// connection) runs one monitor per session: [`Monitor::another`] shares the checker,
+/// [`Monitor::named`] puts `"session": <name>` first in each record, [`Monitor::at_line`] keeps
+/// the lines of one transcript file across them, and [`Monitor::feed_message`] takes a whole
+/// message (an HTTP body, a server-sent event) rather than newline-delimited bytes.
+///
+/// ```
+/// use toolcall_traffic::tap::{Event, Monitor, Side};
+/// use toolcall_traffic::Checker;
+///
+/// let mut monitor = Monitor::new(Checker::new()?, Default::default());
+/// let events = monitor.feed(Side::Client, br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}
+/// "#);
+/// assert!(matches!(&events[0], Event::Session { line: 1, protocol, .. } if protocol.to_string() == "ACP protocol version 1"));
+/// assert_eq!(monitor.summary().ok, 1);
+/// # Ok::<(), toolcall_traffic::TrafficError>(())
+/// ```
+pub struct Monitor {
+    /// Shared with the monitors of other sessions ([`Monitor::another`]): its validators are
+    /// compiled once.
+    checker: Arc<Checker>,
+    limits: DecodeLimits,
+    framers: [LineFramer; 2],
+    /// The session as the checker follows it: requests waiting for their responses (paired by
+    /// id and direction), the protocol and version negotiated.
+    pairing: Transcript,
+    session: Session,
+    transcript: Option<Box<dyn Write + Send>>,
+    summary: TapSummary,
+    /// Transcript records so far (messages and gaps): the line of the latest.
+    lines: usize,
+    /// `"session":<name>,` (the name as JSON) put first in each record, for a named session.
+    name: Option<String>,
+    /// What the child is before a session says (the HTTP tap's upstream is an MCP server).
+    child: Option<Peer>,
+}
+
+impl fmt::Debug for Monitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Monitor")
+            .field("limits", &self.limits)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Monitor {
+    /// A monitor checking with `checker` under `limits` (a longer message is `invalid` and not
+    /// held in memory; the same limits apply to the checker).
+    #[must_use]
+    pub fn new(checker: Checker, limits: DecodeLimits) -> Self {
+        Self {
+            checker: Arc::new(checker.with_limits(limits)),
+            limits,
+            framers: [
+                LineFramer::new(limits.max_bytes),
+                LineFramer::new(limits.max_bytes),
+            ],
+            pairing: Transcript::default(),
+            session: Session::default(),
+            transcript: None,
+            summary: TapSummary::default(),
+            lines: 0,
+            name: None,
+            child: None,
+        }
+    }
+
+    /// A fresh monitor for another session of the same tap: the same checker (its compiled
+    /// validators are shared) and limits, nothing pending, no transcript, no name.
+    #[must_use]
+    pub fn another(&self) -> Self {
+        Self {
+            checker: Arc::clone(&self.checker),
+            limits: self.limits,
+            framers: [
+                LineFramer::new(self.limits.max_bytes),
+                LineFramer::new(self.limits.max_bytes),
+            ],
+            pairing: Transcript::default(),
+            session: Session::default(),
+            transcript: None,
+            summary: TapSummary::default(),
+            lines: 0,
+            name: None,
+            child: self.child,
+        }
+    }
+
+    /// The same monitor taking the child for an MCP server from the first message (it is an
+    /// `agent` until a session says MCP otherwise): the HTTP tap's upstream, which only MCP
+    /// speaks over HTTP.
+    #[must_use]
+    pub fn mcp_server(mut self) -> Self {
+        self.child = Some(Peer::Server);
+        self
+    }
+
+    /// The same monitor naming its session in every transcript record:
+    /// `{"session": <name>, "from": ..., "message": ...}`, `name` being any JSON value (the HTTP
+    /// tap numbers its sessions: `1`, `2`, ...). `toolcall validate` pairs the records of each
+    /// session apart from the others.
+    #[must_use]
+    pub fn named(mut self, name: &Value) -> Self {
+        self.name = Some(format!("\"session\":{name},"));
+        self
+    }
+
+    /// The transcript line the next record takes (by default, the one after this monitor's
+    /// last): for monitors that write one transcript between them.
+    pub fn at_line(&mut self, line: usize) {
+        self.lines = line.saturating_sub(1);
+    }
+
+    /// The line of the last record this monitor wrote (or would have written, without a
+    /// transcript).
+    #[must_use]
+    pub const fn line(&self) -> usize {
+        self.lines
+    }
+
+    /// Takes one whole message from `side`: an HTTP body or a server-sent event's data, not
+    /// newline-delimited (it may hold line breaks: they are JSON whitespace, written as spaces
+    /// in the transcript so that each record stays one line). A message over the byte limit is
+    /// `invalid`, as in [`Monitor::feed`]; a blank one is no message.
+    pub fn feed_message(&mut self, side: Side, bytes: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        let frame = if bytes.len() > self.limits.max_bytes {
+            OwnedFrame::TooLarge {
+                bytes: bytes.len(),
+                prefix: bytes[..LineFramer::PREFIX.min(bytes.len())].to_vec(),
+            }
+        } else {
+            let text = bytes.trim_ascii();
+            if text.is_empty() {
+                return events;
+            }
+            OwnedFrame::Line(text.to_vec())
+        };
+        self.message(side, &frame, &mut events);
+        events
+    }
+
+    /// A whole message of `bytes` bytes from `side` that was too large to hold (the caller
+    /// kept `prefix`, its first bytes): `invalid`, over the byte limit, as in
+    /// [`Monitor::feed`].
+    pub fn too_large(&mut self, side: Side, bytes: usize, prefix: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        let prefix = prefix[..LineFramer::PREFIX.min(prefix.len())].to_vec();
+        self.message(side, &OwnedFrame::TooLarge { bytes, prefix }, &mut events);
+        events
+    }
+
+    /// The same monitor writing the transcript to `out` (one record per message, flushed as
+    /// each is written).
+    #[must_use]
+    pub fn with_transcript(mut self, out: Box<dyn Write + Send>) -> Self {
+        self.transcript = Some(out);
+        self
+    }
+
+    /// The tally so far.
+    #[must_use]
+    pub const fn summary(&self) -> &TapSummary {
+        &self.summary
+    }
+
+    /// Takes the next bytes `side` sent; returns what they completed.
+    pub fn feed(&mut self, side: Side, bytes: &[u8]) -> Vec<Event> {
+        let mut lines = Vec::new();
+        let mut events = Vec::new();
+        // Complete lines are collected first (the framer borrows itself while emitting).
+        let framer = &mut self.framers[side.index()];
+        framer.push(bytes, &mut |frame| lines.push(OwnedFrame::from(frame)));
+        for frame in lines {
+            self.message(side, &frame, &mut events);
+        }
+        events
+    }
+
+    /// `bytes` of `side` were relayed but not handed to [`Monitor::feed`], where their newlines
+    /// were not known: the message they belong to is dropped, and the gap is recorded.
+    pub fn not_checked(&mut self, side: Side, bytes: usize) -> Vec<Event> {
+        self.skipped(side, Gap::unknown(bytes))
+    }
+
+    /// The bytes of `gap` from `side` were relayed but not handed to [`Monitor::feed`]: the gap
+    /// is recorded; a message whose known length is over the byte limit is still `invalid`, over
+    /// the limit ([`LineFramer::skip`]), and any other message the gap broke is dropped.
+    pub fn skipped(&mut self, side: Side, gap: Gap) -> Vec<Event> {
+        let bytes = gap.bytes();
+        let mut frames = Vec::new();
+        self.framers[side.index()].skip(&gap, &mut |frame| frames.push(OwnedFrame::from(frame)));
+        let mut events = Vec::new();
+        for frame in frames {
+            self.message(side, &frame, &mut events);
+        }
+        self.summary.not_checked_bytes += bytes;
+        // The record takes a transcript line, so later lines stay the transcript's.
+        self.lines += 1;
+        let from = self.peer(side);
+        self.record(
+            &serde_json::json!({"from": from, "not_checked_bytes": bytes}).to_string(),
+            &mut events,
+        );
+        events.push(Event::NotChecked { from, bytes });
+        events
+    }
+
+    /// The stream of `side` ended: a last line without `\n` is a message too.
+    pub fn end(&mut self, side: Side) -> Vec<Event> {
+        let mut lines = Vec::new();
+        self.framers[side.index()].finish(&mut |frame| lines.push(OwnedFrame::from(frame)));
+        let mut events = Vec::new();
+        for frame in lines {
+            self.message(side, &frame, &mut events);
+        }
+        events
+    }
+
+    fn peer(&self, side: Side) -> Peer {
+        match (side, self.session.protocol()) {
+            (Side::Client, _) => Peer::Client,
+            (Side::Child, Some(Protocol::Mcp { .. })) => Peer::Server,
+            (Side::Child, Some(Protocol::Acp { .. })) => Peer::Agent,
+            (Side::Child, None) => self.child.unwrap_or(Peer::Agent),
+        }
+    }
+
+    fn message(&mut self, side: Side, frame: &OwnedFrame, events: &mut Vec<Event>) {
+        self.summary.messages += 1;
+        match side {
+            Side::Client => self.summary.from_client += 1,
+            Side::Child => self.summary.from_child += 1,
+        }
+        self.lines += 1;
+        let line = self.lines;
+        let (text, value) = match frame {
+            OwnedFrame::TooLarge { bytes, prefix } => {
+                let from = self.peer(side);
+                let record = serde_json::json!({
+                    "from": from,
+                    "text": String::from_utf8_lossy(prefix),
+                    "truncated": true,
+                    "bytes": bytes,
+                });
+                self.record(&record.to_string(), events);
+                self.pairing.at_line(line);
+                let verdict = self
+                    .checker
+                    .check_truncated(&mut self.pairing, from, prefix, *bytes);
+                self.tally(line, from, verdict, events);
+                return;
+            }
+            OwnedFrame::Line(text) => (text, serde_json::from_slice::<Value>(text).ok()),
+        };
+        // Recognition first: the response to `initialize` is already the agent's or server's.
+        let observed = value
+            .as_ref()
+            .map(|value| self.session.observe(side, line, value))
+            .unwrap_or_default();
+        let mut problems = Vec::new();
+        for found in observed {
+            match found {
+                Observed::Recognized(protocol) => {
+                    self.summary.protocol = Some(protocol.clone());
+                    events.push(Event::Session {
+                        line,
+                        from: self.peer(side),
+                        protocol,
+                    });
+                }
+                Observed::Problem(problem) => problems.push(problem),
+            }
+        }
+        let from = self.peer(side);
+        let record = match &value {
+            // The message as sent, spliced in: it is one JSON value (a line break in it, which
+            // only a whole message can hold, is JSON whitespace: a space keeps the record one line).
+            Some(_) => format!(
+                "{{\"from\":\"{from}\",\"message\":{}}}",
+                one_line(&String::from_utf8_lossy(text))
+            ),
+            None => {
+                serde_json::json!({"from": from, "text": String::from_utf8_lossy(text)}).to_string()
+            }
+        };
+        self.record(&record, events);
+        self.pairing.at_line(line);
+        let verdict = self.checker.check_from(&mut self.pairing, from, text);
+        self.tally(line, from, verdict, events);
+        for problem in problems {
+            self.summary.lifecycle += 1;
+            events.push(Event::Lifecycle {
+                line,
+                from,
+                problem,
+            });
+        }
+    }
+
+    fn tally(&mut self, line: usize, from: Peer, verdict: Verdict, events: &mut Vec<Event>) {
+        let mut counts = Summary::default();
+        counts.add(&verdict);
+        self.summary.ok += counts.ok;
+        self.summary.lenient += counts.lenient;
+        self.summary.unchecked += counts.unchecked;
+        self.summary.invalid += counts.invalid;
+        self.summary.over_limit += counts.over_limit;
+        events.push(Event::Message {
+            line,
+            from,
+            verdict,
+        });
+    }
+
+    /// Writes one transcript record; on failure, says so once and stops writing.
+    fn record(&mut self, record: &str, events: &mut Vec<Event>) {
+        let Some(out) = &mut self.transcript else {
+            return;
+        };
+        let written = match (&self.name, record.strip_prefix('{')) {
+            (Some(name), Some(rest)) => out
+                .write_all(b"{")
+                .and_then(|()| out.write_all(name.as_bytes()))
+                .and_then(|()| out.write_all(rest.as_bytes())),
+            _ => out.write_all(record.as_bytes()),
+        };
+        let written = written
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if let Err(error) = written {
+            self.transcript = None;
+            events.push(Event::TranscriptFailed {
+                error: error.to_string(),
+            });
+        }
+    }
+}
+
+/// `text` with its line breaks as spaces (JSON whitespace outside strings, where JSON allows no
+/// raw line break).
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(['\n', '\r']) {
+        text.replace(['\n', '\r'], " ").into()
+    } else {
+        text.into()
+    }
+}
+
+/// A [`Frame`] that owns its bytes.
+enum OwnedFrame {
+    Line(Vec<u8>),
+    TooLarge { bytes: usize, prefix: Vec<u8> },
+}
+
+impl From<Frame<'_>> for OwnedFrame {
+    fn from(frame: Frame<'_>) -> Self {
+        match frame {
+            Frame::Line(line) => Self::Line(line.to_vec()),
+            Frame::TooLarge { bytes, prefix } => Self::TooLarge {
+                bytes,
+                prefix: prefix.to_vec(),
+            },
+        }
+    }
+}

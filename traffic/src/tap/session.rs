@@ -1,0 +1,241 @@
+//! [`Session`]: what the traffic has said so far about the protocol and the tool calls in flight.
+
+use serde_json::Value;
+
+use super::lifecycle::{AcpToolCalls, LifecycleProblem, McpProgress};
+use super::monitor::Peer;
+use super::protocol::{negotiated, opening, Opening, Protocol};
+use super::Side;
+
+/// What [`Session::observe`] found in one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Observed {
+    /// The session's protocol, first recognized or changed by this message.
+    Recognized(Protocol),
+    /// A tool call's life went wrong.
+    Problem(LifecycleProblem),
+}
+
+/// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
+/// or `server/discover` request starts a new session: the tool calls and tokens followed so far
+/// are forgotten.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    protocol: Option<Protocol>,
+    /// The opening request still waiting for its response: its side, its id (as JSON) and what
+    /// it offered.
+    opening: Option<(Side, String, Opening)>,
+    acp: AcpToolCalls,
+    mcp: McpProgress,
+}
+
+impl Session {
+    /// The protocol recognized so far.
+    pub(crate) const fn protocol(&self) -> Option<&Protocol> {
+        self.protocol.as_ref()
+    }
+
+    /// Follows one JSON message from `side` on transcript line `line`.
+    pub(crate) fn observe(&mut self, side: Side, line: usize, message: &Value) -> Vec<Observed> {
+        self.observe_from(Some(side), line, message)
+    }
+
+    /// [`Session::observe`] for a message whose sender may be unknown (a bare transcript line):
+    /// then only what does not depend on the direction is followed: the protocol from
+    /// `initialize` (a client's request), ACP tool calls (`session/update` is the agent's) and
+    /// session loads; MCP progress needs the direction and is not followed.
+    pub(crate) fn observe_from(
+        &mut self,
+        side: Option<Side>,
+        line: usize,
+        message: &Value,
+    ) -> Vec<Observed> {
+        if let Value::Array(elements) = message {
+            // A JSON-RPC batch (MCP 2025-03-26): its messages in order.
+            return elements
+                .iter()
+                .filter(|element| element.is_object())
+                .flat_map(|element| self.observe_from(side, line, element))
+                .collect();
+        }
+        let mut found = Vec::new();
+        let Some(object) = message.as_object() else {
+            return found;
+        };
+        let has_id = object.contains_key("id");
+        let method = object.get("method").and_then(Value::as_str);
+        if object.contains_key("method") {
+            if has_id {
+                if side != Some(Side::Child) {
+                    self.recognize(Side::Client, message, &mut found);
+                    if matches!(method, Some("session/load" | "session/resume")) {
+                        self.acp.load(message);
+                    }
+                }
+                if let Some(side) = side {
+                    found.extend(self.mcp.request(side, line, message).map(Observed::Problem));
+                }
+            } else {
+                if method == Some("session/update") && side != Some(Side::Client) {
+                    found.extend(self.acp.observe(line, message).map(Observed::Problem));
+                }
+                if let Some(side) = side {
+                    found.extend(
+                        self.mcp
+                            .notification(side, line, message)
+                            .map(Observed::Problem),
+                    );
+                }
+            }
+        } else if has_id {
+            if side != Some(Side::Client) {
+                self.acp.loaded(message);
+            }
+            if let Some(side) = side {
+                self.settle(side, message, &mut found);
+                self.mcp.response(side, line, message);
+            }
+        }
+        found
+    }
+
+    /// A request that opens a session, or names its MCP version.
+    fn recognize(&mut self, side: Side, request: &Value, found: &mut Vec<Observed>) {
+        let Some(opened) = opening(request) else {
+            return;
+        };
+        let protocol = match &opened {
+            Opening::Initialize(protocol) | Opening::Discover(protocol) => {
+                *self = Self::default();
+                let id = request.get("id").map(Value::to_string).unwrap_or_default();
+                self.opening = Some((side, id, opened.clone()));
+                protocol.clone()
+            }
+            Opening::Meta(protocol) if self.protocol.is_none() => protocol.clone(),
+            Opening::Meta(_) => return,
+        };
+        self.protocol = Some(protocol.clone());
+        found.push(Observed::Recognized(protocol));
+    }
+
+    /// The response to the opening request: the version it settled on.
+    fn settle(&mut self, side: Side, response: &Value, found: &mut Vec<Observed>) {
+        let Some((requester, id, _)) = &self.opening else {
+            return;
+        };
+        let answers = *requester == side.other()
+            && response.get("id").map(Value::to_string).as_deref() == Some(id.as_str());
+        if !answers {
+            return;
+        }
+        let Some((_, _, offered)) = self.opening.take() else {
+            return;
+        };
+        let Some(result) = response.get("result") else {
+            return;
+        };
+        if let Some(protocol) = negotiated(&offered, result) {
+            if self.protocol.as_ref() != Some(&protocol) {
+                self.protocol = Some(protocol.clone());
+                found.push(Observed::Recognized(protocol));
+            }
+        }
+    }
+}
+
+/// The tap's tool-call lifecycle checks over a recorded transcript, message by message (what
+/// `toolcall validate --lifecycle` runs): the same findings [`super::Monitor`] reports live.
+///
+/// Each message is given with its transcript line and its sender when the line names it
+/// (`{"from": ..., "message": ...}`). A bare line's sender is unknown: then ACP tool calls are
+/// still followed (`session/update` is the agent's), and so are session loads and the protocol
+/// (`initialize` is the client's), but MCP progress, which pairs a notification with a request
+/// of the other side, is not.
+///
+/// ```
+/// use serde_json::json;
+/// use toolcall_traffic::tap::{Lifecycle, LifecycleProblem, Peer};
+///
+/// let update = |kind: &str, status: &str| json!({"jsonrpc": "2.0", "method": "session/update",
+///     "params": {"sessionId": "s", "update": {"sessionUpdate": kind, "toolCallId": "c",
+///     "title": "Read", "status": status}}});
+/// let mut lifecycle = Lifecycle::default();
+/// assert_eq!(lifecycle.observe(Some(Peer::Agent), 1, &update("tool_call", "pending")), []);
+/// assert_eq!(lifecycle.observe(None, 2, &update("tool_call_update", "completed")), []);
+/// assert!(matches!(
+///     lifecycle.observe(None, 3, &update("tool_call_update", "completed"))[..],
+///     [LifecycleProblem::UpdateAfterEnd { ended_line: 2, .. }]
+/// ));
+/// ```
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    session: Session,
+}
+
+impl Lifecycle {
+    /// Follows one message, sent by `from` (`None` when the line does not say), on transcript
+    /// line `line`; returns what went wrong in a tool call's life there.
+    pub fn observe(
+        &mut self,
+        from: Option<Peer>,
+        line: usize,
+        message: &Value,
+    ) -> Vec<LifecycleProblem> {
+        let side = from.map(|from| match from {
+            Peer::Client => Side::Client,
+            Peer::Agent | Peer::Server => Side::Child,
+        });
+        self.session
+            .observe_from(side, line, message)
+            .into_iter()
+            .filter_map(|found| match found {
+                Observed::Problem(problem) => Some(problem),
+                Observed::Recognized(_) => None,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_mcp_server_may_answer_with_an_older_version() {
+        let mut session = Session::default();
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                          "params": {"protocolVersion": "2025-11-25"}});
+        assert_eq!(
+            session.observe(Side::Client, 1, &init),
+            [Observed::Recognized(Protocol::Mcp {
+                version: "2025-11-25".into()
+            })]
+        );
+        // A response with the same id from the client side answers nothing.
+        let echo = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2024-11-05"}});
+        assert_eq!(session.observe(Side::Client, 2, &echo), []);
+        assert_eq!(
+            session.observe(Side::Child, 3, &echo),
+            [Observed::Recognized(Protocol::Mcp {
+                version: "2024-11-05".into()
+            })]
+        );
+        assert_eq!(session.protocol().map(Protocol::child_role), Some("server"));
+    }
+
+    #[test]
+    fn a_new_initialize_starts_a_new_session() {
+        let mut session = Session::default();
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                          "params": {"protocolVersion": 1}});
+        let call = json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s",
+            "update": {"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t"}}});
+        session.observe(Side::Client, 1, &init);
+        assert_eq!(session.observe(Side::Child, 2, &call), []);
+        assert_eq!(session.observe(Side::Child, 3, &call).len(), 1);
+        session.observe(Side::Client, 4, &init);
+        assert_eq!(session.observe(Side::Child, 5, &call), []);
+    }
+}

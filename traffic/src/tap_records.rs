@@ -1,0 +1,157 @@
+//! The records of a `toolcall tap` transcript that are not messages, read back as what they are.
+//!
+//! Beside `{"from": ..., "message": ...}` and `{"from": ..., "text": ...}` (see
+//! [`super::Transcript`]), the tap writes:
+//!
+//! ```json
+//! {"from": "client", "text": "<its first 1024 bytes>", "truncated": true, "bytes": 2000000}
+//! {"from": "agent", "not_checked_bytes": 65536}
+//! ```
+//!
+//! The first is a message over the tap's `--max-bytes` (only its start was kept): `over-limit`,
+//! naming its size, its kind what its first bytes show (a request whose `id` and `method` come
+//! first is recorded as the tap recorded it). The second is bytes the tap relayed but did not
+//! check because checking fell behind: `unchecked`, kind `not checked by the tap`, naming the
+//! bytes. Each record has exactly these members and a known `from`; anything else is not one.
+//!
+//! The HTTP tap, which follows several sessions at once, puts the session first in each of
+//! these records, `{"session": 2, "from": "client", "message": ...}`: [`split_session`] takes it
+//! out, and [`super::Checker::check_input`] follows each session on its own.
+
+use serde_json::Value;
+
+use super::transcript::Side;
+use super::verdict::{Kind, Verdict};
+use toolcall_hops::pairing::TapRecord;
+
+/// One of the tap's records.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Record<'a> {
+    /// Bytes relayed but not checked: its verdict.
+    NotChecked(Verdict),
+    /// A message over the tap's byte limit: who sent it, its first bytes, its size.
+    Truncated {
+        from: Side,
+        text: &'a str,
+        bytes: u64,
+    },
+}
+
+impl Record<'_> {
+    /// The message of the `over-limit` verdict on a truncated record.
+    pub(super) fn truncated_message(bytes: u64) -> String {
+        format!(
+            "a message of `{bytes}` bytes, over the tap's `--max-bytes` (the transcript kept its \
+             start only)"
+        )
+    }
+}
+
+/// `value` when it is one of the tap's records (see the module documentation).
+pub(super) fn record(value: &Value) -> Option<Record<'_>> {
+    Some(match toolcall_hops::pairing::tap_record(value)? {
+        TapRecord::NotChecked { from, bytes } => Record::NotChecked(
+            Verdict::unchecked(
+                Kind::NotChecked,
+                "",
+                format!(
+                    "`{bytes}` bytes from the {from} were relayed but not checked (the tap's \
+                     checking fell behind): the messages they held are missing here"
+                ),
+            )
+            .sent_by(Some(from)),
+        ),
+        TapRecord::Truncated { from, text, bytes } => Record::Truncated { from, text, bytes },
+    })
+}
+
+/// A transcript line that names its session (`{"session": S, "from": ..., ...}`, as the HTTP tap
+/// writes them): the session, as its JSON text, and the line without it, every other member as
+/// written (so that the message keeps its bytes). `None` for any other line, quickly when it does
+/// not hold `"session"`. Check each session's lines with a [`crate::Transcript`] of its own.
+///
+/// ```
+/// let line = br#"{"session":2,"from":"client","message":{"jsonrpc":"2.0","id":1.0,"method":"ping"}}"#;
+/// let (session, record) = toolcall_traffic::split_session(line).expect("a session record");
+/// assert_eq!(session, "2");
+/// assert_eq!(record, br#"{"from":"client","message":{"jsonrpc":"2.0","id":1.0,"method":"ping"}}"#);
+/// assert_eq!(toolcall_traffic::split_session(br#"{"from":"client","message":{}}"#), None);
+/// ```
+#[must_use]
+pub fn split_session(line: &[u8]) -> Option<(String, Vec<u8>)> {
+    memchr::memmem::find(line, b"\"session\"")?;
+    let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
+        serde_json::from_slice(line).ok()?;
+    let session = members.get("session")?;
+    members.get("from")?;
+    let mut record = Vec::with_capacity(line.len());
+    record.push(b'{');
+    for (name, value) in members.iter().filter(|(name, _)| **name != "session") {
+        if record.len() > 1 {
+            record.push(b',');
+        }
+        serde_json::to_writer(&mut record, name).ok()?;
+        record.push(b':');
+        record.extend_from_slice(value.get().as_bytes());
+    }
+    record.push(b'}');
+    Some((session.get().to_owned(), record))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::Status;
+
+    #[test]
+    fn the_taps_records_are_read_back_and_nothing_else_is() {
+        let gap = json!({"from": "agent", "not_checked_bytes": 10});
+        let Some(Record::NotChecked(gap)) = record(&gap) else {
+            panic!("a gap record");
+        };
+        assert_eq!(gap.kind.to_string(), "not checked by the tap");
+        assert_eq!(gap.from, Some(Side::Agent));
+        assert!(matches!(gap.status, Status::Unchecked { ref message, .. }
+            if message.starts_with("`10` bytes from the agent were relayed but not checked")));
+        let over = json!({"from": "client", "text": "{\"a\"", "truncated": true, "bytes": 2000});
+        assert_eq!(
+            record(&over),
+            Some(Record::Truncated {
+                from: Side::Client,
+                text: "{\"a\"",
+                bytes: 2000
+            })
+        );
+        for value in [
+            json!({"from": "proxy", "not_checked_bytes": 10}),
+            json!({"from": "client", "not_checked_bytes": "10"}),
+            json!({"from": "client", "text": "x", "truncated": false, "bytes": 1}),
+            json!({"from": "client", "message": {}}),
+        ] {
+            assert_eq!(record(&value), None, "{value}");
+        }
+    }
+
+    #[test]
+    fn a_session_is_taken_out_of_the_record_and_the_message_keeps_its_bytes() {
+        let line = br#"{"session":2,"from":"client","message":{"id":1.0,"b":[ 2 ]}}"#;
+        let (session, record) = split_session(line).expect("session");
+        assert_eq!(session, "2");
+        assert_eq!(
+            String::from_utf8(record).unwrap(),
+            r#"{"from":"client","message":{"id":1.0,"b":[ 2 ]}}"#
+        );
+        let (session, record) =
+            split_session(br#"{"from":"agent","not_checked_bytes":3,"session":"a"}"#).expect("gap");
+        assert_eq!(session, r#""a""#);
+        assert_eq!(
+            String::from_utf8(record).unwrap(),
+            r#"{"from":"agent","not_checked_bytes":3}"#
+        );
+        assert_eq!(split_session(br#"{"from":"client","message":{}}"#), None);
+        assert_eq!(split_session(br#"{"session":1,"message":{}}"#), None);
+        assert_eq!(split_session(br#"{"session":1,"from":"#), None);
+    }
+}

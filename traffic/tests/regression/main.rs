@@ -1,0 +1,8 @@
+//! One module per reported bug of the traffic checker.
+
+mod catch_all_value_is_ok;
+mod extension_result_null;
+mod handshake_offer_is_a_negotiation;
+mod limits_are_the_checkers;
+mod response_to_unknown_method_is_unchecked;
+mod responses_pair_by_id_and_direction;
