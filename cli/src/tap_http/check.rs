@@ -939,7 +939,14 @@ impl Checking {
         let Some(number) = exchange.session else {
             return;
         };
+        let announces = self
+            .sessions
+            .get(&number)
+            .is_some_and(|state| state.transport == SSE);
         match event.name.as_deref() {
+            // Only an HTTP+SSE stream announces where its messages go (with `--transport
+            // streamable-http`, such a stream is not one: its `endpoint` event is no message).
+            Some("endpoint") if !announces => {}
             Some("endpoint") => {
                 let sse::Data::Whole(data) = event.data else {
                     return;
