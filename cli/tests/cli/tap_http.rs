@@ -451,6 +451,21 @@ fn an_upstream_that_is_down_or_slow_gets_the_client_a_gateway_error() -> TestRes
         failed[0]["message"],
         "did not start its response within 0.5 s"
     );
+
+    // A client that gives up first: its request reached the upstream, and is checked.
+    let dir = scratch("gave-up")?;
+    let tap = HttpTap::start(&dir, &upstream.url(), &[])?;
+    let mut stream = TcpStream::connect(tap.address)?;
+    stream.write_all(&post(tap.address, "/mcp", "", INITIALIZE.as_bytes()))?;
+    thread::sleep(Duration::from_millis(500));
+    drop(stream);
+    thread::sleep(Duration::from_millis(300));
+    let stopped = tap.stop()?;
+    let gone = events(&stopped.report, "client-disconnected");
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0]["before_response"], true);
+    assert_eq!(stopped.transcript.len(), 1);
+    assert!(stopped.transcript[0].contains(r#""method":"initialize""#));
     Ok(())
 }
 
