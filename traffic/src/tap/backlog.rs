@@ -9,7 +9,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 /// checking thread (the stdio tap's, and the HTTP tap's of the `toolcall` package).
 ///
 /// ```
-/// use toolcall_contracts::tap::Backlog;
+/// use toolcall_traffic::tap::Backlog;
 ///
 /// let backlog = Backlog::new(10);
 /// assert_eq!(backlog.offer("chunk", 6), Ok(()));
