@@ -34,6 +34,8 @@
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
 //! 0, or 2 on an I/O error.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
@@ -46,8 +48,8 @@ use toolcall_contracts::bundle;
 use toolcall_schema::diff as schema_diff;
 use toolcall_traffic::tap::{Lifecycle, Monitor, ReportFormat, Reporter, Tap, TapError};
 use toolcall_traffic::{
-    read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript, Verdict,
-    MCP_VERSIONS,
+    in_session, read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript,
+    Verdict, MCP_VERSIONS,
 };
 
 mod hops;
@@ -625,18 +627,17 @@ fn validate(
         let file = path.to_string_lossy();
         let checked_before = summary.messages;
         let messages = split_messages(&content);
-        // One session per input, or one per session its lines name (the HTTP tap's records).
-        let mut sessions: std::collections::HashMap<Option<String>, (Transcript, Lifecycle)> =
-            std::collections::HashMap::new();
+        // One session per file, or per session named in the records (the HTTP tap's).
+        let mut sessions: HashMap<Option<String>, (Transcript, Lifecycle)> = HashMap::new();
         for message in &messages {
-            if reading.independent {
-                sessions.clear();
-            }
-            let (session, text) = match toolcall_traffic::split_session(message.text) {
-                Some((session, record)) => (Some(session), std::borrow::Cow::Owned(record)),
-                None => (None, std::borrow::Cow::Borrowed(message.text)),
+            let (session, text) = match in_session(message.text) {
+                Some((session, record)) => (Some(session), Cow::Owned(record)),
+                None => (None, Cow::Borrowed(message.text)),
             };
             let (transcript, followed) = sessions.entry(session).or_default();
+            if reading.independent {
+                *transcript = Transcript::default();
+            }
             transcript.at_line(message.line);
             let verdict = checker.check(transcript, &text);
             summary.add(&verdict);

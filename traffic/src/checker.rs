@@ -204,7 +204,7 @@ impl Checker {
         split_messages(content)
             .into_iter()
             .map(|message| {
-                let verdict = match tap_records::split_session(message.text) {
+                let verdict = match tap_records::in_session(message.text) {
                     Some((session, record)) => {
                         let transcript = sessions.entry(session).or_default();
                         transcript.at_line(message.line);

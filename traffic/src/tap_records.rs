@@ -15,9 +15,12 @@
 //! bytes. Each record has exactly these members and a known `from`; anything else is not one.
 //!
 //! The HTTP tap, which follows several sessions at once, puts the session first in each of
-//! these records, `{"session": 2, "from": "client", "message": ...}`: [`split_session`] takes it
+//! these records, `{"session": 2, "from": "client", "message": ...}`: [`in_session`] takes it
 //! out, and [`super::Checker::check_input`] follows each session on its own.
 
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::transcript::Side;
@@ -65,23 +68,22 @@ pub(super) fn record(value: &Value) -> Option<Record<'_>> {
     })
 }
 
-/// A transcript line that names its session (`{"session": S, "from": ..., ...}`, as the HTTP tap
-/// writes them): the session, as its JSON text, and the line without it, every other member as
-/// written (so that the message keeps its bytes). `None` for any other line, quickly when it does
-/// not hold `"session"`. Check each session's lines with a [`crate::Transcript`] of its own.
+/// A transcript record naming its session (`{"session": S, "from": ..., ...}`, as the HTTP tap
+/// writes them): the session, as its JSON text, and the record without it, every other member
+/// as written (so that the message keeps its bytes). `None` for anything else, quickly when the
+/// line does not hold `"session"`.
 ///
 /// ```
-/// let line = br#"{"session":2,"from":"client","message":{"jsonrpc":"2.0","id":1.0,"method":"ping"}}"#;
-/// let (session, record) = toolcall_traffic::split_session(line).expect("a session record");
+/// let (session, record) =
+///     toolcall_traffic::in_session(br#"{"session":2,"from":"client","message":{"id":1.0}}"#)
+///         .unwrap();
 /// assert_eq!(session, "2");
-/// assert_eq!(record, br#"{"from":"client","message":{"jsonrpc":"2.0","id":1.0,"method":"ping"}}"#);
-/// assert_eq!(toolcall_traffic::split_session(br#"{"from":"client","message":{}}"#), None);
+/// assert_eq!(record, br#"{"from":"client","message":{"id":1.0}}"#);
 /// ```
 #[must_use]
-pub fn split_session(line: &[u8]) -> Option<(String, Vec<u8>)> {
+pub fn in_session(line: &[u8]) -> Option<(String, Vec<u8>)> {
     memchr::memmem::find(line, b"\"session\"")?;
-    let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
-        serde_json::from_slice(line).ok()?;
+    let members: BTreeMap<&str, &RawValue> = serde_json::from_slice(line).ok()?;
     let session = members.get("session")?;
     members.get("from")?;
     let mut record = Vec::with_capacity(line.len());
@@ -126,6 +128,7 @@ mod tests {
         );
         for value in [
             json!({"from": "proxy", "not_checked_bytes": 10}),
+            json!({"session": 1, "from": "agent", "not_checked_bytes": 10}),
             json!({"from": "client", "not_checked_bytes": "10"}),
             json!({"from": "client", "text": "x", "truncated": false, "bytes": 1}),
             json!({"from": "client", "message": {}}),
@@ -137,21 +140,21 @@ mod tests {
     #[test]
     fn a_session_is_taken_out_of_the_record_and_the_message_keeps_its_bytes() {
         let line = br#"{"session":2,"from":"client","message":{"id":1.0,"b":[ 2 ]}}"#;
-        let (session, record) = split_session(line).expect("session");
+        let (session, record) = in_session(line).expect("session");
         assert_eq!(session, "2");
         assert_eq!(
             String::from_utf8(record).unwrap(),
             r#"{"from":"client","message":{"id":1.0,"b":[ 2 ]}}"#
         );
         let (session, record) =
-            split_session(br#"{"from":"agent","not_checked_bytes":3,"session":"a"}"#).expect("gap");
+            in_session(br#"{"from":"agent","not_checked_bytes":3,"session":"a"}"#).expect("gap");
         assert_eq!(session, r#""a""#);
         assert_eq!(
             String::from_utf8(record).unwrap(),
             r#"{"from":"agent","not_checked_bytes":3}"#
         );
-        assert_eq!(split_session(br#"{"from":"client","message":{}}"#), None);
-        assert_eq!(split_session(br#"{"session":1,"message":{}}"#), None);
-        assert_eq!(split_session(br#"{"session":1,"from":"#), None);
+        assert_eq!(in_session(br#"{"from":"client","message":{}}"#), None);
+        assert_eq!(in_session(br#"{"session":1,"message":{}}"#), None);
+        assert_eq!(in_session(br#"{"session":1,"from":"#), None);
     }
 }

@@ -629,11 +629,12 @@ fn an_oversized_body_is_relayed_whole_and_reported() -> TestResult {
         .into_iter()
         .filter(|r| r["verdict"] == "over-limit")
         .collect();
-    assert_eq!(over.len(), 2, "the request and the response");
+    assert_eq!(over.len(), 2, "the request and the response: {over:?}");
     assert_eq!(over[0]["from"], "client");
-    // What its first bytes show: a `tools/call`.
+    // The request names its method in the bytes the tap keeps; the response is known by its size.
     assert_eq!(over[0]["kind"], "tools/call");
     assert_eq!(over[1]["from"], "server");
+    assert_eq!(over[1]["kind"], "over a decode limit");
     let record: Value = serde_json::from_str(&stopped.transcript[0])?;
     assert_eq!(record["truncated"], true);
     assert_eq!(record["bytes"], big.len());

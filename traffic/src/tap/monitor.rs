@@ -352,7 +352,10 @@ impl Monitor {
         self.lines += 1;
         let from = self.peer(side);
         self.record(
-            &serde_json::json!({"from": from, "not_checked_bytes": bytes}).to_string(),
+            &record(&GapRecord {
+                from,
+                not_checked_bytes: bytes,
+            }),
             &mut events,
         );
         events.push(Event::NotChecked { from, bytes });
@@ -390,13 +393,13 @@ impl Monitor {
         let (text, value) = match frame {
             OwnedFrame::TooLarge { bytes, prefix } => {
                 let from = self.peer(side);
-                let record = serde_json::json!({
-                    "from": from,
-                    "text": String::from_utf8_lossy(prefix),
-                    "truncated": true,
-                    "bytes": bytes,
+                let record = record(&TruncatedRecord {
+                    from,
+                    text: String::from_utf8_lossy(prefix),
+                    truncated: true,
+                    bytes: *bytes,
                 });
-                self.record(&record.to_string(), events);
+                self.record(&record, events);
                 self.pairing.at_line(line);
                 let verdict = self
                     .checker
@@ -433,9 +436,10 @@ impl Monitor {
                 "{{\"from\":\"{from}\",\"message\":{}}}",
                 one_line(&String::from_utf8_lossy(text))
             ),
-            None => {
-                serde_json::json!({"from": from, "text": String::from_utf8_lossy(text)}).to_string()
-            }
+            None => record(&TextRecord {
+                from,
+                text: String::from_utf8_lossy(text),
+            }),
         };
         self.record(&record, events);
         self.pairing.at_line(line);
@@ -488,6 +492,36 @@ impl Monitor {
             });
         }
     }
+}
+
+/// A transcript line that was not JSON: `{"from", "text"}`, members in that order whatever
+/// serde_json's features (the transcript's format is the same in every build).
+#[derive(serde::Serialize)]
+struct TextRecord<'a> {
+    from: Peer,
+    text: std::borrow::Cow<'a, str>,
+}
+
+/// A message over the byte limit: `{"from", "text", "truncated": true, "bytes"}`.
+#[derive(serde::Serialize)]
+struct TruncatedRecord<'a> {
+    from: Peer,
+    text: std::borrow::Cow<'a, str>,
+    truncated: bool,
+    bytes: usize,
+}
+
+/// Bytes relayed but not checked: `{"from", "not_checked_bytes"}`.
+#[derive(serde::Serialize)]
+struct GapRecord {
+    from: Peer,
+    not_checked_bytes: usize,
+}
+
+/// One transcript record as one line of JSON (these structs of strings and integers always
+/// serialize).
+fn record(record: &impl serde::Serialize) -> String {
+    serde_json::to_string(record).unwrap_or_default()
 }
 
 /// `text` with its line breaks as spaces (JSON whitespace outside strings, where JSON allows no
