@@ -18,7 +18,7 @@
 //! `toolcall tap --listen ADDRESS --upstream URL [--transcript FILE] [--format text|json]
 //! [--report FILE]` is the same check as a reverse proxy in front of a remote MCP server, over
 //! Streamable HTTP and HTTP+SSE (`tap_http`). Exit status: 0 when every message was `ok` or
-//! `lenient`, 1 when one was `invalid` or `unchecked`, 2 when it could not start.
+//! `lenient`, 1 when one was `invalid`, `unchecked` or `over-limit`, 2 when it could not start.
 //!
 //! `toolcall tools project [--namespace NAME] [--max-len N] [--alphabet openai|canonical|mcp]
 //! [--chars CHARS] [--format text|json] FILE` projects the tool names of a `tools/list` result
@@ -346,8 +346,8 @@ or whose Origin is not local gets 403 (--allow-host, --allow-origin); Authorizat
 API keys are relayed and redacted in the report. An upstream that cannot be reached gets the \
 client 502, one that does not answer within --upstream-timeout 504; the report says so, and \
 when a stream breaks off, ends without its response, or loses its client. Runs until SIGINT or \
-SIGTERM; exit status 0 when every message was ok or lenient, 1 when one was invalid or \
-unchecked, 2 when it could not start.";
+SIGTERM; exit status 0 when every message was ok or lenient, 1 when one was invalid, \
+unchecked or over-limit, 2 when it could not start.";
 
 /// `toolcall schemas export --help`.
 const EXPORT_LONG_ABOUT: &str = "\

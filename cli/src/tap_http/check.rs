@@ -76,6 +76,8 @@ pub(super) enum Traffic {
     },
     /// The upstream gave no response; the client got the failure's status.
     Failed { exchange: u64, failure: Failure },
+    /// The client went away before the upstream's response started.
+    Abandoned { exchange: u64 },
     /// The tap was told to stop: the streams still open are closed by it, not by their client.
     Stopping,
     /// The tap is stopping: wrap up.
@@ -280,6 +282,8 @@ struct Exchange {
     streamed: bool,
     /// Whether the response is read for messages (JSON, or server-sent events).
     reads_messages: bool,
+    /// Whether the client went away before the response started.
+    abandoned: bool,
 }
 
 /// One session.
@@ -504,6 +508,7 @@ fn add(totals: &mut TapSummary, summary: &TapSummary) {
     totals.lenient += summary.lenient;
     totals.unchecked += summary.unchecked;
     totals.invalid += summary.invalid;
+    totals.over_limit += summary.over_limit;
     totals.lifecycle += summary.lifecycle;
     totals.not_checked_bytes += summary.not_checked_bytes;
 }
@@ -579,6 +584,7 @@ impl Checking {
                     how,
                 } => self.end(exchange, side, skipped, &how),
                 Traffic::Failed { exchange, failure } => self.failed(exchange, &failure),
+                Traffic::Abandoned { exchange } => self.abandoned(exchange),
                 Traffic::Stopping => self.stopping = true,
                 Traffic::Finish => break,
             }
@@ -681,6 +687,7 @@ impl Checking {
             messages: 0,
             streamed: false,
             reads_messages: false,
+            abandoned: false,
         };
         self.exchanges.insert(seen.exchange, exchange);
     }
@@ -938,7 +945,14 @@ impl Checking {
         let Some(number) = exchange.session else {
             return;
         };
+        let announces = self
+            .sessions
+            .get(&number)
+            .is_some_and(|state| state.transport == SSE);
         match event.name.as_deref() {
+            // Only an HTTP+SSE stream announces where its messages go (with `--transport
+            // streamable-http`, such a stream is not one: its `endpoint` event is no message).
+            Some("endpoint") if !announces => {}
             Some("endpoint") => {
                 let sse::Data::Whole(data) = event.data else {
                     return;
@@ -1114,7 +1128,11 @@ impl Checking {
                         }
                     }
                 }
-                self.exchanges.insert(id, exchange);
+                if exchange.abandoned {
+                    self.settle_abandoned(id, exchange);
+                } else {
+                    self.exchanges.insert(id, exchange);
+                }
             }
             Side::Child => {
                 let number = exchange.session;
@@ -1233,6 +1251,50 @@ impl Checking {
         if let (Some(why), Some(number)) = (exchange.closes, exchange.session) {
             self.close(number, Some(why));
         }
+    }
+
+    /// The client of exchange `id` went away before the upstream's response started: what it
+    /// sent is checked (in the session it named, else the session of traffic without one).
+    fn abandoned(&mut self, id: u64) {
+        let Some(mut exchange) = self.exchanges.remove(&id) else {
+            return;
+        };
+        exchange.abandoned = true;
+        if exchange.request.is_some() {
+            // Its body is still on its way to the upstream: checked when it ends.
+            self.exchanges.insert(id, exchange);
+            return;
+        }
+        self.settle_abandoned(id, exchange);
+    }
+
+    /// An abandoned exchange whose request body ended: its messages checked, its end reported.
+    fn settle_abandoned(&mut self, id: u64, mut exchange: Exchange) {
+        if !exchange.held.is_empty() {
+            let number = match exchange.session {
+                Some(number) => number,
+                None => self.sessionless(),
+            };
+            for held in std::mem::take(&mut exchange.held) {
+                self.feed(number, Side::Client, held, &mut exchange, true);
+            }
+        }
+        if self.stopping {
+            return;
+        }
+        self.stats.client_disconnects += 1;
+        let session = exchange
+            .session
+            .map(|number| format!("session {number}: "))
+            .unwrap_or_default();
+        let text = format!(
+            "{session}the client went away before the upstream answered {} {}",
+            exchange.method, exchange.path
+        );
+        let json = json!({"event": "client-disconnected", "exchange": id,
+                          "session": exchange.session, "method": exchange.method,
+                          "path": exchange.path, "messages": 0, "before_response": true});
+        self.finding(&text, &json);
     }
 
     fn failed(&mut self, id: u64, failure: &Failure) {

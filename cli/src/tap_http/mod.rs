@@ -52,7 +52,8 @@ pub(crate) struct Options {
 const GRACE: Duration = Duration::from_secs(1);
 
 /// Runs the proxy until SIGINT or SIGTERM; the exit status says whether every message was
-/// `ok` or `lenient` (0) or one was `invalid` or `unchecked` (1); 2 when it could not start.
+/// `ok` or `lenient` (0) or one was `invalid`, `unchecked` or `over-limit` (1); 2 when it could
+/// not start.
 pub(crate) fn run(options: Options, monitor: Monitor, mut reporter: Reporter) -> ExitCode {
     let upstream = match relay::Upstream::parse(&options.upstream) {
         Ok(upstream) => upstream,
@@ -161,7 +162,7 @@ pub(crate) fn run(options: Options, monitor: Monitor, mut reporter: Reporter) ->
     if let Err(error) = finished {
         eprintln!("toolcall: cannot write the report: {error}");
     }
-    if summary.invalid > 0 || summary.unchecked > 0 {
+    if summary.invalid > 0 || summary.unchecked > 0 || summary.over_limit > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

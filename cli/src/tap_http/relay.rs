@@ -146,6 +146,13 @@ impl Relay {
             ));
         }
         let _ = self.queue.offer(Traffic::Request(Box::new(seen)), 0);
+        // Told to the checking thread if this future is dropped before a response (the client
+        // went away while the upstream was still to answer).
+        let mut waiting = Waiting {
+            queue: &self.queue,
+            exchange,
+            answered: false,
+        };
         parts.uri = match self.upstream.uri(&parts.uri) {
             Ok(uri) => uri,
             Err(error) => return Ok(self.failed(exchange, Failure::Request(error.to_string()))),
@@ -153,7 +160,9 @@ impl Relay {
         headers::for_upstream(&mut parts.headers, &self.upstream.host);
         let body = Tee::new(body, exchange, Side::Client, Arc::clone(&self.queue));
         let forwarded = self.client.request(Request::from_parts(parts, body));
-        let response = match tokio::time::timeout(self.timeout, forwarded).await {
+        let response = tokio::time::timeout(self.timeout, forwarded).await;
+        waiting.answered = true;
+        let response = match response {
             Ok(Ok(response)) => response,
             Ok(Err(error)) => {
                 return Ok(self.failed(exchange, Failure::Unreachable(chain(&error))));
@@ -180,6 +189,27 @@ impl Relay {
         );
         let _ = self.queue.offer(Traffic::Failed { exchange, failure }, 0);
         plain(status, "text/plain; charset=utf-8", text)
+    }
+}
+
+/// An exchange waiting for the upstream's response; dropped before it came, it tells the
+/// checking thread ([`Traffic::Abandoned`]).
+struct Waiting<'a> {
+    queue: &'a Backlog<Traffic>,
+    exchange: u64,
+    answered: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            let _ = self.queue.offer(
+                Traffic::Abandoned {
+                    exchange: self.exchange,
+                },
+                0,
+            );
+        }
     }
 }
 

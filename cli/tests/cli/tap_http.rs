@@ -451,6 +451,21 @@ fn an_upstream_that_is_down_or_slow_gets_the_client_a_gateway_error() -> TestRes
         failed[0]["message"],
         "did not start its response within 0.5 s"
     );
+
+    // A client that gives up first: its request reached the upstream, and is checked.
+    let dir = scratch("gave-up")?;
+    let tap = HttpTap::start(&dir, &upstream.url(), &[])?;
+    let mut stream = TcpStream::connect(tap.address)?;
+    stream.write_all(&post(tap.address, "/mcp", "", INITIALIZE.as_bytes()))?;
+    thread::sleep(Duration::from_millis(500));
+    drop(stream);
+    thread::sleep(Duration::from_millis(300));
+    let stopped = tap.stop()?;
+    let gone = events(&stopped.report, "client-disconnected");
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0]["before_response"], true);
+    assert_eq!(stopped.transcript.len(), 1);
+    assert!(stopped.transcript[0].contains(r#""method":"initialize""#));
     Ok(())
 }
 
@@ -741,5 +756,111 @@ fn past_1024_sessions_the_one_idle_longest_is_forgotten_and_said_so() -> TestRes
     assert_eq!(summary["messages"], 2 * sessions);
     assert_eq!(summary["ok"], 2 * sessions);
     assert_eq!(summary["http"]["sessions"], sessions);
+    Ok(())
+}
+
+#[test]
+fn a_request_without_the_negotiated_protocol_version_header_is_reported() -> TestResult {
+    let dir = scratch("version-header")?;
+    let upstream = mcp_upstream()?;
+    let tap = HttpTap::start(&dir, &upstream.url(), &[])?;
+    exchange(
+        tap.address,
+        &post(tap.address, "/mcp", "", INITIALIZE.as_bytes()),
+    )?;
+    let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    // With the header, without it, and with another version.
+    for extra in [
+        "mcp-protocol-version: 2025-11-25\r\n",
+        "",
+        "mcp-protocol-version: 2025-06-18\r\n",
+    ] {
+        let session = format!("mcp-session-id: s-test\r\n{extra}");
+        exchange(tap.address, &post(tap.address, "/mcp", &session, list))?;
+    }
+    let stopped = tap.stop()?;
+    let found = events(&stopped.report, "protocol-version-header");
+    assert_eq!(found.len(), 2);
+    assert_eq!(
+        found[0]["message"],
+        "no `MCP-Protocol-Version` header (the negotiated version is `2025-11-25`)"
+    );
+    assert_eq!(
+        found[1]["message"],
+        "`MCP-Protocol-Version: 2025-06-18`, not the negotiated `2025-11-25`"
+    );
+    Ok(())
+}
+
+#[test]
+fn the_transport_flag_overrides_what_the_traffic_shows() -> TestResult {
+    // An HTTP+SSE server: `GET /sse` announces `/message?sessionId=a`; posts answer `202`.
+    let upstream = || {
+        Upstream::start(Box::new(|request, out| {
+            if request.path() == "/sse" {
+                sse_head(out, "")?;
+                chunk(out, b"event: endpoint\ndata: /message?sessionId=a\n\n")?;
+                // Open until the client goes (a comment every 50 ms finds out).
+                for _ in 0..200 {
+                    thread::sleep(Duration::from_millis(50));
+                    chunk(out, b": ping\n\n")?;
+                }
+                out.write_all(b"0\r\n\r\n")?;
+                return out.flush();
+            }
+            write!(
+                out,
+                "HTTP/1.1 202 Accepted\r\ncontent-length: 8\r\n\r\nAccepted"
+            )?;
+            out.flush()
+        }))
+    };
+    let get = |address: SocketAddr| {
+        format!("GET /sse HTTP/1.1\r\nhost: {address}\r\naccept: text/event-stream\r\nconnection: close\r\n\r\n")
+    };
+    for (transport, opened) in [("auto", 1), ("sse", 1), ("streamable-http", 0)] {
+        let dir = scratch(&format!("transport-{transport}"))?;
+        let server = upstream()?;
+        let tap = HttpTap::start(&dir, &server.url(), &["--transport", transport])?;
+        let mut stream = TcpStream::connect(tap.address)?;
+        stream.set_read_timeout(Some(Duration::from_secs(20)))?;
+        stream.write_all(get(tap.address).as_bytes())?;
+        let mut seen = Vec::new();
+        let mut buffer = [0_u8; 1024];
+        while !String::from_utf8_lossy(&seen).contains("sessionId=a") {
+            let read = stream.read(&mut buffer)?;
+            assert!(read > 0, "the stream ended before its endpoint");
+            seen.extend_from_slice(&buffer[..read]);
+        }
+        exchange(
+            tap.address,
+            &post(
+                tap.address,
+                "/message?sessionId=a",
+                "",
+                INITIALIZE.as_bytes(),
+            ),
+        )?;
+        exchange(
+            tap.address,
+            &post(tap.address, "/elsewhere", "", INITIALIZE.as_bytes()),
+        )?;
+        drop(stream);
+        let stopped = tap.stop()?;
+        let sse: Vec<&Value> = events(&stopped.report, "session-opened")
+            .into_iter()
+            .filter(|opened| opened["transport"] == "sse")
+            .collect();
+        assert_eq!(sse.len(), opened, "--transport {transport}");
+        let unknown = events(&stopped.report, "unknown-endpoint");
+        assert_eq!(
+            unknown.len(),
+            usize::from(transport == "sse"),
+            "--transport {transport}"
+        );
+        if transport == "sse" {
+            assert_eq!(unknown[0]["path"], "/elsewhere");
+        }
+    }
     Ok(())
 }
