@@ -3,7 +3,7 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber, JsonValue);
 
 /// At least one row, rows distinct.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber, JsonValue);
 
 /// The branches only narrow the `type` beside them.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 // Do not edit by hand: fix the schema or the pipeline (`codegen/`).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonValue);
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types

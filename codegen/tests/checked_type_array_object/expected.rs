@@ -4,7 +4,9 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonValue, MaybeUndefined, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(
+    1, "0.1.0", Contract, JsonValue, MaybeUndefined
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Opt {
@@ -127,7 +129,7 @@ static OPT_VARIANT0_NAME_BOUNDS: rt::Bounds = rt::Bounds {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    /// `value`: optional: absent, `null` and a value are kept apart.
+    /// `value`: optional, may be `null` (`MaybeUndefined`).
     pub value: MaybeUndefined<EntryValue>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: BTreeMap<String, JsonValue>,

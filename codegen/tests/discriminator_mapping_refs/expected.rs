@@ -4,7 +4,7 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonValue);
 
 /// OpenAPI's `discriminator` with a `mapping` written as draft-07 references, one percent-encoded.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,9 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonValue, MaybeUndefined, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(
+    1, "0.1.0", Contract, JsonValue, MaybeUndefined
+);
 
 /// `null` is one of the values.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,7 +87,7 @@ impl Contract for LevelValue {}
 pub struct Config {
     /// `level`: required.
     pub level: Level,
-    /// `mode`: optional: absent, `null` and a value are kept apart.
+    /// `mode`: optional, may be `null` (`MaybeUndefined`).
     pub mode: MaybeUndefined<ConfigMode>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: BTreeMap<String, JsonValue>,

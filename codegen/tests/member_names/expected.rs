@@ -4,7 +4,7 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonValue);
 
 /// Member names that are Rust keywords, collide once snake_cased, or are not identifiers at all.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,9 +4,9 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{
-    Contract, JsonNumber, JsonValue, MaybeUndefined, __private as rt,
-};
+::toolcall_contracts::__toolcall_runtime!(
+    1, "0.1.0", Contract, JsonNumber, JsonValue, MaybeUndefined
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
@@ -14,7 +14,7 @@ pub struct Reading {
     pub value: JsonNumber,
     /// `values`: optional: absent is `None`.
     pub values: Option<Vec<JsonNumber>>,
-    /// `scale`: optional: absent, `null` and a value are kept apart.
+    /// `scale`: optional, may be `null` (`MaybeUndefined`).
     pub scale: MaybeUndefined<JsonNumber>,
     /// `count`: optional: absent is `None`.
     pub count: Option<i64>,

@@ -7,7 +7,7 @@ use serde::{
     de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap,
     ser::SerializeSeq,
 };
-use ::toolcall_contracts::{Contract, JsonNumber, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber, JsonValue);
 
 /// `[x, y]`.
 #[derive(Clone, Debug, PartialEq)]

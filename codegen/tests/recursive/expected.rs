@@ -4,7 +4,7 @@
 
 use std::{collections::BTreeMap, fmt};
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
-use ::toolcall_contracts::{Contract, JsonValue, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonValue);
 
 /// A tree: each node holds its children.
 #[derive(Clone, Debug, PartialEq)]
