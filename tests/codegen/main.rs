@@ -154,6 +154,8 @@ cases! {
     #[cfg(feature = "checks")]
     checked_pattern_properties: [Headers],
     #[cfg(feature = "checks")]
+    checked_pattern_properties_closed: [Exports, Extensions],
+    #[cfg(feature = "checks")]
     checked_two_null_branches: [Maybe],
     #[cfg(feature = "checks")]
     checked_type_null: [Reply],

@@ -1008,6 +1008,11 @@ impl Builder<'_> {
     ) -> Result<Ty, BuildError> {
         match schema.get("additionalProperties") {
             None | Some(Value::Bool(true)) => Ok(Ty::Object),
+            // Beside `patternProperties`, `additionalProperties` is about the members no
+            // pattern matches: any object, both checked.
+            Some(_) if self.faithful() && schema.get("patternProperties").is_some() => {
+                Ok(Ty::Object)
+            }
             Some(Value::Bool(false)) => Err(self.unsupported(pointer, "an object that admits no member at all (`additionalProperties: false` without `properties`)")),
             Some(values) if values.as_object().is_some_and(Map::is_empty) => Ok(Ty::Object),
             Some(values) => {

@@ -635,6 +635,15 @@ pub(super) fn structure(
     let rest = match schema.get("additionalProperties") {
         // The flattened union's variants keep what neither they nor the struct declare.
         _ if flatten.is_some() => Rest::Ignore,
+        // Beside `patternProperties`, `additionalProperties` is about the members no pattern
+        // matches: the check decides both, the struct keeps the members as they are.
+        Some(_) if builder.faithful() && schema.get("patternProperties").is_some() => {
+            if builder.options.keep_unknown_members {
+                Rest::Keep
+            } else {
+                Rest::Ignore
+            }
+        }
         Some(Value::Bool(false)) => Rest::Deny,
         Some(Value::Bool(true)) => Rest::Keep,
         Some(values) if values.as_object().is_some_and(Map::is_empty) => Rest::Keep,
