@@ -198,6 +198,7 @@ cases! {
     root_schema: [Config, Port],
     ref_by_id: [Money, Order],
     reserved_names: [D2, S2, Visitor2, Result, Value, Option],
+    static_name_collisions: [Codes, CodesItem],
     #[cfg(feature = "patterns")]
     string_bounds: [Name, Tag, Labels],
     string_enum_names: [Operator, Separator],

@@ -154,6 +154,9 @@ pub struct Paths {
     targets: std::collections::BTreeMap<String, String>,
     /// Features of `toolcall-contracts` the module needs (`patterns`, `checks`).
     features: RefCell<BTreeSet<&'static str>>,
+    /// Names of the module's statics so far (two types may derive the same one: `A_ITEM`, the
+    /// items of `A`, and `AItem`).
+    statics: RefCell<BTreeSet<String>>,
 }
 
 impl Paths {
@@ -171,7 +174,23 @@ impl Paths {
             json_values: false,
             targets: std::collections::BTreeMap::new(),
             features: RefCell::new(BTreeSet::new()),
+            statics: RefCell::new(BTreeSet::new()),
         }
+    }
+
+    /// A static's identifier, `name` unless the module already has a static of that name
+    /// (then `name_2`, `name_3`...).
+    #[must_use]
+    pub fn static_ident(&self, name: &str) -> proc_macro2::Ident {
+        let mut statics = self.statics.borrow_mut();
+        let mut candidate = name.to_owned();
+        let mut n = 2;
+        while statics.contains(&candidate) {
+            candidate = format!("{name}_{n}");
+            n += 1;
+        }
+        statics.insert(candidate.clone());
+        format_ident!("{}", candidate)
     }
 
     /// Records that the module needs the feature `feature` of `toolcall-contracts`.

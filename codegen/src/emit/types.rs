@@ -124,7 +124,7 @@ pub fn check_static(
     statics: &mut Statics,
     name: &str,
 ) -> proc_macro2::Ident {
-    let ident = format_ident!("{}_CHECK", name);
+    let ident = paths.static_ident(&format!("{name}_CHECK"));
     let (document, reference) = paths.document(pointer);
     statics.items.push(quote! {
         static #ident: rt::Check = rt::Check::new(&#document, #pointer, #reference);
@@ -139,7 +139,7 @@ fn bounds_static(
     statics: &mut Statics,
     name: &str,
 ) -> proc_macro2::Ident {
-    let ident = format_ident!("{}_BOUNDS", name);
+    let ident = paths.static_ident(&format!("{name}_BOUNDS"));
     let mut fields = Vec::new();
     let numbers = [
         ("minimum", &bounds.minimum),
@@ -173,7 +173,7 @@ fn bounds_static(
     }
     if let Some(pattern) = &bounds.pattern {
         paths.require("patterns");
-        let pattern_ident = format_ident!("{}_PATTERN", name);
+        let pattern_ident = paths.static_ident(&format!("{name}_PATTERN"));
         statics.items.push(quote! {
             static #pattern_ident: rt::Pattern = rt::Pattern::new(#pattern);
         });
