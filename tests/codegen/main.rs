@@ -195,6 +195,7 @@ cases! {
     recursive_array: [Tree, Counts, Pair],
     ref_percent_escapes: [UnitPrice, Rate, AB, Line],
     ref_with_siblings: [Name, Tags, Item, Code, User, UserItem],
+    root_name_taken: [CommandsRoot, Commands, Schema],
     root_schema: [Config, Port],
     ref_by_id: [Money, Order],
     reserved_names: [D2, S2, Visitor2, Result, Value, Option],

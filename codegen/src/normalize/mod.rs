@@ -152,7 +152,14 @@ pub fn normalize_with(
                 root::schema(&value)
             };
             if let Some(schema) = own {
-                let names = root::candidate_names(&value, &file.path);
+                let mut names = root::candidate_names(&value, &file.path);
+                if faithful {
+                    // A user's root takes `<name> root` (`CommandsRoot`) when its title and
+                    // file name are taken by definitions, then `<name> root 2`...
+                    let first = names.first().cloned().unwrap_or_else(|| "root".to_owned());
+                    names.push(format!("{first} root"));
+                    names.extend((2..100).map(|n| format!("{first} root {n}")));
+                }
                 let Some(name) = names
                     .iter()
                     .find(|n| !defs.contains_key(*n) && !out.defs.contains_key(*n))
