@@ -85,6 +85,26 @@ pub fn compare(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// The JSON pointer a `$ref`'s URI fragment holds, percent-decoded (`/$defs/Big%20Dog` is
+/// `/$defs/Big Dog`); `None` when an escape is malformed or the result is not UTF-8 (feature
+/// `fragments`).
+#[cfg(feature = "fragments")]
+#[must_use]
+pub fn from_fragment(fragment: &str) -> Option<String> {
+    if fragment.as_bytes().iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && !fragment
+                .get(i + 1..i + 3)
+                .is_some_and(|hex| hex.bytes().all(|h| h.is_ascii_hexdigit()))
+    }) {
+        return None;
+    }
+    percent_encoding::percent_decode_str(fragment)
+        .decode_utf8()
+        .ok()
+        .map(std::borrow::Cow::into_owned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +128,20 @@ mod tests {
         let all: Vec<_> = tokens("/a~1b/0").collect();
         assert_eq!(all, ["a/b", "0"]);
         assert_eq!(tokens("").count(), 0);
+    }
+
+    #[cfg(feature = "fragments")]
+    #[test]
+    fn fragments_are_percent_decoded_and_malformed_escapes_refused() {
+        assert_eq!(
+            from_fragment("/$defs/Big%20Dog").as_deref(),
+            Some("/$defs/Big Dog")
+        );
+        assert_eq!(from_fragment("/a~1b").as_deref(), Some("/a~1b"));
+        assert_eq!(from_fragment("/%C3%A9").as_deref(), Some("/é"));
+        assert_eq!(from_fragment("/%zz"), None);
+        assert_eq!(from_fragment("/%2"), None);
+        assert_eq!(from_fragment("/%FF"), None);
     }
 
     #[test]

@@ -162,25 +162,10 @@ pub(crate) fn resolve(base: &str, reference: &str) -> Option<(String, String)> {
     let resolved = jsonschema::uri::resolve_against(&base.borrow(), reference).ok()?;
     let text = resolved.as_str();
     let (resource, fragment) = text.split_once('#').unwrap_or((text, ""));
-    Some((resource.to_owned(), percent_decode(fragment)?))
-}
-
-/// Decodes `%XX` escapes (a JSON pointer in a URI fragment may use them).
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' {
-            let hex = text.get(index + 1..index + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            index += 3;
-        } else {
-            out.push(bytes[index]);
-            index += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    Some((
+        resource.to_owned(),
+        crate::pointer::from_fragment(fragment)?,
+    ))
 }
 
 /// Every `$ref` of `root` (published as `id`) must resolve to a subschema of a bundle file:

@@ -55,7 +55,7 @@ impl Node {
         let rest = pointer.strip_prefix('/')?;
         let mut node = self;
         for raw in rest.split('/') {
-            let token = raw.replace("~1", "/").replace("~0", "~");
+            let token = crate::pointer::unescape(raw);
             node = match node {
                 Node::Object(members) => &members.iter().find(|(k, _)| *k == token)?.1,
                 Node::Array(items) => {
@@ -96,7 +96,7 @@ pub(crate) fn set_member(members: &mut Vec<(String, Node)>, name: &str, value: N
 
 /// Appends `token` to `pointer`, escaped per RFC 6901.
 pub(crate) fn push_token(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+    crate::pointer::join(pointer, token)
 }
 
 impl Serialize for Node {

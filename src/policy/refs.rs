@@ -13,6 +13,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::pointer::join;
+
 use super::cycles::{self, CycleCost, Reads};
 use super::dialect::Dialect;
 use super::regex::Regexes;
@@ -359,7 +361,7 @@ impl<'a> Walker<'_, 'a> {
             };
             let fragment = reference
                 .strip_prefix('#')
-                .and_then(percent_decode)
+                .and_then(crate::pointer::from_fragment)
                 .ok_or_else(unresolved)?;
             let targets: Vec<Node<'a>> = if fragment.is_empty() || fragment.starts_with('/') {
                 let value = self.root.pointer(&fragment).ok_or_else(unresolved)?;
@@ -670,39 +672,6 @@ fn count_values(value: &Value) -> u64 {
     count
 }
 
-/// `pointer` extended by one RFC 6901 reference token.
-fn join(pointer: &str, token: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
-    out.push_str(pointer);
-    out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Decodes `%XX` escapes of a URI fragment; `None` when an escape or the result is malformed.
-fn percent_decode(fragment: &str) -> Option<String> {
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = fragment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -765,15 +734,5 @@ mod tests {
         assert_eq!(charges.by_member.get("content"), Some(&0));
         assert_eq!(charges.any_value, x);
         assert_eq!(charges.names, names);
-    }
-
-    #[test]
-    fn percent_decoding() {
-        assert_eq!(
-            percent_decode("/%24defs/a%20b").as_deref(),
-            Some("/$defs/a b")
-        );
-        assert_eq!(percent_decode("/%2"), None);
-        assert_eq!(percent_decode("/%ff"), None);
     }
 }

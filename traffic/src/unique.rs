@@ -38,7 +38,7 @@ struct Walk<'a> {
 }
 
 fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
+    toolcall_contracts::pointer::escape(name).into_owned()
 }
 
 impl<'de> DeserializeSeed<'de> for Walk<'_> {

@@ -162,9 +162,7 @@ fn decoded(reference: &str, names: &[String]) -> Option<String> {
     if !fragment.contains('%') {
         return None;
     }
-    let text = percent_encoding::percent_decode_str(fragment)
-        .decode_utf8()
-        .ok()?;
+    let text = pointer::from_fragment(fragment)?;
     let names_one = |fragment: &str| {
         fragment
             .strip_prefix("/$defs/")

@@ -1198,7 +1198,7 @@ fn ref_name(reference: &str) -> String {
         .find_map(|prefix| reference.strip_prefix(prefix))
         .map_or_else(
             || reference.to_owned(),
-            |name| name.replace("~1", "/").replace("~0", "~"),
+            |name| crate::pointer::unescape(name).into_owned(),
         )
 }
 
