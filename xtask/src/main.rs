@@ -54,8 +54,15 @@ enum Command {
             "https://json.schemastore.org/".to_owned(),
             "https://www.schemastore.org/".to_owned(),
             "http://json.schemastore.org/".to_owned(),
+            "https://schemastore.azurewebsites.net/schemas/json/".to_owned(),
+            "https://raw.githubusercontent.com/schemastore/schemastore/master/src/schemas/json/".to_owned(),
+            "https://raw.githubusercontent.com/SchemaStore/schemastore/master/src/schemas/json/".to_owned(),
         ])]
         ref_prefixes: Vec<String>,
+        /// Evaluate only the schema NAME (`DIR/schemas/NAME.json`; repeatable); the others
+        /// still serve `$ref`s.
+        #[arg(long, value_name = "NAME")]
+        only: Vec<String>,
     },
 }
 
@@ -112,12 +119,18 @@ fn main() -> ExitCode {
             dir,
             work,
             ref_prefixes,
+            only,
         } => {
             let options = xtask::schemas_eval::Options {
-                work: work.unwrap_or_else(|| root.join("target/schemas-eval")),
+                // Absolute: the scratch crate is built and run from its own folder.
+                work: work.map_or_else(
+                    || root.join("target/schemas-eval"),
+                    |work| std::path::absolute(&work).unwrap_or(work),
+                ),
                 dir,
                 root: root.clone(),
                 ref_prefixes,
+                only,
             };
             match xtask::schemas_eval::run_all(&options) {
                 Ok(true) => Ok(()),

@@ -5,7 +5,8 @@
 //! the schemas, `DIR/test/NAME/*.json` and `DIR/negative_test/NAME/*.json` instances (either
 //! folder may be missing; the catalogue's own expectation is not used: the reference is the
 //! `jsonschema` crate on the same schema). Remote `$ref`s are served from `DIR/schemas/` under
-//! the catalogue's URIs (`--ref-prefix`), never fetched.
+//! the catalogue's URIs (`--ref-prefix`), with or without `.json` as the catalogue serves
+//! them, never fetched.
 //!
 //! Every schema goes through `toolcall_codegen::Builder`; the modules that generate are compiled
 //! into ONE scratch crate (`--work`, default `target/schemas-eval`); every instance is decoded as
@@ -54,6 +55,8 @@ pub struct Options {
     pub root: PathBuf,
     /// URI prefixes of the catalogue's own schemas, served from `DIR/schemas/`.
     pub ref_prefixes: Vec<String>,
+    /// The names of the schemas to evaluate (all when empty); every schema serves `$ref`s.
+    pub only: Vec<String>,
 }
 
 /// The JSON text `text` without whitespace between tokens.
@@ -135,9 +138,15 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Every schema of the catalogue with its instances.
-fn collect(dir: &Path) -> Result<Vec<Schema>, String> {
+fn collect(dir: &Path, only: &[String]) -> Result<Vec<Schema>, String> {
     let schemas = dir.join("schemas");
-    let files = json_files(&schemas);
+    let mut files = json_files(&schemas);
+    if !only.is_empty() {
+        files.retain(|path| {
+            path.file_stem()
+                .is_some_and(|stem| only.iter().any(|name| stem.to_string_lossy() == *name))
+        });
+    }
     if files.is_empty() {
         return Err(format!("no schema in {}", schemas.display()));
     }
@@ -187,8 +196,31 @@ fn write_if_changed(to: &Path, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The folder remote `$ref`s are served from: every schema of `DIR/schemas/` under its file
+/// name and under its name without `.json`, as the catalogue serves it
+/// (`https://json.schemastore.org/tsconfig` and `.../tsconfig.json` are one document).
+fn served(options: &Options) -> PathBuf {
+    options.work.join("served")
+}
+
+fn write_served(options: &Options) -> Result<(), String> {
+    let to = served(options);
+    std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
+    for path in json_files(&options.dir.join("schemas")) {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path.file_name().unwrap_or_default();
+        write_if_changed(&to.join(name), &text)?;
+        if let Some(stem) = path.file_stem() {
+            write_if_changed(&to.join(stem), &text)?;
+        }
+    }
+    Ok(())
+}
+
 fn generate(schemas: &mut [Schema], options: &Options) -> Result<(), String> {
-    let served = options.dir.join("schemas");
+    write_served(options)?;
+    let served = served(options);
     for (index, schema) in schemas.iter_mut().enumerate() {
         let mut builder = toolcall_codegen::Builder::new(&schema.path);
         for prefix in &options.ref_prefixes {
@@ -378,7 +410,7 @@ impl jsonschema::Retrieve for Local {
         &self,
         uri: &jsonschema::Uri<String>,
     ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let wanted = uri.as_str();
+        let wanted = uri.as_str().trim_end_matches('#');
         for prefix in &self.prefixes {
             if let Some(rest) = wanted.strip_prefix(prefix.as_str()) {
                 let text = std::fs::read_to_string(self.dir.join(rest))?;
@@ -396,7 +428,7 @@ fn reference(schema: &Schema, options: &Options) -> Option<Vec<bool>> {
     let document: Value = serde_json::from_str(&text).ok()?;
     let validator = jsonschema::options()
         .with_retriever(Local {
-            dir: options.dir.join("schemas"),
+            dir: served(options),
             prefixes: options.ref_prefixes.clone(),
         })
         .should_validate_formats(false)
@@ -418,7 +450,7 @@ fn reference(schema: &Schema, options: &Options) -> Option<Vec<bool>> {
 /// # Errors
 /// The catalogue is empty, or the scratch crate cannot be written, built or run.
 pub fn run_all(options: &Options) -> Result<bool, String> {
-    let mut schemas = collect(&options.dir)?;
+    let mut schemas = collect(&options.dir, &options.only)?;
     generate(&mut schemas, options)?;
     build(&mut schemas, options)?;
     let results = run(&schemas, options)?;
