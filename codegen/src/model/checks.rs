@@ -262,7 +262,9 @@ pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String,
         .draft(draft.referencing())
         .add(&base, &source.document)
         .and_then(jsonschema::RegistryBuilder::prepare)
-        .map_err(|e| failed("", &e))?;
+        .map_err(|e| {
+            unserved_ref(&source.document, "", &base, &local()).unwrap_or_else(|| failed("", &e))
+        })?;
     let mut targets = std::collections::BTreeMap::new();
     for at in pointers {
         let options = draft
@@ -288,6 +290,39 @@ pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String,
         targets,
         assert_formats: source.assert_formats,
     })
+}
+
+/// The first remote `$ref` under `value` (at `at`) that `local` cannot serve: its pointer and
+/// why, to name where a document that does not compile refers to what is not there. A `$ref`
+/// is resolved against `base` only (this runs once compiling has failed, to name the place).
+fn unserved_ref(value: &Value, at: &str, base: &str, local: &Local) -> Option<(String, String)> {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let resolved = jsonschema::uri::from_str(base)
+                    .ok()
+                    .and_then(|b| jsonschema::uri::resolve_against(&b.borrow(), reference).ok())
+                    .map(|uri| uri.as_str().to_owned());
+                if let Some(resolved) = resolved {
+                    let document = resolved.split('#').next().unwrap_or(&resolved);
+                    if document != base {
+                        if let Err(why) = local.file(document) {
+                            return Some((pointer::join(at, "$ref"), why));
+                        }
+                    }
+                }
+            }
+            map.iter()
+                .filter(|(key, _)| {
+                    !matches!(key.as_str(), "enum" | "const" | "default" | "examples")
+                })
+                .find_map(|(key, sub)| unserved_ref(sub, &pointer::join(at, key), base, local))
+        }
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, sub)| {
+            unserved_ref(sub, &pointer::join(at, &i.to_string()), base, local)
+        }),
+        _ => None,
+    }
 }
 
 /// The pointer in the document as written of `at`, a pointer into the normalized document

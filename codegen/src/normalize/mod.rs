@@ -132,7 +132,7 @@ pub fn normalize_with(
         if faithful {
             refs::scope_nested_fragments(&mut value);
         }
-        refs::localize(&mut value, &siblings).map_err(|(id, first, second)| {
+        refs::localize_with(&mut value, &siblings, faithful).map_err(|(id, first, second)| {
             NormalizeError::DuplicateId {
                 path: file.path.clone(),
                 id,

@@ -67,6 +67,20 @@ pub fn scope_nested_fragments(document: &mut Value) {
 /// # Errors
 /// `(id, first, second)` when two definitions declare the same `$id`.
 pub fn localize(document: &mut Value, siblings: &[String]) -> Result<(), (String, String, String)> {
+    localize_with(document, siblings, false)
+}
+
+/// [`localize`]; `relative_siblings_only`: a sibling file is named by a relative reference
+/// (`other.json#/x`) only, not by any URI whose last segment is its name (a user's
+/// `schema.json` referring to `https://example.com/schema.json` names another document).
+///
+/// # Errors
+/// As [`localize`].
+pub fn localize_with(
+    document: &mut Value,
+    siblings: &[String],
+    relative_siblings_only: bool,
+) -> Result<(), (String, String, String)> {
     let base = document
         .get("$id")
         .and_then(Value::as_str)
@@ -91,6 +105,7 @@ pub fn localize(document: &mut Value, siblings: &[String]) -> Result<(), (String
     let context = Context {
         base: &base,
         siblings,
+        relative_siblings_only,
         ids: &ids,
         names: &names,
     };
@@ -102,6 +117,8 @@ pub fn localize(document: &mut Value, siblings: &[String]) -> Result<(), (String
 struct Context<'a> {
     base: &'a str,
     siblings: &'a [String],
+    /// See [`localize_with`].
+    relative_siblings_only: bool,
     ids: &'a BTreeMap<String, String>,
     /// The document's definition names.
     names: &'a [String],
@@ -109,7 +126,7 @@ struct Context<'a> {
 
 fn rewrite(value: &mut Value, context: &Context<'_>) {
     each_ref(value, &mut |reference| {
-        if let Some(local) = local(reference, context.base, context.siblings, context.ids) {
+        if let Some(local) = local(reference, context) {
             *reference = local;
         }
         if let Some(decoded) = decoded(reference, context.names) {
@@ -174,12 +191,8 @@ fn decoded(reference: &str, names: &[String]) -> Option<String> {
     Some(format!("#{text}"))
 }
 
-fn local(
-    reference: &str,
-    base: &str,
-    siblings: &[String],
-    ids: &BTreeMap<String, String>,
-) -> Option<String> {
+fn local(reference: &str, context: &Context<'_>) -> Option<String> {
+    let (base, siblings, ids) = (context.base, context.siblings, context.ids);
     if reference.starts_with('#') {
         return None;
     }
@@ -191,7 +204,9 @@ fn local(
     let own = !base.is_empty() && resolve(base, file) == base.split('#').next().unwrap_or(base);
     if own
         || siblings.iter().any(|s| s == file_name)
-            && (file == file_name || resolve(base, file).ends_with(&format!("/{file_name}")))
+            && (file == file_name
+                || !context.relative_siblings_only
+                    && resolve(base, file).ends_with(&format!("/{file_name}")))
     {
         return Some(format!("#{fragment}"));
     }
