@@ -287,10 +287,11 @@ fn write_crate(groups: &[Group], dir: &Path) {
     write_if_changed(
         &dir.join("Cargo.toml"),
         &format!(
-            "[package]\nname = \"json-schema-suite\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+            "[package]\nname = {:?}\nversion = \"0.0.0\"\nedition = \"2021\"\n\
              publish = false\n\n[workspace]\n\n[dependencies]\n\
              toolcall-contracts = {{ path = {:?}, features = [\"checks\"] }}\n\
              serde = \"1\"\nserde_json = \"1\"\n",
+            crate_name(dir),
             workspace().display().to_string()
         ),
     );
@@ -369,8 +370,19 @@ fn cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
     }
 }
 
-fn binary() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates-target/debug/json-schema-suite")
+/// The scratch crate's name: its folder's (`json-schema-suite-checked`, `-other`), so that the
+/// two crates, built into one target directory, do not overwrite each other's program.
+fn crate_name(dir: &Path) -> String {
+    dir.file_name()
+        .expect("the scratch crate's folder has a name")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn binary(dir: &Path) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("user-crates-target/debug")
+        .join(crate_name(dir))
 }
 
 /// Builds the crate; a module that does not compile is taken out (its group counted as not
@@ -406,8 +418,8 @@ fn build(groups: &mut [Group], dir: &Path) {
 }
 
 /// What one test gave: `ok\t<encoded>`, `err\t<message>`, ...
-fn run(groups: &[Group]) -> Vec<Vec<String>> {
-    let mut child = Command::new(binary())
+fn run(groups: &[Group], dir: &Path) -> Vec<Vec<String>> {
+    let mut child = Command::new(binary(dir))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -554,7 +566,7 @@ fn the_json_schema_test_suite_agrees_or_each_divergence_is_listed() {
     let generated = started.elapsed();
     build(&mut groups, &dir);
     let built = started.elapsed();
-    let results = run(&groups);
+    let results = run(&groups, &dir);
     println!(
         "generated {:.1} s, built {:.1} s, ran {:.1} s",
         generated.as_secs_f64(),
