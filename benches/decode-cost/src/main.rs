@@ -10,6 +10,13 @@
 //!   `tests/fixtures/` (135 messages), requests and notifications as `ClientRequest`,
 //!   `ServerNotification`..., results as `ServerResult` or `ClientResult` (MCP 2025-11-25).
 //!
+//! - `checked` and `checked-jsonschema` (feature `checked`): a module for a user's schema whose
+//!   types need run-time checks (`codegen/tests/checked_pattern_properties_closed`: `exports`
+//!   with `patternProperties` and `additionalProperties`), its valid instances and the `exports`
+//!   of a real package.json, 100 times each; decoded as the generated type, or (the
+//!   alternative) parsed as a `serde_json::Value` and validated by the `jsonschema` crate alone
+//!   against the same definition, its validator compiled before measuring.
+//!
 //! `SHARED` and `FIXTURES` name the folders (default: beside and inside this checkout).
 
 use std::collections::BTreeMap;
@@ -46,10 +53,93 @@ fn lines(path: PathBuf) -> Vec<String> {
         .collect()
 }
 
+/// The module `toolcall-codegen generate --schema` writes for the snapshot case.
+#[cfg(feature = "checked")]
+mod checked {
+    include!("../../../codegen/tests/checked_pattern_properties_closed/expected.rs");
+}
+
+#[cfg(feature = "checked")]
+static SCHEMA: &str =
+    include_str!("../../../codegen/tests/checked_pattern_properties_closed/schema.json");
+
+#[cfg(feature = "checked")]
+fn validator(definition: &str) -> jsonschema::Validator {
+    let mut root: serde_json::Value = serde_json::from_str(SCHEMA).unwrap();
+    root["$ref"] = serde_json::Value::from(format!("#/$defs/{definition}"));
+    jsonschema::validator_for(&root).unwrap()
+}
+
+#[cfg(feature = "checked")]
+fn jsonschema_exports(bytes: &[u8]) -> bool {
+    static V: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let value: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    V.get_or_init(|| validator("Exports")).is_valid(&value)
+}
+
+#[cfg(feature = "checked")]
+fn jsonschema_extensions(bytes: &[u8]) -> bool {
+    static V: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let value: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    V.get_or_init(|| validator("Extensions")).is_valid(&value)
+}
+
+#[cfg(feature = "checked")]
+fn checked_corpus(which: &str) -> Vec<(Vec<u8>, Decoder)> {
+    let ours = which == "checked";
+    let exports: Decoder = if ours {
+        decodes::<checked::Exports>
+    } else {
+        jsonschema_exports
+    };
+    let extensions: Decoder = if ours {
+        decodes::<checked::Extensions>
+    } else {
+        jsonschema_extensions
+    };
+    let instances: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../codegen/tests/checked_pattern_properties_closed/instances.json"
+    ))
+    .unwrap();
+    let mut messages: Vec<(String, Decoder)> = instances["valid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let decoder = if i["type"] == "Exports" {
+                exports
+            } else {
+                extensions
+            };
+            (i["value"].to_string(), decoder)
+        })
+        .collect();
+    // The `exports` of SchemaStore's `src/test/package/exports-test.json`.
+    messages.push((
+        r#"{".":"./lib/index.js","./lib":"./lib/index.js","./lib/index":"./lib/index.js","./lib/index.js":"./lib/index.js","./feature":"./feature/index.js","./feature/index.js":"./feature/index.js","./all/*":"./lib/*.js","./package.json":"./package.json"}"#
+            .to_owned(),
+        exports,
+    ));
+    let mut out = Vec::new();
+    for _ in 0..100 {
+        for (text, decoder) in &messages {
+            assert!(decoder(text.as_bytes()), "{which}: {text} is refused");
+            out.push((text.clone().into_bytes(), *decoder));
+        }
+    }
+    out
+}
+
 fn corpus(which: &str) -> Vec<(Vec<u8>, Decoder)> {
     let mut out = Vec::new();
     let mut missed = 0;
-    if which == "acp" {
+    #[cfg(feature = "checked")]
+    if which.starts_with("checked") {
+        out = checked_corpus(which);
+    }
+    if which.starts_with("checked") {
+        assert!(!out.is_empty(), "`{which}` needs the feature `checked`");
+    } else if which == "acp" {
         let candidates: &[Decoder] = &[
             decodes::<acp::AgentNotification>,
             decodes::<acp::AgentRequest>,
