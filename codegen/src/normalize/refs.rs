@@ -10,20 +10,21 @@ use serde_json::Value;
 
 use crate::pointer;
 
-/// Resolves `reference` against `base` (an absolute URI), as far as `$id`s need: an absolute
-/// reference is itself; a relative one replaces the last path segment of `base`.
+/// `reference` resolved against `base` (`toolcall_schema::refs`, RFC 3986); a relative base (an
+/// `$id` such as `schemas/a.json`) resolves as if under a root and stays relative. Itself when
+/// there is no base or it does not resolve (it is then looked up as written, and refused if
+/// nothing has that name).
 fn resolve(base: &str, reference: &str) -> String {
-    if reference.contains("://") || base.is_empty() {
+    const ROOT: &str = "json-schema:///";
+    if base.is_empty() {
         return reference.to_owned();
     }
-    if let Some(fragment) = reference.strip_prefix('#') {
-        let document = base.split('#').next().unwrap_or(base);
-        return format!("{document}#{fragment}");
-    }
-    match base.rfind('/') {
-        Some(slash) => format!("{}{reference}", &base[..=slash]),
-        None => reference.to_owned(),
-    }
+    let resolved = match toolcall_schema::refs::resolve(base, reference) {
+        Some(resolved) => Some(resolved),
+        None => toolcall_schema::refs::resolve(&format!("{ROOT}{base}"), reference)
+            .map(|r| r.strip_prefix(ROOT).map_or(r.clone(), str::to_owned)),
+    };
+    resolved.unwrap_or_else(|| reference.to_owned())
 }
 
 /// Gives a `$ref` that is a bare fragment (`#/$defs/x`) inside a schema resource of its own (a
@@ -251,5 +252,19 @@ mod tests {
         assert_eq!(props["raw"]["$ref"], "#/$defs/per%cent");
         assert_eq!(props["written"]["$ref"], "#/$defs/50%25");
         assert_eq!(props["slash"]["$ref"], "#/$defs/a~1b~0");
+    }
+
+    #[test]
+    fn ids_resolve_by_rfc_3986_and_relative_bases_stay_relative() {
+        let base = "https://example.com/a/b.json";
+        assert_eq!(resolve(base, "c.json"), "https://example.com/a/c.json");
+        assert_eq!(resolve(base, "../c.json"), "https://example.com/c.json");
+        assert_eq!(
+            resolve(base, "#/$defs/x"),
+            "https://example.com/a/b.json#/$defs/x"
+        );
+        assert_eq!(resolve("schemas/a.json", "b.json"), "schemas/b.json");
+        assert_eq!(resolve("schemas/a.json", "../b.json"), "b.json");
+        assert_eq!(resolve("", "b.json"), "b.json");
     }
 }
