@@ -6,9 +6,9 @@
 //! into identifiers.
 
 mod assertions;
-pub mod build;
-pub mod checks;
-pub mod names;
+pub(crate) mod build;
+pub(crate) mod checks;
+pub(crate) mod names;
 mod objects;
 mod recursion;
 mod scalars;
