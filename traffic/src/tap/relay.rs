@@ -182,6 +182,7 @@ impl Tap {
         let backlog = Arc::new(Backlog::new(BACKLOG_BYTES));
         let queue = Arc::clone(&backlog);
         let checking = spawn("toolcall-tap-check", move || {
+            yield_to_the_relay();
             check(monitor, reporter, &queue)
         })?;
         #[cfg(unix)]
@@ -216,6 +217,19 @@ impl Tap {
             summary,
             report_failed,
         })
+    }
+}
+
+/// Lowers the calling thread (the checking thread) to the lowest scheduling priority, nice 19:
+/// on a busy machine (two cores shared by the client, the child and the tap), the relay threads
+/// then run first whenever both are ready, and checking takes the time left; what it cannot
+/// keep up with is left unchecked and said so ([`Event::NotChecked`]). Linux only (elsewhere
+/// `setpriority` would lower the whole process); best effort.
+fn yield_to_the_relay() {
+    #[cfg(target_os = "linux")]
+    {
+        // On Linux a thread id names the thread alone.
+        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19);
     }
 }
 
