@@ -20,7 +20,7 @@ pub struct AgentRequest {
     pub method: String,
     /// Method-specific request parameters.
     ///
-    /// `params`: optional: absent, `null` and a value are kept apart.
+    /// `params`: optional, may be `null` (`MaybeUndefined`).
     pub params: MaybeUndefined<AgentRequestParams>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -394,7 +394,7 @@ pub struct WriteTextFileRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -577,11 +577,11 @@ pub struct ReadTextFileRequest {
     pub path: String,
     /// Line number to start reading from (1-based).
     ///
-    /// `line`: optional: absent, `null` and a value are kept apart.
+    /// `line`: optional, may be `null` (`MaybeUndefined`).
     pub line: MaybeUndefined<u32>,
     /// Maximum number of lines to read.
     ///
-    /// `limit`: optional: absent, `null` and a value are kept apart.
+    /// `limit`: optional, may be `null` (`MaybeUndefined`).
     pub limit: MaybeUndefined<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -589,7 +589,7 @@ pub struct ReadTextFileRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -773,7 +773,7 @@ pub struct RequestPermissionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -907,38 +907,38 @@ pub struct ToolCallUpdate {
     pub tool_call_id: ToolCallId,
     /// Update the tool kind.
     ///
-    /// `kind`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `kind`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub kind: MaybeUndefined<ToolKind>,
     /// Update the execution status.
     ///
-    /// `status`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `status`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub status: MaybeUndefined<ToolCallStatus>,
     /// Update the human-readable title.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Update the programmatic name of the tool being invoked.
     ///
     /// This field is optional. Omitting it or sending `null` both mean that
     /// the existing name is left unchanged.
     ///
-    /// `name`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `name`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub name: MaybeUndefined<String>,
     /// Replace the content collection.
     ///
-    /// `content`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `content`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub content: MaybeUndefined<Vec<ToolCallContent>>,
     /// Replace the locations collection.
     ///
-    /// `locations`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `locations`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub locations: MaybeUndefined<Vec<ToolCallLocation>>,
     /// Update the raw input.
     ///
-    /// `rawInput`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `rawInput`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub raw_input: MaybeUndefined<Value>,
     /// Update the raw output.
     ///
-    /// `rawOutput`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `rawOutput`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub raw_output: MaybeUndefined<Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -946,7 +946,7 @@ pub struct ToolCallUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -1655,15 +1655,15 @@ impl Contract for ContentBlock {}
 pub struct Annotations {
     /// Intended recipients for this content, such as the user or assistant.
     ///
-    /// `audience`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `audience`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub audience: MaybeUndefined<Vec<Role>>,
     /// Timestamp indicating when the underlying resource was last modified.
     ///
-    /// `lastModified`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `lastModified`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub last_modified: MaybeUndefined<String>,
     /// Relative importance of this content when clients choose what to surface.
     ///
-    /// `priority`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `priority`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub priority: MaybeUndefined<Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1671,7 +1671,7 @@ pub struct Annotations {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -1865,7 +1865,7 @@ impl Contract for Role {}
 pub struct TextContent {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
-    /// `annotations`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `annotations`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub annotations: MaybeUndefined<Annotations>,
     /// Text payload carried by this content block.
     ///
@@ -1877,7 +1877,7 @@ pub struct TextContent {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -1990,7 +1990,7 @@ impl Contract for TextContent {}
 pub struct ImageContent {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
-    /// `annotations`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `annotations`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub annotations: MaybeUndefined<Annotations>,
     /// Base64-encoded media payload.
     ///
@@ -2002,7 +2002,7 @@ pub struct ImageContent {
     pub mime_type: String,
     /// URI associated with this resource or media payload.
     ///
-    /// `uri`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `uri`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub uri: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2010,7 +2010,7 @@ pub struct ImageContent {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -2162,7 +2162,7 @@ impl Contract for ImageContent {}
 pub struct AudioContent {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
-    /// `annotations`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `annotations`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub annotations: MaybeUndefined<Annotations>,
     /// Base64-encoded media payload.
     ///
@@ -2178,7 +2178,7 @@ pub struct AudioContent {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -2308,15 +2308,15 @@ impl Contract for AudioContent {}
 pub struct ResourceLink {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
-    /// `annotations`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `annotations`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub annotations: MaybeUndefined<Annotations>,
     /// Optional human-readable details shown with this protocol object.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// MIME type describing the encoded media payload.
     ///
-    /// `mimeType`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `mimeType`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub mime_type: MaybeUndefined<String>,
     /// Human-readable name shown for this protocol object.
     ///
@@ -2324,11 +2324,11 @@ pub struct ResourceLink {
     pub name: String,
     /// Optional size of the linked resource in bytes, if known.
     ///
-    /// `size`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `size`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub size: MaybeUndefined<i64>,
     /// Optional display title for end-user UI.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// URI associated with this resource or media payload.
     ///
@@ -2340,7 +2340,7 @@ pub struct ResourceLink {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -2602,7 +2602,7 @@ impl Contract for EmbeddedResourceResource {}
 pub struct TextResourceContents {
     /// MIME type describing the encoded media payload.
     ///
-    /// `mimeType`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `mimeType`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub mime_type: MaybeUndefined<String>,
     /// Text payload carried by this content block.
     ///
@@ -2618,7 +2618,7 @@ pub struct TextResourceContents {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -2747,7 +2747,7 @@ pub struct BlobResourceContents {
     pub blob: String,
     /// MIME type describing the encoded media payload.
     ///
-    /// `mimeType`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `mimeType`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub mime_type: MaybeUndefined<String>,
     /// URI associated with this resource or media payload.
     ///
@@ -2759,7 +2759,7 @@ pub struct BlobResourceContents {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -2884,7 +2884,7 @@ impl Contract for BlobResourceContents {}
 pub struct EmbeddedResource {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
-    /// `annotations`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `annotations`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub annotations: MaybeUndefined<Annotations>,
     /// Embedded resource payload, either text or binary data.
     ///
@@ -2896,7 +2896,7 @@ pub struct EmbeddedResource {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3017,7 +3017,7 @@ pub struct Content {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3117,7 +3117,7 @@ pub struct Diff {
     pub path: String,
     /// The original content (omitted or `null` for new files).
     ///
-    /// `oldText`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `oldText`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub old_text: MaybeUndefined<String>,
     /// The new content after modification.
     ///
@@ -3129,7 +3129,7 @@ pub struct Diff {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3314,7 +3314,7 @@ pub struct Terminal {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3420,7 +3420,7 @@ pub struct SessionReference {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3521,7 +3521,7 @@ pub struct ToolCallLocation {
     pub path: String,
     /// Optional 1-based line number within the file.
     ///
-    /// `line`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `line`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub line: MaybeUndefined<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3529,7 +3529,7 @@ pub struct ToolCallLocation {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3667,7 +3667,7 @@ pub struct PermissionOption {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -3918,7 +3918,7 @@ pub struct CreateTerminalRequest {
     pub env: Option<Vec<EnvVariable>>,
     /// Working directory for the command. Must be an absolute path.
     ///
-    /// `cwd`: optional: absent, `null` and a value are kept apart.
+    /// `cwd`: optional, may be `null` (`MaybeUndefined`).
     pub cwd: MaybeUndefined<String>,
     /// Maximum number of output bytes to retain.
     ///
@@ -3929,7 +3929,7 @@ pub struct CreateTerminalRequest {
     /// string output, even if this means the retained output is slightly less than the
     /// specified limit.
     ///
-    /// `outputByteLimit`: optional: absent, `null` and a value are kept apart.
+    /// `outputByteLimit`: optional, may be `null` (`MaybeUndefined`).
     pub output_byte_limit: MaybeUndefined<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3937,7 +3937,7 @@ pub struct CreateTerminalRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -4142,7 +4142,7 @@ pub struct EnvVariable {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -4258,7 +4258,7 @@ pub struct TerminalOutputRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -4377,7 +4377,7 @@ pub struct ReleaseTerminalRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -4496,7 +4496,7 @@ pub struct WaitForTerminalExitRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -4615,7 +4615,7 @@ pub struct KillTerminalRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -4736,7 +4736,7 @@ pub struct CreateElicitationRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// The members that depend on the variant, beside the others on the wire.
     pub kind: CreateElicitationRequestKind,
@@ -4897,7 +4897,7 @@ pub struct ElicitationSessionScope {
     /// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     /// session without a specific tool call.
     ///
-    /// `toolCallId`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `toolCallId`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub tool_call_id: MaybeUndefined<ToolCallId>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -5070,7 +5070,7 @@ pub struct ElicitationSchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Property definitions (MUST be primitive types).
     ///
@@ -5080,13 +5080,13 @@ pub struct ElicitationSchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no property names are required.
     ///
-    /// `required`: optional: absent, `null` and a value are kept apart.
+    /// `required`: optional, may be `null` (`MaybeUndefined`).
     pub required: MaybeUndefined<Vec<String>>,
     /// Optional description of what this schema represents.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5096,7 +5096,7 @@ pub struct ElicitationSchema {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -5528,7 +5528,7 @@ pub struct EnumOption {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5538,7 +5538,7 @@ pub struct EnumOption {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -5668,55 +5668,55 @@ pub struct StringPropertySchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Minimum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
     ///
-    /// `minLength`: optional: absent, `null` and a value are kept apart.
+    /// `minLength`: optional, may be `null` (`MaybeUndefined`).
     pub min_length: MaybeUndefined<u32>,
     /// Maximum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
     ///
-    /// `maxLength`: optional: absent, `null` and a value are kept apart.
+    /// `maxLength`: optional, may be `null` (`MaybeUndefined`).
     pub max_length: MaybeUndefined<u32>,
     /// Pattern the string must match.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
     ///
-    /// `pattern`: optional: absent, `null` and a value are kept apart.
+    /// `pattern`: optional, may be `null` (`MaybeUndefined`).
     pub pattern: MaybeUndefined<String>,
     /// String format.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
     ///
-    /// `format`: optional: absent, `null` and a value are kept apart.
+    /// `format`: optional, may be `null` (`MaybeUndefined`).
     pub format: MaybeUndefined<StringFormat>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
     ///
-    /// `default`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `default`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub default: MaybeUndefined<String>,
     /// Enum values for untitled single-select enums.
     /// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
     /// declared by `enum`.
     ///
-    /// `enum`: optional: absent, `null` and a value are kept apart.
+    /// `enum`: optional, may be `null` (`MaybeUndefined`).
     pub enum_: MaybeUndefined<Vec<String>>,
     /// Titled enum options for titled single-select enums.
     /// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     /// declared by `oneOf`.
     ///
-    /// `oneOf`: optional: absent, `null` and a value are kept apart.
+    /// `oneOf`: optional, may be `null` (`MaybeUndefined`).
     pub one_of: MaybeUndefined<Vec<EnumOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5726,7 +5726,7 @@ pub struct StringPropertySchema {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -6008,31 +6008,31 @@ pub struct NumberPropertySchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Minimum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
     ///
-    /// `minimum`: optional: absent, `null` and a value are kept apart.
+    /// `minimum`: optional, may be `null` (`MaybeUndefined`).
     pub minimum: MaybeUndefined<Number>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
     ///
-    /// `maximum`: optional: absent, `null` and a value are kept apart.
+    /// `maximum`: optional, may be `null` (`MaybeUndefined`).
     pub maximum: MaybeUndefined<Number>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
     ///
-    /// `default`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `default`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub default: MaybeUndefined<Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6042,7 +6042,7 @@ pub struct NumberPropertySchema {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -6230,31 +6230,31 @@ pub struct IntegerPropertySchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Minimum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
     ///
-    /// `minimum`: optional: absent, `null` and a value are kept apart.
+    /// `minimum`: optional, may be `null` (`MaybeUndefined`).
     pub minimum: MaybeUndefined<i64>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
     ///
-    /// `maximum`: optional: absent, `null` and a value are kept apart.
+    /// `maximum`: optional, may be `null` (`MaybeUndefined`).
     pub maximum: MaybeUndefined<i64>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
     ///
-    /// `default`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `default`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub default: MaybeUndefined<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6264,7 +6264,7 @@ pub struct IntegerPropertySchema {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -6452,19 +6452,19 @@ pub struct BooleanPropertySchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
     ///
-    /// `default`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `default`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub default: MaybeUndefined<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6474,7 +6474,7 @@ pub struct BooleanPropertySchema {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -6700,7 +6700,7 @@ pub struct StringMultiSelectItems {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -6802,7 +6802,7 @@ pub struct TitledMultiSelectItems {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -6896,25 +6896,25 @@ pub struct MultiSelectPropertySchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Minimum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
     ///
-    /// `minItems`: optional: absent, `null` and a value are kept apart.
+    /// `minItems`: optional, may be `null` (`MaybeUndefined`).
     pub min_items: MaybeUndefined<u64>,
     /// Maximum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
     ///
-    /// `maxItems`: optional: absent, `null` and a value are kept apart.
+    /// `maxItems`: optional, may be `null` (`MaybeUndefined`).
     pub max_items: MaybeUndefined<u64>,
     /// The items definition describing allowed values.
     ///
@@ -6924,7 +6924,7 @@ pub struct MultiSelectPropertySchema {
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
     ///
-    /// `default`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `default`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub default: MaybeUndefined<Vec<String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6934,7 +6934,7 @@ pub struct MultiSelectPropertySchema {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -7829,7 +7829,7 @@ pub struct InitializeResponse {
     ///
     /// Note: in future versions of the protocol, this will be required.
     ///
-    /// `agentInfo`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `agentInfo`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub agent_info: MaybeUndefined<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -7837,7 +7837,7 @@ pub struct InitializeResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -8072,7 +8072,7 @@ pub struct AgentCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -8297,7 +8297,7 @@ pub struct PromptCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -8457,7 +8457,7 @@ pub struct McpCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -8590,14 +8590,14 @@ pub struct SessionCapabilities {
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports listing sessions.
     ///
-    /// `list`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `list`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub list: MaybeUndefined<SessionListCapabilities>,
     /// Whether the agent supports `session/delete`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
     ///
-    /// `delete`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `delete`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub delete: MaybeUndefined<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
     ///
@@ -8609,28 +8609,28 @@ pub struct SessionCapabilities {
     /// `SessionInfo.additionalDirectories` to report the complete ordered
     /// additional-root list associated with a listed session.
     ///
-    /// `additionalDirectories`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `additionalDirectories`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub additional_directories: MaybeUndefined<SessionAdditionalDirectoriesCapabilities>,
     /// Whether the agent supports `systemPrompt` on session lifecycle requests.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
     ///
-    /// `systemPrompt`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `systemPrompt`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub system_prompt: MaybeUndefined<SessionSystemPromptCapabilities>,
     /// Whether the agent supports `session/resume`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports resuming sessions.
     ///
-    /// `resume`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `resume`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub resume: MaybeUndefined<SessionResumeCapabilities>,
     /// Whether the agent supports `session/close`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports closing sessions.
     ///
-    /// `close`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `close`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub close: MaybeUndefined<SessionCloseCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -8638,7 +8638,7 @@ pub struct SessionCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -8870,7 +8870,7 @@ pub struct SessionListCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -8956,7 +8956,7 @@ pub struct SessionDeleteCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9045,7 +9045,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9130,7 +9130,7 @@ pub struct SessionSystemPromptCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent supports only `append`.
     ///
-    /// `mode`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `mode`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub mode: MaybeUndefined<SessionSystemPromptModeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -9138,7 +9138,7 @@ pub struct SessionSystemPromptCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9251,7 +9251,7 @@ pub struct SessionSystemPromptModeCapabilities {
     /// Supplying `{}` means the agent supports replacing its built-in default
     /// instructions with the client-provided system prompt.
     ///
-    /// `override`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `override`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub override_: MaybeUndefined<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -9259,7 +9259,7 @@ pub struct SessionSystemPromptModeCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9372,7 +9372,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9458,7 +9458,7 @@ pub struct SessionResumeCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9544,7 +9544,7 @@ pub struct SessionCloseCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9627,7 +9627,7 @@ pub struct AgentAuthCapabilities {
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports the logout method.
     ///
-    /// `logout`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `logout`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub logout: MaybeUndefined<LogoutCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -9635,7 +9635,7 @@ pub struct AgentAuthCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9742,7 +9742,7 @@ pub struct LogoutCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -9954,7 +9954,7 @@ pub struct AuthMethodTerminal {
     pub name: String,
     /// Optional human-readable description of this authentication method.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
     ///
@@ -9971,7 +9971,7 @@ pub struct AuthMethodTerminal {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10149,7 +10149,7 @@ pub struct AuthMethodAgent {
     pub name: String,
     /// Optional human-readable description of this authentication method.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -10157,7 +10157,7 @@ pub struct AuthMethodAgent {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10292,7 +10292,7 @@ pub struct Implementation {
     ///
     /// If not provided, the name SHOULD be used for display.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// Version of the implementation. Can be displayed to the user or used
     /// for debugging or metrics purposes. (e.g. "1.0.0").
@@ -10305,7 +10305,7 @@ pub struct Implementation {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10434,7 +10434,7 @@ pub struct AuthenticateResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10518,7 +10518,7 @@ pub struct LogoutResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10608,11 +10608,11 @@ pub struct NewSessionResponse {
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
     ///
-    /// `modes`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `modes`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub modes: MaybeUndefined<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     ///
-    /// `configOptions`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `configOptions`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub config_options: MaybeUndefined<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -10620,7 +10620,7 @@ pub struct NewSessionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10773,7 +10773,7 @@ pub struct SessionModeState {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -10946,7 +10946,7 @@ pub struct SessionMode {
     pub name: String,
     /// Optional human-readable details shown with this protocol object.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -10954,7 +10954,7 @@ pub struct SessionMode {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -11087,11 +11087,11 @@ pub struct SessionConfigOption {
     pub name: String,
     /// Optional description for the Client to display to the user.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Optional semantic category for this option (UX only).
     ///
-    /// `category`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `category`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub category: MaybeUndefined<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -11099,7 +11099,7 @@ pub struct SessionConfigOption {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// The members that depend on the variant, beside the others on the wire.
     pub kind: SessionConfigOptionKind,
@@ -11488,7 +11488,7 @@ pub struct SessionConfigSelectOption {
     pub name: String,
     /// Optional description for this option value.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -11496,7 +11496,7 @@ pub struct SessionConfigSelectOption {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -11637,7 +11637,7 @@ pub struct SessionConfigSelectGroup {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -11971,11 +11971,11 @@ pub struct LoadSessionResponse {
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
     ///
-    /// `modes`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `modes`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub modes: MaybeUndefined<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     ///
-    /// `configOptions`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `configOptions`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub config_options: MaybeUndefined<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -11983,7 +11983,7 @@ pub struct LoadSessionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12112,7 +12112,7 @@ pub struct ListSessionsResponse {
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. If absent, there are no more results.
     ///
-    /// `nextCursor`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `nextCursor`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub next_cursor: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -12120,7 +12120,7 @@ pub struct ListSessionsResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12252,11 +12252,11 @@ pub struct SessionInfo {
     pub additional_directories: Option<Vec<String>>,
     /// Human-readable title for the session
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// ISO 8601 timestamp of last activity
     ///
-    /// `updatedAt`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `updatedAt`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub updated_at: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -12264,7 +12264,7 @@ pub struct SessionInfo {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12444,7 +12444,7 @@ pub struct DeleteSessionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12526,11 +12526,11 @@ pub struct ResumeSessionResponse {
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
     ///
-    /// `modes`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `modes`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub modes: MaybeUndefined<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     ///
-    /// `configOptions`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `configOptions`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub config_options: MaybeUndefined<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -12538,7 +12538,7 @@ pub struct ResumeSessionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12666,7 +12666,7 @@ pub struct CloseSessionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12750,7 +12750,7 @@ pub struct SetSessionModeResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12838,7 +12838,7 @@ pub struct SetSessionConfigOptionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -12944,7 +12944,7 @@ pub struct PromptResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -13169,7 +13169,7 @@ pub struct Error {
     /// Optional primitive or structured value that contains additional information about the error.
     /// This may include debugging information or context-specific details.
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `data`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub data: MaybeUndefined<Value>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -13366,7 +13366,7 @@ pub struct AgentNotification {
     pub method: String,
     /// Method-specific notification parameters.
     ///
-    /// `params`: optional: absent, `null` and a value are kept apart.
+    /// `params`: optional, may be `null` (`MaybeUndefined`).
     pub params: MaybeUndefined<AgentNotificationParams>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -13553,7 +13553,7 @@ pub struct SessionNotification {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -14087,7 +14087,7 @@ pub struct ContentChunk {
     /// All chunks belonging to the same message share the same `messageId`.
     /// A change in `messageId` indicates a new message has started.
     ///
-    /// `messageId`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `messageId`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub message_id: MaybeUndefined<MessageId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -14095,7 +14095,7 @@ pub struct ContentChunk {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -14224,7 +14224,7 @@ pub struct ToolCall {
     /// This field is optional. Omitting it or sending `null` both mean that no
     /// tool name is available.
     ///
-    /// `name`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `name`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub name: MaybeUndefined<String>,
     /// The category of tool being invoked.
     /// Helps clients choose appropriate icons and UI treatment.
@@ -14246,11 +14246,11 @@ pub struct ToolCall {
     pub locations: Option<Vec<ToolCallLocation>>,
     /// Raw input parameters sent to the tool.
     ///
-    /// `rawInput`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `rawInput`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub raw_input: MaybeUndefined<Value>,
     /// Raw output returned by the tool.
     ///
-    /// `rawOutput`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `rawOutput`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub raw_output: MaybeUndefined<Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -14258,7 +14258,7 @@ pub struct ToolCall {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -14539,7 +14539,7 @@ pub struct PlanEntry {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -14790,7 +14790,7 @@ pub struct Plan {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15006,7 +15006,7 @@ pub struct PlanItems {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15125,7 +15125,7 @@ pub struct PlanMarkdown {
     /// be absolute. `content` is the plan to display whether or not `path` is set.
     /// Clients can use `path` to open the file.
     ///
-    /// `path`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `path`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub path: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -15133,7 +15133,7 @@ pub struct PlanMarkdown {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15266,7 +15266,7 @@ pub struct PlanUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15366,7 +15366,7 @@ pub struct PlanRemoved {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15466,7 +15466,7 @@ pub struct AvailableCommand {
     pub description: String,
     /// Input for the command if required
     ///
-    /// `input`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `input`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub input: MaybeUndefined<AvailableCommandInput>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -15474,7 +15474,7 @@ pub struct AvailableCommand {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15640,7 +15640,7 @@ pub struct UnstructuredCommandInput {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15740,7 +15740,7 @@ pub struct AvailableCommandsUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15849,7 +15849,7 @@ pub struct CurrentModeUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -15949,7 +15949,7 @@ pub struct ConfigOptionUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -16048,11 +16048,11 @@ impl Contract for ConfigOptionUpdate {}
 pub struct SessionInfoUpdate {
     /// Human-readable title for the session. Set to null to clear.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// ISO 8601 timestamp of last activity. Set to null to clear.
     ///
-    /// `updatedAt`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `updatedAt`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub updated_at: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -16060,7 +16060,7 @@ pub struct SessionInfoUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -16195,7 +16195,7 @@ pub struct Cost {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -16307,7 +16307,7 @@ pub struct UsageUpdate {
     pub size: u64,
     /// Cumulative session cost (optional).
     ///
-    /// `cost`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `cost`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub cost: MaybeUndefined<Cost>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -16315,7 +16315,7 @@ pub struct UsageUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -16526,13 +16526,13 @@ pub struct Notice {
     ///
     /// Omitted and `null` are equivalent and mean no description was supplied.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Metadata scoped to this notice.
     ///
     /// Omitted and `null` are equivalent and mean no metadata was supplied.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -16795,15 +16795,15 @@ pub struct CompactionUpdate {
     pub status: CompactionStatus,
     /// Complete replacement user-displayable summary content for the compaction.
     ///
-    /// `summary`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `summary`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub summary: MaybeUndefined<Vec<ContentBlock>>,
     /// Human-readable error details for the compaction.
     ///
-    /// `error`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `error`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub error: MaybeUndefined<String>,
     /// Extensible metadata patch for this compaction.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -16969,7 +16969,7 @@ pub struct CompactionSummaryChunk {
     pub content: ContentBlock,
     /// Metadata scoped to this chunk. Omission and `null` both mean absent.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -17081,13 +17081,13 @@ pub struct SubagentSessionCapabilities {
     /// the session. Omitted or `null` means unsupported. An object (including
     /// `{}`) means supported.
     ///
-    /// `cancel`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `cancel`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub cancel: MaybeUndefined<SessionCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -17194,7 +17194,7 @@ pub struct SessionCancelCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -17385,7 +17385,7 @@ pub struct RunningStateUpdate {
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -17468,7 +17468,7 @@ pub struct ErrorStopReason {
     /// Optional. Omitted or `null` both mean the agent is not reporting failure details.
     /// Agents SHOULD include it.
     ///
-    /// `error`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `error`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub error: MaybeUndefined<Error>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -17552,7 +17552,7 @@ pub struct IdleStateUpdate {
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// The members that depend on the variant, beside the others on the wire.
     pub kind: IdleStateUpdateKind,
@@ -18080,7 +18080,7 @@ pub struct RequiresActionStateUpdate {
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -18173,7 +18173,7 @@ pub struct UnknownStateUpdate {
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -18280,7 +18280,7 @@ pub struct SubagentUpdate {
     /// Omitted means unchanged. `null` clears it. If unset, the Client chooses
     /// a fallback presentation.
     ///
-    /// `title`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `title`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub title: MaybeUndefined<String>,
     /// The parent's human-readable description of the child's role or purpose.
     ///
@@ -18288,7 +18288,7 @@ pub struct SubagentUpdate {
     /// a fallback presentation. This is current display metadata, not the
     /// history of instructions sent to the child.
     ///
-    /// `description`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `description`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub description: MaybeUndefined<String>,
     /// Client-initiated session mutations permitted for this subagent session.
     ///
@@ -18297,7 +18297,7 @@ pub struct SubagentUpdate {
     /// Read-only operations retain their normal protocol semantics and capability
     /// requirements. A concrete object replaces the whole capability set.
     ///
-    /// `capabilities`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `capabilities`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub capabilities: MaybeUndefined<SubagentSessionCapabilities>,
     /// Current state snapshot for the child session.
     ///
@@ -18306,7 +18306,7 @@ pub struct SubagentUpdate {
     /// replaces the previous state object wholesale. If never supplied, the
     /// current activity is unset/unconfirmed.
     ///
-    /// `state`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `state`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub state: MaybeUndefined<StateUpdate>,
     /// The child's working directory. Must be an absolute path.
     ///
@@ -18315,7 +18315,7 @@ pub struct SubagentUpdate {
     /// effective working directory. Clients use this value for the child's
     /// root set and as the default terminal working directory.
     ///
-    /// `cwd`: optional: absent, `null` and a value are kept apart.
+    /// `cwd`: optional, may be `null` (`MaybeUndefined`).
     pub cwd: MaybeUndefined<String>,
     /// Additional workspace roots for the child. Each path MUST be absolute.
     ///
@@ -18325,7 +18325,7 @@ pub struct SubagentUpdate {
     /// array replaces the whole list. `[]` reports no additional directories.
     /// Clients use these values for the child's root set.
     ///
-    /// `additionalDirectories`: optional: absent, `null` and a value are kept apart.
+    /// `additionalDirectories`: optional, may be `null` (`MaybeUndefined`).
     pub additional_directories: MaybeUndefined<Vec<String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -18334,7 +18334,7 @@ pub struct SubagentUpdate {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     /// Omitted means unchanged. `null` removes the metadata.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -18564,13 +18564,13 @@ pub struct SessionMessage {
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
     ///
-    /// `senderSessionId`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `senderSessionId`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub sender_session_id: MaybeUndefined<SessionId>,
     /// The receiving session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
     ///
-    /// `recipientSessionId`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `recipientSessionId`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub recipient_session_id: MaybeUndefined<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
     /// sender's transcript.
@@ -18578,7 +18578,7 @@ pub struct SessionMessage {
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
     ///
-    /// `senderMessageId`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `senderMessageId`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub sender_message_id: MaybeUndefined<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
     /// recipient's transcript.
@@ -18586,18 +18586,18 @@ pub struct SessionMessage {
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
     /// after the message starts streaming.
     ///
-    /// `recipientMessageId`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `recipientMessageId`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub recipient_message_id: MaybeUndefined<MessageId>,
     /// Omitted leaves content unchanged. `null` or `[]` clears it.
     /// A non-empty array replaces all content.
     ///
-    /// `content`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent, an invalid item is skipped (reported).
+    /// `content`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent, an invalid item is skipped (reported).
     pub content: MaybeUndefined<Vec<ContentBlock>>,
     /// Omitted leaves metadata unchanged. `null` removes it.
     ///
     /// Implementations MUST NOT make assumptions about values in `_meta`.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -18819,7 +18819,7 @@ pub struct SessionMessageChunk {
     ///
     /// Implementations MUST NOT make assumptions about values in `_meta`.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -18936,7 +18936,7 @@ pub struct CompleteElicitationNotification {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -19066,7 +19066,7 @@ pub struct ClientRequest {
     pub method: String,
     /// Method-specific request parameters.
     ///
-    /// `params`: optional: absent, `null` and a value are kept apart.
+    /// `params`: optional, may be `null` (`MaybeUndefined`).
     pub params: MaybeUndefined<ClientRequestParams>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -19417,7 +19417,7 @@ pub struct InitializeRequest {
     ///
     /// Note: in future versions of the protocol, this will be required.
     ///
-    /// `clientInfo`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `clientInfo`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub client_info: MaybeUndefined<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -19425,7 +19425,7 @@ pub struct InitializeRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -19581,7 +19581,7 @@ pub struct ClientCapabilities {
     /// Optional. Omitted or `null` both mean the client does not advertise any
     /// session-related extensions.
     ///
-    /// `session`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `session`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub session: MaybeUndefined<ClientSessionCapabilities>,
     /// Whether the client understands exposed subagent sessions.
     ///
@@ -19592,14 +19592,14 @@ pub struct ClientCapabilities {
     ///
     /// See protocol docs: [Subagents](https://agentclientprotocol.com/protocol/v1/subagents)
     ///
-    /// `subagents`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `subagents`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub subagents: MaybeUndefined<SubagentCapabilities>,
     /// Whether the Client supports `plan_update` and `plan_removed` session updates.
     ///
     /// Optional. Omitted or `null` both mean the Client does not advertise support.
     /// Supplying `{}` means the Client can receive both update types.
     ///
-    /// `plan`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `plan`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub plan: MaybeUndefined<PlanCapabilities>,
     /// Authentication capabilities supported by the client.
     /// Determines which authentication method types the agent may include
@@ -19613,7 +19613,7 @@ pub struct ClientCapabilities {
     /// Optional. Omitted or `null` both mean the client does not advertise
     /// elicitation support.
     ///
-    /// `elicitation`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `elicitation`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub elicitation: MaybeUndefined<ElicitationCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -19621,7 +19621,7 @@ pub struct ClientCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -19871,7 +19871,7 @@ pub struct FileSystemCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -19994,21 +19994,21 @@ pub struct ClientSessionCapabilities {
     /// Support for ID-addressed context compaction updates. Omitted or `null`
     /// means unsupported. `{}` advertises the complete compaction contract.
     ///
-    /// `compaction`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `compaction`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub compaction: MaybeUndefined<CompactionCapabilities>,
     /// Config option capabilities supported by the client.
     ///
     /// Omitted or `null` both mean the client does not advertise support for any
     /// config option extensions.
     ///
-    /// `configOptions`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `configOptions`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub config_options: MaybeUndefined<SessionConfigOptionsCapabilities>,
     /// Support for live user-facing `notice` session updates.
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise support.
     /// Supplying `{}` means the client can present notices to the user.
     ///
-    /// `notices`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `notices`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub notices: MaybeUndefined<NoticeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -20016,7 +20016,7 @@ pub struct ClientSessionCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20200,7 +20200,7 @@ pub struct SessionConfigOptionsCapabilities {
     /// `configOptions`, and the client may send `session/set_config_option`
     /// requests with `type: "boolean"` and a boolean `value`.
     ///
-    /// `boolean`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `boolean`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub boolean: MaybeUndefined<BooleanConfigOptionCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -20208,7 +20208,7 @@ pub struct SessionConfigOptionsCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20317,7 +20317,7 @@ pub struct BooleanConfigOptionCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20430,7 +20430,7 @@ pub struct SubagentCapabilities {
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20514,7 +20514,7 @@ pub struct PlanCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20610,7 +20610,7 @@ pub struct AuthCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20714,14 +20714,14 @@ pub struct ElicitationCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
     /// Supplying `{}` explicitly advertises form support.
     ///
-    /// `form`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `form`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub form: MaybeUndefined<ElicitationFormCapabilities>,
     /// Whether the client supports URL-based elicitation.
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise support.
     /// Supplying `{}` means the client supports URL-based elicitation.
     ///
-    /// `url`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `url`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub url: MaybeUndefined<ElicitationUrlCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -20731,7 +20731,7 @@ pub struct ElicitationCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20861,7 +20861,7 @@ pub struct ElicitationFormCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -20949,7 +20949,7 @@ pub struct ElicitationUrlCapabilities {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21040,7 +21040,7 @@ pub struct AuthenticateRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21138,7 +21138,7 @@ pub struct LogoutRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21240,7 +21240,7 @@ pub struct NewSessionRequest {
     /// own default instructions. Clients MUST only send this when the Agent
     /// advertises `sessionCapabilities.systemPrompt`.
     ///
-    /// `systemPrompt`: optional: absent, `null` and a value are kept apart.
+    /// `systemPrompt`: optional, may be `null` (`MaybeUndefined`).
     pub system_prompt: MaybeUndefined<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -21248,7 +21248,7 @@ pub struct NewSessionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21489,7 +21489,7 @@ pub struct HttpHeader {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21609,7 +21609,7 @@ pub struct McpServerHttp {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21745,7 +21745,7 @@ pub struct McpServerSse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -21885,7 +21885,7 @@ pub struct McpServerStdio {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22052,7 +22052,7 @@ pub struct SystemPrompt {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22261,7 +22261,7 @@ pub struct LoadSessionRequest {
     /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
     /// when the session was created.
     ///
-    /// `systemPrompt`: optional: absent, `null` and a value are kept apart.
+    /// `systemPrompt`: optional, may be `null` (`MaybeUndefined`).
     pub system_prompt: MaybeUndefined<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -22269,7 +22269,7 @@ pub struct LoadSessionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22435,11 +22435,11 @@ impl Contract for LoadSessionRequest {}
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
     ///
-    /// `cwd`: optional: absent, `null` and a value are kept apart.
+    /// `cwd`: optional, may be `null` (`MaybeUndefined`).
     pub cwd: MaybeUndefined<String>,
     /// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
     ///
-    /// `cursor`: optional: absent, `null` and a value are kept apart.
+    /// `cursor`: optional, may be `null` (`MaybeUndefined`).
     pub cursor: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -22447,7 +22447,7 @@ pub struct ListSessionsRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22573,7 +22573,7 @@ pub struct DeleteSessionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22697,7 +22697,7 @@ pub struct ResumeSessionRequest {
     /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
     /// when the session was created.
     ///
-    /// `systemPrompt`: optional: absent, `null` and a value are kept apart.
+    /// `systemPrompt`: optional, may be `null` (`MaybeUndefined`).
     pub system_prompt: MaybeUndefined<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -22705,7 +22705,7 @@ pub struct ResumeSessionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22884,7 +22884,7 @@ pub struct CloseSessionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -22988,7 +22988,7 @@ pub struct SetSessionModeRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -23107,7 +23107,7 @@ pub struct SetSessionConfigOptionRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// The members that depend on the variant, beside the others on the wire.
     pub kind: SetSessionConfigOptionRequestKind,
@@ -23431,7 +23431,7 @@ pub struct PromptRequest {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -23883,7 +23883,7 @@ pub struct WriteTextFileResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -23971,7 +23971,7 @@ pub struct ReadTextFileResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24071,7 +24071,7 @@ pub struct RequestPermissionResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24294,7 +24294,7 @@ pub struct SelectedPermissionOutcome {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24394,7 +24394,7 @@ pub struct CreateTerminalResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24494,7 +24494,7 @@ pub struct TerminalOutputResponse {
     pub truncated: bool,
     /// Exit status if the command has completed.
     ///
-    /// `exitStatus`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `exitStatus`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub exit_status: MaybeUndefined<TerminalExitStatus>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -24502,7 +24502,7 @@ pub struct TerminalOutputResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24632,11 +24632,11 @@ impl Contract for TerminalOutputResponse {}
 pub struct TerminalExitStatus {
     /// The process exit code (may be null if terminated by signal).
     ///
-    /// `exitCode`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `exitCode`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub exit_code: MaybeUndefined<u32>,
     /// The signal that terminated the process (may be null if exited normally).
     ///
-    /// `signal`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `signal`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub signal: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -24644,7 +24644,7 @@ pub struct TerminalExitStatus {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24779,7 +24779,7 @@ pub struct ReleaseTerminalResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -24859,11 +24859,11 @@ impl Contract for ReleaseTerminalResponse {}
 pub struct WaitForTerminalExitResponse {
     /// The process exit code (may be null if terminated by signal).
     ///
-    /// `exitCode`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `exitCode`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub exit_code: MaybeUndefined<u32>,
     /// The signal that terminated the process (may be null if exited normally).
     ///
-    /// `signal`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `signal`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub signal: MaybeUndefined<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -24871,7 +24871,7 @@ pub struct WaitForTerminalExitResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -25006,7 +25006,7 @@ pub struct KillTerminalResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -25092,7 +25092,7 @@ pub struct CreateElicitationResponse {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// The members that depend on the variant, beside the others on the wire.
     pub kind: CreateElicitationResponseKind,
@@ -25434,7 +25434,7 @@ impl Contract for ElicitationContentValue {}
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
     ///
-    /// `content`: optional: absent, `null` and a value are kept apart.
+    /// `content`: optional, may be `null` (`MaybeUndefined`).
     pub content: MaybeUndefined<BTreeMap<String, ElicitationContentValue>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -25520,7 +25520,7 @@ pub struct ClientNotification {
     pub method: String,
     /// Method-specific notification parameters.
     ///
-    /// `params`: optional: absent, `null` and a value are kept apart.
+    /// `params`: optional, may be `null` (`MaybeUndefined`).
     pub params: MaybeUndefined<ClientNotificationParams>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -25687,7 +25687,7 @@ pub struct CancelNotification {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -25789,7 +25789,7 @@ pub struct CancelRequestNotification {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ///
-    /// `_meta`: optional: absent, `null` and a value are kept apart; a malformed value decodes as absent (reported).
+    /// `_meta`: optional, may be `null` (`MaybeUndefined`); a malformed value decodes as absent (reported).
     pub meta: MaybeUndefined<Map<String, Value>>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,

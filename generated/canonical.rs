@@ -1479,7 +1479,7 @@ pub struct CanonicalToolError {
     pub message: String,
     /// Details of the failure (any JSON value, `null` included), valid against the tool's `error_data_schema` when it has one. Absent and `null` differ: absent is no data, `null` is the data `null`.
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
 }
 impl Serialize for CanonicalToolError {

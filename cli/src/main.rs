@@ -15,6 +15,11 @@
 //! ([`toolcall_traffic::tap`]). Exit status: the child's (128 + the signal when a signal ended
 //! it), 127 when COMMAND cannot be started, 2 on a usage or I/O error before it starts.
 //!
+//! `toolcall tap --listen ADDRESS --upstream URL [--transcript FILE] [--format text|json]
+//! [--report FILE]` is the same check as a reverse proxy in front of a remote MCP server, over
+//! Streamable HTTP and HTTP+SSE (`tap_http`). Exit status: 0 when every message was `ok` or
+//! `lenient`, 1 when one was `invalid`, `unchecked` or `over-limit`, 2 when it could not start.
+//!
 //! `toolcall tools project [--namespace NAME] [--max-len N] [--alphabet openai|canonical|mcp]
 //! [--chars CHARS] [--format text|json] FILE` projects the tool names of a `tools/list` result
 //! ([`toolcall_hops::names`]). Exit status: 0, 1 when two tools cannot be told apart,
@@ -29,6 +34,8 @@
 //! ([`toolcall_contracts::bundle`]); `toolcall schemas list` prints its root types. Exit status:
 //! 0, or 2 on an I/O error.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
@@ -41,11 +48,12 @@ use toolcall_contracts::bundle;
 use toolcall_schema::diff as schema_diff;
 use toolcall_traffic::tap::{Lifecycle, Monitor, ReportFormat, Reporter, Tap, TapError};
 use toolcall_traffic::{
-    read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript, Verdict,
-    MCP_VERSIONS,
+    in_session, read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript,
+    Verdict, MCP_VERSIONS,
 };
 
 mod hops;
+mod tap_http;
 
 #[derive(Parser)]
 #[command(
@@ -118,8 +126,48 @@ enum Command {
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=127), usize::from)
         )]
         max_depth: usize,
+        /// Relay HTTP instead of running a command: listen on ADDRESS (loopback unless
+        /// --allow-remote) as a reverse proxy in front of --upstream, a remote MCP server.
+        #[arg(
+            long,
+            value_name = "ADDRESS",
+            requires = "upstream",
+            conflicts_with = "command"
+        )]
+        listen: Option<std::net::SocketAddr>,
+        /// The MCP server's base URL (`http://host:port`); the client uses the same paths on
+        /// --listen.
+        #[arg(long, value_name = "URL", requires = "listen")]
+        upstream: Option<String>,
+        /// With --listen: the transport, recognized from the traffic by default (a `GET` stream
+        /// announcing an `endpoint` is HTTP+SSE, the rest Streamable HTTP).
+        #[arg(long, value_enum, default_value_t = HttpTransport::Auto, requires = "listen")]
+        transport: HttpTransport,
+        /// With --listen: allow an ADDRESS that is not loopback (other machines can then use the
+        /// upstream through the tap).
+        #[arg(long, requires = "listen")]
+        allow_remote: bool,
+        /// With --listen: a host name accepted in `Host` besides this tap's address (any port).
+        #[arg(long = "allow-host", value_name = "NAME", requires = "listen")]
+        allow_hosts: Vec<String>,
+        /// With --listen: an `Origin` accepted besides local ones (`https://app.example`).
+        #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "listen")]
+        allow_origins: Vec<String>,
+        /// With --listen: seconds the upstream has to start a response (then the client gets
+        /// `504 Gateway Timeout`).
+        #[arg(
+            long,
+            value_name = "SECONDS",
+            default_value_t = 120.0,
+            requires = "listen"
+        )]
+        upstream_timeout: f64,
         /// The agent or server to run, and its arguments (after `--`).
-        #[arg(last = true, required = true, value_name = "COMMAND")]
+        #[arg(
+            last = true,
+            required_unless_present = "listen",
+            value_name = "COMMAND"
+        )]
         command: Vec<OsString>,
     },
     /// Work with MCP tool lists.
@@ -284,7 +332,22 @@ End of file on stdin closes COMMAND's stdin; when COMMAND exits, the tap exits w
 (128 + the signal when a signal ended it); SIGINT, SIGTERM and SIGHUP are forwarded to it.
 
 Exit status: COMMAND's; 127 when COMMAND cannot be started; 2 on a usage or I/O error before it \
-starts.";
+starts.
+
+With --listen ADDRESS --upstream URL instead of COMMAND, the tap is a reverse proxy in front of a \
+remote MCP server (URL is its base, `http://host:port`; clients use the same paths on ADDRESS), \
+over Streamable HTTP and HTTP+SSE (recognized from the traffic, or --transport). Bodies are \
+relayed byte for byte and server-sent events as they arrive; hop-by-hop headers are dropped, \
+`Host` names the upstream, `Via` is added. Every JSON-RPC message is checked as above, one \
+session per Mcp-Session-Id or SSE stream; transcript records and report lines name their \
+session ({\"session\": 1, \"from\": ..., \"message\": ...}, which `toolcall validate` reads). \
+ADDRESS must be loopback unless --allow-remote; a request whose Host is not the tap's address \
+or whose Origin is not local gets 403 (--allow-host, --allow-origin); Authorization, cookies and \
+API keys are relayed and redacted in the report. An upstream that cannot be reached gets the \
+client 502, one that does not answer within --upstream-timeout 504; the report says so, and \
+when a stream breaks off, ends without its response, or loses its client. Runs until SIGINT or \
+SIGTERM; exit status 0 when every message was ok or lenient, 1 when one was invalid, \
+unchecked or over-limit, 2 when it could not start.";
 
 /// `toolcall schemas export --help`.
 const EXPORT_LONG_ABOUT: &str = "\
@@ -354,6 +417,16 @@ enum Format {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum HttpTransport {
+    /// Recognized from the traffic.
+    Auto,
+    /// Streamable HTTP (MCP 2025-03-26 and later).
+    StreamableHttp,
+    /// HTTP+SSE (MCP 2024-11-05).
+    Sse,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum TapFormat {
     /// `toolcall tap: line N (FROM): ...` lines for what is not ok, then the summary line.
     Text,
@@ -403,15 +476,44 @@ fn main() -> ExitCode {
             report,
             max_bytes,
             max_depth,
+            listen,
+            upstream,
+            transport,
+            allow_remote,
+            allow_hosts,
+            allow_origins,
+            upstream_timeout,
             command,
         } => {
             let limits = Checker::DEFAULT_LIMITS
                 .with_max_bytes(max_bytes)
                 .with_max_depth(max_depth);
+            let json = format == TapFormat::Json;
             let format = match format {
                 TapFormat::Text => ReportFormat::Text,
                 TapFormat::Json => ReportFormat::Json,
             };
+            if let (Some(listen), Some(upstream)) = (listen, upstream) {
+                let options = tap_http::Options {
+                    listen,
+                    upstream,
+                    allow_remote,
+                    allow_hosts,
+                    allow_origins,
+                    transport: match transport {
+                        HttpTransport::Auto => tap_http::Transport::Auto,
+                        HttpTransport::StreamableHttp => tap_http::Transport::StreamableHttp,
+                        HttpTransport::Sse => tap_http::Transport::Sse,
+                    },
+                    upstream_timeout: std::time::Duration::from_secs_f64(
+                        upstream_timeout.clamp(0.001, 86_400.0),
+                    ),
+                    transcript,
+                    json,
+                    max_bytes,
+                };
+                return tap_http_main(options, format, report.as_deref(), limits);
+            }
             Ok(tap(
                 transcript.as_deref(),
                 format,
@@ -525,14 +627,19 @@ fn validate(
         let file = path.to_string_lossy();
         let checked_before = summary.messages;
         let messages = split_messages(&content);
-        let mut transcript = Transcript::default();
-        let mut followed = Lifecycle::default();
+        // One session per file, or per session named in the records (the HTTP tap's).
+        let mut sessions: HashMap<Option<String>, (Transcript, Lifecycle)> = HashMap::new();
         for message in &messages {
+            let (session, text) = match in_session(message.text) {
+                Some((session, record)) => (Some(session), Cow::Owned(record)),
+                None => (None, Cow::Borrowed(message.text)),
+            };
+            let (transcript, followed) = sessions.entry(session).or_default();
             if reading.independent {
-                transcript = Transcript::default();
+                *transcript = Transcript::default();
             }
             transcript.at_line(message.line);
-            let verdict = checker.check(&mut transcript, message.text);
+            let verdict = checker.check(transcript, &text);
             summary.add(&verdict);
             match format {
                 Format::Text => print_text(&mut out, &file, message.line, &verdict)?,
@@ -548,7 +655,7 @@ fn validate(
             if !reading.lifecycle {
                 continue;
             }
-            let Ok(value) = serde_json::from_slice::<serde_json::Value>(message.text) else {
+            let Ok(value) = serde_json::from_slice::<serde_json::Value>(&text) else {
                 continue;
             };
             // A transcript line's message and sender; a bare message's sender is unknown.
@@ -669,6 +776,37 @@ fn tap(
             ExitCode::from(2)
         }
     }
+}
+
+/// `toolcall tap --listen ... --upstream ...`.
+fn tap_http_main(
+    options: tap_http::Options,
+    format: ReportFormat,
+    report: Option<&Path>,
+    limits: DecodeLimits,
+) -> ExitCode {
+    let checker = match Checker::new() {
+        Ok(checker) => checker,
+        Err(error) => {
+            eprintln!("toolcall: {}", chain(&error));
+            return ExitCode::from(2);
+        }
+    };
+    let out: Box<dyn Write + Send> = match report {
+        Some(path) => match File::create(path) {
+            Ok(file) => Box::new(io::BufWriter::new(file)),
+            Err(error) => {
+                eprintln!("toolcall: cannot create `{}`: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => Box::new(io::stderr()),
+    };
+    tap_http::run(
+        options,
+        Monitor::new(checker, limits).mcp_server(),
+        Reporter::new(format, out),
+    )
 }
 
 fn schemas_diff(format: DiffFormat, old: &Path, new: &Path) -> io::Result<ExitCode> {

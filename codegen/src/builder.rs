@@ -127,6 +127,7 @@ impl Builder {
             keep_unknown_members: self.keep_unknown_members,
             null_as_absent: false,
             unknown_enum_as_other: false,
+            doc_site: None,
             runtime: Runtime::External,
         };
         let source = crate::model::checks::Source {

@@ -35,6 +35,10 @@ pub struct Family {
     /// A string enumeration with the value `other` takes any value it does not know as `other`
     /// (reported as `unknown_value`), as the official ACP crate does (`ToolKind`).
     pub unknown_enum_as_other: bool,
+    /// The site that the schema's site-relative documentation links (`[Meta](/specification/...)`)
+    /// point into: they become absolute in the generated docs, where a relative link renders
+    /// broken. `None`: links are left as they are.
+    pub doc_site: Option<&'static str>,
     /// Where generated code finds its support code.
     pub runtime: Runtime,
 }
@@ -60,6 +64,7 @@ pub const ACP: Family = Family {
     null_as_absent: true,
     // The official crate reads an unknown `ToolKind` as `other`; so do we, and report it.
     unknown_enum_as_other: true,
+    doc_site: None,
     runtime: Runtime::Crate,
 };
 
@@ -83,6 +88,7 @@ pub const ROUTE: Family = Family {
     // The route contract: an optional member sent as `null` decodes as absent.
     null_as_absent: true,
     unknown_enum_as_other: false,
+    doc_site: None,
     runtime: Runtime::Crate,
 };
 
@@ -132,6 +138,7 @@ pub const CANONICAL: Family = Family {
     keep_unknown_members: false,
     null_as_absent: true,
     unknown_enum_as_other: false,
+    doc_site: None,
     runtime: Runtime::Crate,
 };
 
@@ -139,7 +146,8 @@ pub const CANONICAL: Family = Family {
 ///
 /// MCP adds members and methods in every version: `#[non_exhaustive]` types with `new` and
 /// setters; members the schema does not define (and `_meta` contents) are kept. A `null` where
-/// the schema does not admit one is refused, as the official SDKs refuse it.
+/// the schema does not admit one is refused, as the official SDKs refuse it. The schema's
+/// documentation links are relative to modelcontextprotocol.io.
 const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'static str) -> Family {
     Family {
         name,
@@ -153,58 +161,33 @@ const fn mcp(name: &'static str, schemas: &'static [&'static str], output: &'sta
         keep_unknown_members: true,
         null_as_absent: false,
         unknown_enum_as_other: false,
+        doc_site: Some("https://modelcontextprotocol.io"),
         runtime: Runtime::Crate,
     }
 }
 
-/// MCP 2024-11-05 (draft-07 schema).
-pub const MCP_2024_11_05: Family = mcp(
-    "mcp-2024-11-05",
-    &["schema/mcp/2024-11-05/schema.json"],
-    "generated/mcp/v2024_11_05.rs",
-);
-/// MCP 2025-03-26 (draft-07 schema).
-pub const MCP_2025_03_26: Family = mcp(
-    "mcp-2025-03-26",
-    &["schema/mcp/2025-03-26/schema.json"],
-    "generated/mcp/v2025_03_26.rs",
-);
-/// MCP 2025-06-18 (draft-07 schema).
-pub const MCP_2025_06_18: Family = mcp(
-    "mcp-2025-06-18",
-    &["schema/mcp/2025-06-18/schema.json"],
-    "generated/mcp/v2025_06_18.rs",
-);
-/// MCP 2025-11-25.
-pub const MCP_2025_11_25: Family = mcp(
-    "mcp-2025-11-25",
-    &["schema/mcp/2025-11-25/schema.json"],
-    "generated/mcp/v2025_11_25.rs",
-);
-/// MCP 2026-07-28.
-pub const MCP_2026_07_28: Family = mcp(
-    "mcp-2026-07-28",
-    &["schema/mcp/2026-07-28/schema.json"],
-    "generated/mcp/v2026_07_28.rs",
-);
+/// Declares the MCP families, one per version of `toolcall_schema::mcp_versions!` (the one list
+/// of protocol versions), and [`ALL`].
+macro_rules! mcp_families {
+    ($(($version:literal, $module:ident, $feature:literal)),* $(,)?) => {
+        /// The MCP families, oldest first: `schema/mcp/<version>/schema.json` into
+        /// `generated/mcp/v<version>.rs`.
+        pub const MCP: &[Family] = &[$(
+            mcp(
+                $feature,
+                &[concat!("schema/mcp/", $version, "/schema.json")],
+                concat!("generated/mcp/", stringify!($module), ".rs"),
+            )
+        ),*];
 
-/// The MCP families, oldest first.
-pub const MCP: &[Family] = &[
-    MCP_2024_11_05,
-    MCP_2025_03_26,
-    MCP_2025_06_18,
-    MCP_2025_11_25,
-    MCP_2026_07_28,
-];
-
-/// Every family, in generation order.
-pub const ALL: &[Family] = &[
-    ACP,
-    ROUTE,
-    CANONICAL,
-    MCP_2024_11_05,
-    MCP_2025_03_26,
-    MCP_2025_06_18,
-    MCP_2025_11_25,
-    MCP_2026_07_28,
-];
+        /// Every family, in generation order.
+        pub const ALL: &[Family] = &[ACP, ROUTE, CANONICAL, $(
+            mcp(
+                $feature,
+                &[concat!("schema/mcp/", $version, "/schema.json")],
+                concat!("generated/mcp/", stringify!($module), ".rs"),
+            )
+        ),*];
+    };
+}
+toolcall_schema::mcp_versions!(mcp_families);

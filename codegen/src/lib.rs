@@ -101,6 +101,14 @@ pub fn model_with_checks(
     if !errors.is_empty() {
         return Err(PipelineError::Check(errors));
     }
+    let linked;
+    let files = match family.doc_site {
+        Some(site) => {
+            linked = normalize::links::absolute(files, site);
+            &linked[..]
+        }
+        None => files,
+    };
     let normalized = normalize::normalize_with(files, family.generate_root, checks.is_some())?;
     let options = model::build::Options {
         roots: family.roots,

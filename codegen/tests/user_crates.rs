@@ -211,19 +211,19 @@ fn the_official_mcp_schema_generates_whole_and_builds_in_a_user_crate() {
     cargo_in(&dir, &["build"]);
 }
 
-/// A module that needs a feature of `toolcall-contracts` the user's crate does not turn on
-/// fails to compile with one message per feature naming it (issue 22, item 12: it failed with
-/// ``cannot find `Pattern` in `rt` ``), nothing from inside `rt`.
-#[test]
-fn a_module_needing_a_feature_that_is_off_names_the_feature() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates/features-off");
+/// A crate `name` holding the module `toolcall-codegen generate` writes for `schema` (after
+/// `edit`), on `toolcall-contracts` without features; builds it and returns whether it built
+/// and the error lines of its own module (`--message-format=short`), with the whole stderr.
+fn build_module_crate(
+    name: &str,
+    schema: &str,
+    edit: impl Fn(&str) -> String,
+) -> (bool, Vec<String>, String) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("user-crates")
+        .join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
-    write_if_changed(
-        &dir.join("schema.json"),
-        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
-            "Code": {"type": "string", "pattern": "^[a-z]+$"},
-            "Name": {"type": "string", "not": {"const": ""}}}}"#,
-    );
+    write_if_changed(&dir.join("schema.json"), schema);
     generate_in(
         &dir,
         &[
@@ -233,15 +233,11 @@ fn a_module_needing_a_feature_that_is_off_names_the_feature() {
             dir.join("module.rs").as_os_str(),
         ],
     );
-    copy_if_changed(
-        &dir.join("module.rs"),
-        &dir.join("src/module.rs"),
-        str::to_owned,
-    );
+    copy_if_changed(&dir.join("module.rs"), &dir.join("src/module.rs"), edit);
     write_if_changed(
         &dir.join("Cargo.toml"),
         &format!(
-            "[package]\nname = \"features-off\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
              publish = false\n\n[workspace]\n\n[dependencies]\n\
              toolcall-contracts = {{ path = {:?} }}\nserde = \"1\"\nserde_json = \"1\"\n",
             workspace().display().to_string()
@@ -264,9 +260,28 @@ fn a_module_needing_a_feature_that_is_off_names_the_feature() {
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo starts");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
-    assert!(!output.status.success(), "builds without the features");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let own = stderr
+        .lines()
+        .filter(|l| l.contains("src/module.rs") && l.contains("error"))
+        .map(str::to_owned)
+        .collect();
+    (output.status.success(), own, stderr)
+}
+
+/// A module that needs a feature of `toolcall-contracts` the user's crate does not turn on
+/// fails to compile with one message per feature naming it (issue 22, item 12: it failed with
+/// ``cannot find `Pattern` in `rt` ``), nothing from inside `rt`.
+#[test]
+fn a_module_needing_a_feature_that_is_off_names_the_feature() {
+    let (built, errors, stderr) = build_module_crate(
+        "features-off",
+        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "Code": {"type": "string", "pattern": "^[a-z]+$"},
+            "Name": {"type": "string", "not": {"const": ""}}}}"#,
+        str::to_owned,
+    );
+    assert!(!built, "builds without the features");
     let features = ["patterns", "checks"];
     for feature in features {
         let named = format!("turn on the feature `{feature}` of toolcall-contracts");
@@ -275,13 +290,52 @@ fn a_module_needing_a_feature_that_is_off_names_the_feature() {
             "no error names `{feature}`:\n{stderr}"
         );
     }
-    let own: Vec<&&str> = errors
-        .iter()
-        .filter(|l| l.contains("src/module.rs"))
-        .collect();
     assert_eq!(
-        own.len(),
+        errors.len(),
         features.len(),
         "one error per feature:\n{stderr}"
+    );
+}
+
+/// A committed module generated for another version of the support code it calls (here: a
+/// module from a future toolcall-codegen, for runtime 2) fails to compile with one message
+/// naming both versions and what to do, not with errors deep inside `rt::` calls; its only
+/// other error is the unresolved `rt` the message leaves behind on purpose.
+#[test]
+fn a_module_generated_for_another_runtime_names_both_versions() {
+    let schema = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+        "Order": {"type": "object", "properties": {"id": {"type": "string", "minLength": 1},
+                  "lines": {"type": "array", "items": {"type": "integer", "minimum": 1}}},
+                  "required": ["id"]}}}"#;
+    let generated_for = format!("__toolcall_runtime!(1, \"{}\",", env!("CARGO_PKG_VERSION"));
+    let (built, errors, stderr) = build_module_crate("runtime-same", schema, str::to_owned);
+    assert!(
+        built,
+        "the module builds against its own runtime:\n{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-crates/runtime-same/module.rs")
+        )
+        .unwrap()
+        .contains(&generated_for),
+        "the module names the runtime it was generated for"
+    );
+    assert_eq!(errors, Vec::<String>::new());
+
+    let (built, errors, stderr) = build_module_crate("runtime-other", schema, |module| {
+        module.replace(&generated_for, "__toolcall_runtime!(2, \"0.2.0\",")
+    });
+    assert!(!built, "a module for runtime 2 builds against runtime 1");
+    let message = "this module was generated by toolcall-codegen 0.2.0 for runtime 2 of \
+                   toolcall-contracts, but toolcall-contracts 0.1.0 provides runtime 1";
+    assert!(
+        errors.iter().any(|l| l.contains(message)),
+        "no error names both versions:\n{stderr}"
+    );
+    assert_eq!(
+        errors.len(),
+        2,
+        "the message and the unresolved `rt` only:\n{stderr}"
     );
 }

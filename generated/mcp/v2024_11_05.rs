@@ -4427,7 +4427,7 @@ pub struct JSONRPCErrorError {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///

@@ -157,7 +157,7 @@ static ANNOTATIONS_PRIORITY_BOUNDS: rt::Bounds = rt::Bounds {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AudioContent {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -412,7 +412,7 @@ impl Contract for BaseMetadata {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -864,7 +864,7 @@ impl Contract for CallToolRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CallToolResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -2468,7 +2468,7 @@ impl Contract for CompleteRequestParamsRef {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompleteResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -3231,7 +3231,7 @@ impl Contract for CreateMessageRequestParamsMetadata {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateMessageResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -3808,7 +3808,7 @@ impl Contract for ElicitRequestParamsRequestedSchema {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -4055,7 +4055,7 @@ impl Contract for ElicitResultContentValue {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -4572,7 +4572,7 @@ impl Contract for GetPromptRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GetPromptResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -4692,7 +4692,7 @@ impl Contract for GetPromptResult {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ImageContent {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -5160,7 +5160,7 @@ impl Contract for InitializeRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializeResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -5412,7 +5412,7 @@ impl Contract for InitializedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializedNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -5600,7 +5600,7 @@ pub struct JSONRPCErrorError {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -5877,7 +5877,7 @@ impl Contract for JSONRPCNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct JSONRPCNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -6079,7 +6079,7 @@ impl Contract for JSONRPCRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct JSONRPCRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<JSONRPCRequestParamsMeta>,
@@ -6157,7 +6157,7 @@ impl rt::Members for JSONRPCRequestParams {
 impl rt::Sealed for JSONRPCRequestParams {}
 impl Contract for JSONRPCRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct JSONRPCRequestParamsMeta {
@@ -6519,7 +6519,7 @@ impl Contract for ListPromptsRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListPromptsResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -6816,7 +6816,7 @@ impl Contract for ListResourceTemplatesRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListResourceTemplatesResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -7117,7 +7117,7 @@ impl Contract for ListResourcesRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListResourcesResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -7334,7 +7334,7 @@ impl Contract for ListRootsRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListRootsRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<ListRootsRequestParamsMeta>,
@@ -7412,7 +7412,7 @@ impl rt::Members for ListRootsRequestParams {
 impl rt::Sealed for ListRootsRequestParams {}
 impl Contract for ListRootsRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListRootsRequestParamsMeta {
@@ -7500,7 +7500,7 @@ impl Contract for ListRootsRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListRootsResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -7771,7 +7771,7 @@ impl Contract for ListToolsRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListToolsResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -8554,7 +8554,7 @@ impl Contract for Notification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -9015,7 +9015,7 @@ impl Contract for PaginatedRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PaginatedResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -9212,7 +9212,7 @@ impl Contract for PingRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PingRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<PingRequestParamsMeta>,
@@ -9290,7 +9290,7 @@ impl rt::Members for PingRequestParams {
 impl rt::Sealed for PingRequestParams {}
 impl Contract for PingRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PingRequestParamsMeta {
@@ -9722,7 +9722,7 @@ impl Contract for ProgressToken {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Prompt {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -10147,7 +10147,7 @@ impl Contract for PromptListChangedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PromptListChangedNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -10598,7 +10598,7 @@ impl Contract for ReadResourceRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReadResourceResult {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -10832,7 +10832,7 @@ impl Contract for Request {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RequestParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<RequestParamsMeta>,
@@ -10910,7 +10910,7 @@ impl rt::Members for RequestParams {
 impl rt::Sealed for RequestParams {}
 impl Contract for RequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RequestParamsMeta {
@@ -11048,7 +11048,7 @@ impl Contract for RequestId {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Resource {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11290,7 +11290,7 @@ impl Contract for Resource {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceContents {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11414,7 +11414,7 @@ impl Contract for ResourceContents {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceLink {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11766,7 +11766,7 @@ impl Contract for ResourceListChangedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceListChangedNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11848,7 +11848,7 @@ impl Contract for ResourceListChangedNotificationParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceTemplate {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -12318,7 +12318,7 @@ impl Contract for ResourceUpdatedNotificationParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Result {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -12444,7 +12444,7 @@ impl Contract for Role {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Root {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -12668,7 +12668,7 @@ impl Contract for RootsListChangedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RootsListChangedNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -14499,7 +14499,7 @@ impl Contract for SubscribeRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TextContent {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -14629,7 +14629,7 @@ impl Contract for TextContent {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TextResourceContents {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -14765,7 +14765,7 @@ impl Contract for TextResourceContents {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Tool {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -15633,7 +15633,7 @@ impl Contract for ToolListChangedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ToolListChangedNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,

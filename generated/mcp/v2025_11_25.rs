@@ -157,7 +157,7 @@ static ANNOTATIONS_PRIORITY_BOUNDS: rt::Bounds = rt::Bounds {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AudioContent {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -412,7 +412,7 @@ impl Contract for BaseMetadata {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -799,7 +799,7 @@ impl Contract for CallToolRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CallToolRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<CallToolRequestParamsMeta>,
@@ -942,7 +942,7 @@ impl rt::Members for CallToolRequestParams {
 impl rt::Sealed for CallToolRequestParams {}
 impl Contract for CallToolRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CallToolRequestParamsMeta {
@@ -1028,7 +1028,7 @@ impl Contract for CallToolRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CallToolResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -1376,7 +1376,7 @@ impl Contract for CancelTaskRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CancelTaskResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -1707,7 +1707,7 @@ impl Contract for CancelledNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CancelledNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -3881,7 +3881,7 @@ impl Contract for CompleteRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompleteRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<CompleteRequestParamsMeta>,
@@ -4014,7 +4014,7 @@ impl rt::Members for CompleteRequestParams {
 impl rt::Sealed for CompleteRequestParams {}
 impl Contract for CompleteRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompleteRequestParamsMeta {
@@ -4340,7 +4340,7 @@ impl Contract for CompleteRequestParamsRef {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompleteResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -4778,7 +4778,7 @@ impl Contract for CreateMessageRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateMessageRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<CreateMessageRequestParamsMeta>,
@@ -5116,7 +5116,7 @@ impl rt::Members for CreateMessageRequestParams {
 impl rt::Sealed for CreateMessageRequestParams {}
 impl Contract for CreateMessageRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateMessageRequestParamsMeta {
@@ -5324,7 +5324,7 @@ impl Contract for CreateMessageRequestParamsMetadata {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateMessageResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -5567,7 +5567,7 @@ impl Contract for CreateMessageResultContent {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CreateTaskResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -5831,7 +5831,7 @@ impl Contract for ElicitRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitRequestFormParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<ElicitRequestFormParamsMeta>,
@@ -6002,7 +6002,7 @@ impl rt::Members for ElicitRequestFormParams {
 impl rt::Sealed for ElicitRequestFormParams {}
 impl Contract for ElicitRequestFormParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitRequestFormParamsMeta {
@@ -6295,7 +6295,7 @@ impl Contract for ElicitRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitRequestURLParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<ElicitRequestURLParamsMeta>,
@@ -6471,7 +6471,7 @@ impl rt::Members for ElicitRequestURLParams {
 impl rt::Sealed for ElicitRequestURLParams {}
 impl Contract for ElicitRequestURLParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitRequestURLParamsMeta {
@@ -6557,7 +6557,7 @@ impl Contract for ElicitRequestURLParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ElicitResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -6984,7 +6984,7 @@ impl Contract for ElicitationCompleteNotificationParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -7243,7 +7243,7 @@ pub struct Error {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -7466,7 +7466,7 @@ impl Contract for GetPromptRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GetPromptRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<GetPromptRequestParamsMeta>,
@@ -7582,7 +7582,7 @@ impl rt::Members for GetPromptRequestParams {
 impl rt::Sealed for GetPromptRequestParams {}
 impl Contract for GetPromptRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GetPromptRequestParamsMeta {
@@ -7668,7 +7668,7 @@ impl Contract for GetPromptRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GetPromptResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -7978,7 +7978,7 @@ impl Contract for GetTaskPayloadRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GetTaskPayloadResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -8250,7 +8250,7 @@ impl Contract for GetTaskRequestParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GetTaskResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -8772,7 +8772,7 @@ impl Contract for Icons {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ImageContent {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -9242,7 +9242,7 @@ impl Contract for InitializeRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializeRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<InitializeRequestParamsMeta>,
@@ -9373,7 +9373,7 @@ impl rt::Members for InitializeRequestParams {
 impl rt::Sealed for InitializeRequestParams {}
 impl Contract for InitializeRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializeRequestParamsMeta {
@@ -9459,7 +9459,7 @@ impl Contract for InitializeRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct InitializeResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -10565,7 +10565,7 @@ impl Contract for ListPromptsRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListPromptsResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -10802,7 +10802,7 @@ impl Contract for ListResourceTemplatesRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListResourceTemplatesResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11046,7 +11046,7 @@ impl Contract for ListResourcesRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListResourcesResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11291,7 +11291,7 @@ impl Contract for ListRootsRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListRootsResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11505,7 +11505,7 @@ impl Contract for ListTasksRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListTasksResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -11742,7 +11742,7 @@ impl Contract for ListToolsRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ListToolsResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -12049,7 +12049,7 @@ impl Contract for LoggingMessageNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LoggingMessageNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -12605,7 +12605,7 @@ impl Contract for Notification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -13032,7 +13032,7 @@ impl Contract for PaginatedRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PaginatedRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<PaginatedRequestParamsMeta>,
@@ -13133,7 +13133,7 @@ impl rt::Members for PaginatedRequestParams {
 impl rt::Sealed for PaginatedRequestParams {}
 impl Contract for PaginatedRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PaginatedRequestParamsMeta {
@@ -13218,7 +13218,7 @@ impl Contract for PaginatedRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PaginatedResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -13637,7 +13637,7 @@ impl Contract for ProgressNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ProgressNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -13856,7 +13856,7 @@ impl Contract for ProgressToken {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Prompt {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -14643,7 +14643,7 @@ impl Contract for ReadResourceRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReadResourceRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<ReadResourceRequestParamsMeta>,
@@ -14737,7 +14737,7 @@ impl rt::Members for ReadResourceRequestParams {
 impl rt::Sealed for ReadResourceRequestParams {}
 impl Contract for ReadResourceRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReadResourceRequestParamsMeta {
@@ -14823,7 +14823,7 @@ impl Contract for ReadResourceRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ReadResourceResult {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -15187,7 +15187,7 @@ impl Contract for RequestId {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<RequestParamsMeta>,
@@ -15265,7 +15265,7 @@ impl rt::Members for RequestParams {
 impl rt::Sealed for RequestParams {}
 impl Contract for RequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct RequestParamsMeta {
@@ -15351,7 +15351,7 @@ impl Contract for RequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Resource {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -15624,7 +15624,7 @@ impl Contract for Resource {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceContents {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -15748,7 +15748,7 @@ impl Contract for ResourceContents {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceLink {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -16140,7 +16140,7 @@ impl Contract for ResourceListChangedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<ResourceRequestParamsMeta>,
@@ -16234,7 +16234,7 @@ impl rt::Members for ResourceRequestParams {
 impl rt::Sealed for ResourceRequestParams {}
 impl Contract for ResourceRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceRequestParamsMeta {
@@ -16320,7 +16320,7 @@ impl Contract for ResourceRequestParamsMeta {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceTemplate {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -16758,7 +16758,7 @@ impl Contract for ResourceUpdatedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceUpdatedNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -16855,7 +16855,7 @@ impl Contract for ResourceUpdatedNotificationParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Result {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -16981,7 +16981,7 @@ impl Contract for Role {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Root {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -17214,7 +17214,7 @@ impl Contract for RootsListChangedNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SamplingMessage {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -19275,7 +19275,7 @@ impl Contract for SetLevelRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetLevelRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<SetLevelRequestParamsMeta>,
@@ -19369,7 +19369,7 @@ impl rt::Members for SetLevelRequestParams {
 impl rt::Sealed for SetLevelRequestParams {}
 impl Contract for SetLevelRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SetLevelRequestParamsMeta {
@@ -19878,7 +19878,7 @@ impl Contract for SubscribeRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SubscribeRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<SubscribeRequestParamsMeta>,
@@ -19972,7 +19972,7 @@ impl rt::Members for SubscribeRequestParams {
 impl rt::Sealed for SubscribeRequestParams {}
 impl Contract for SubscribeRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SubscribeRequestParamsMeta {
@@ -20260,7 +20260,7 @@ impl Contract for Task {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskAugmentedRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<TaskAugmentedRequestParamsMeta>,
@@ -20365,7 +20365,7 @@ impl rt::Members for TaskAugmentedRequestParams {
 impl rt::Sealed for TaskAugmentedRequestParams {}
 impl Contract for TaskAugmentedRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskAugmentedRequestParamsMeta {
@@ -20699,7 +20699,7 @@ impl Contract for TaskStatusNotification {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskStatusNotificationParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -20926,7 +20926,7 @@ impl Contract for TaskStatusNotificationParams {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TextContent {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -21056,7 +21056,7 @@ impl Contract for TextContent {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TextResourceContents {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -21827,7 +21827,7 @@ impl Contract for TitledSingleSelectEnumSchemaOneOfItem {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Tool {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -23116,7 +23116,7 @@ pub struct ToolResultContent {
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -23310,7 +23310,7 @@ pub struct ToolUseContent {
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<Map<String, Value>>,
@@ -23859,7 +23859,7 @@ impl Contract for UnsubscribeRequest {}
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UnsubscribeRequestParams {
-    /// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
     /// `_meta`: optional: absent is `None`.
     pub meta: Option<UnsubscribeRequestParamsMeta>,
@@ -23953,7 +23953,7 @@ impl rt::Members for UnsubscribeRequestParams {
 impl rt::Sealed for UnsubscribeRequestParams {}
 impl Contract for UnsubscribeRequestParams {}
 
-/// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UnsubscribeRequestParamsMeta {

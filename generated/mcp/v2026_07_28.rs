@@ -1211,7 +1211,7 @@ pub struct CallToolResult {
     /// This can be any JSON value (object, array, string, number, boolean, or null)
     /// that conforms to the tool's outputSchema if one is defined.
     ///
-    /// `structuredContent`: optional: absent, `null` and a value are kept apart.
+    /// `structuredContent`: optional, may be `null` (`MaybeUndefined`).
     pub structured_content: MaybeUndefined<Value>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,
@@ -5664,7 +5664,7 @@ pub struct Error {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -6453,7 +6453,7 @@ impl Contract for HeaderMismatchError {}
 pub struct HeaderMismatchErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -7686,7 +7686,7 @@ impl Contract for InputResponses {}
 pub struct InternalError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -7806,7 +7806,7 @@ impl Contract for InternalError {}
 pub struct InvalidParamsError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -7917,7 +7917,7 @@ impl Contract for InvalidParamsError {}
 pub struct InvalidRequestError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -11397,7 +11397,7 @@ impl Contract for MetaObject {}
 pub struct MethodNotFoundError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -12980,7 +12980,7 @@ impl Contract for PaginatedResult {}
 pub struct ParseError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     ///
-    /// `data`: optional: absent, `null` and a value are kept apart.
+    /// `data`: optional, may be `null` (`MaybeUndefined`).
     pub data: MaybeUndefined<Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     ///
@@ -21285,7 +21285,7 @@ pub struct ToolResultContent {
     /// This can be any JSON value (object, array, string, number, boolean, or null).
     /// If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
     ///
-    /// `structuredContent`: optional: absent, `null` and a value are kept apart.
+    /// `structuredContent`: optional, may be `null` (`MaybeUndefined`).
     pub structured_content: MaybeUndefined<Value>,
     /// The ID of the tool use this result corresponds to.
     ///

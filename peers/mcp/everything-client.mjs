@@ -1,9 +1,16 @@
 // An MCP client on the official TypeScript SDK (typed API only: the SDK writes every message)
-// that calls every tool `@modelcontextprotocol/server-everything` publishes, over stdio:
+// that calls every tool `@modelcontextprotocol/server-everything` publishes, over stdio or HTTP:
 //
 //   node peers/mcp/everything-client.mjs -- COMMAND [ARGS...]
+//   node peers/mcp/everything-client.mjs [--record FILE] --streamable-http URL
+//   node peers/mcp/everything-client.mjs [--record FILE] --sse URL
 //
 // COMMAND starts the server (directly, through `toolcall tap`, or through peers/lib/tee.mjs).
+// URL is the server's endpoint, directly or through `toolcall tap --listen` (`/mcp` for
+// StreamableHTTPClientTransport, `/sse` for SSEClientTransport). --record FILE writes every
+// message the client sent and received, as the client's transport saw it, one
+// `{"from": "client"|"server", "message": ...}` line each. Over Streamable HTTP the flow ends by
+// terminating the session (DELETE).
 // The flow, in order (each step waits for the previous one, so the message count is the same on
 // every run):
 //   initialize (roots, sampling, form and URL elicitation, task-augmented sampling and
@@ -20,6 +27,9 @@
 // finished as it does without anything in between. Exit status 0 when it finished, 1 otherwise.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { openSync, writeSync, closeSync } from "node:fs";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import {
   CallToolResultSchema,
@@ -33,9 +43,19 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 
 const separator = process.argv.indexOf("--");
-const [command, ...args] = process.argv.slice(separator + 1);
-if (separator < 0 || !command) {
-  console.error("usage: node peers/mcp/everything-client.mjs -- COMMAND [ARGS...]");
+const [command, ...args] = separator < 0 ? [] : process.argv.slice(separator + 1);
+const options = separator < 0 ? process.argv.slice(2) : process.argv.slice(2, separator);
+const option = (name) => {
+  const at = options.indexOf(name);
+  return at < 0 ? undefined : options[at + 1];
+};
+const streamableUrl = option("--streamable-http");
+const sseUrl = option("--sse");
+const recordPath = option("--record");
+if (!command && !streamableUrl && !sseUrl) {
+  console.error(
+    "usage: node peers/mcp/everything-client.mjs [--record FILE] (-- COMMAND [ARGS...] | --streamable-http URL | --sse URL)",
+  );
   process.exit(2);
 }
 
@@ -137,13 +157,57 @@ client.onerror = (error) => {
   summary.sdkErrors[what] = (summary.sdkErrors[what] ?? 0) + 1;
 };
 
-const transport = new StdioClientTransport({
-  command,
-  args,
-  // A fixed environment: `get-env` returns it, and recorded fixtures must not carry this machine's.
-  env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" },
-  stderr: "inherit",
-});
+/** `transport`, writing every message it sends and delivers to `path`. */
+function recording(transport, path) {
+  const file = openSync(path, "w");
+  const write = (from, message) => writeSync(file, JSON.stringify({ from, message }) + "\n");
+  return new Proxy(transport, {
+    get(target, property) {
+      if (property === "send") {
+        return (message, sendOptions) => {
+          write("client", message);
+          return target.send(message, sendOptions);
+        };
+      }
+      if (property === "close") {
+        return async () => {
+          await target.close();
+          closeSync(file);
+        };
+      }
+      const value = target[property];
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(target, property, value) {
+      if (property === "onmessage" && typeof value === "function") {
+        target.onmessage = (message, extra) => {
+          write("server", message);
+          value(message, extra);
+        };
+      } else {
+        target[property] = value;
+      }
+      return true;
+    },
+  });
+}
+
+let transport;
+if (streamableUrl) {
+  transport = new StreamableHTTPClientTransport(new URL(streamableUrl));
+} else if (sseUrl) {
+  transport = new SSEClientTransport(new URL(sseUrl));
+} else {
+  transport = new StdioClientTransport({
+    command,
+    args,
+    // A fixed environment: `get-env` returns it, and recorded fixtures must not carry this
+    // machine's.
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" },
+    stderr: "inherit",
+  });
+}
+if (recordPath) transport = recording(transport, recordPath);
 
 async function call(name, toolArguments, options) {
   const result = await client.callTool({ name, arguments: toolArguments }, CallToolResultSchema, options);
@@ -268,6 +332,7 @@ async function main() {
   if (errorsSinceCancel < 4) throw new Error(`only ${errorsSinceCancel} progress notifications after the cancellation`);
 
   await client.unsubscribeResource({ uri: textResource });
+  if (streamableUrl) await transport.terminateSession();
   summary.finished = true;
 }
 

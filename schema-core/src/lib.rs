@@ -1,6 +1,7 @@
 //! JSON Schema plumbing shared by the toolcall crates.
 //!
 //! - [`pointer`](mod@pointer): JSON Pointers (RFC 6901), escaped, unescaped and ordered in one place.
+//! - [`versions`]: the protocol versions whose official schemas the crates hold, one list;
 //! - `diff` (feature `diff`): what changed between two versions of a schema document (or of two bundles of
 //!   them), each change classified for old producers talking to new consumers and the other way
 //!   round; what `toolcall schemas diff` prints.
@@ -16,3 +17,4 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "diff")))]
 pub mod diff;
 pub mod pointer;
+pub mod versions;

@@ -26,6 +26,7 @@ pub mod contract;
 pub mod flatten;
 pub mod members;
 pub mod reference;
+mod runtime;
 pub mod seeds;
 pub mod session;
 pub mod tagged;
@@ -43,6 +44,7 @@ pub use members::{
     take_constant, Const, Key, Members,
 };
 pub use reference::decode_serde_json;
+pub use runtime::RUNTIME;
 pub use seeds::{
     any, boxed, default_on_error, default_on_null, element, map_of, nullable, opt, plain, seq,
     skip_invalid, too_long, too_short, AnyValue, Boxed, DefaultOnError, DefaultOnNull, MapOf,

@@ -26,23 +26,18 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
-/// Declares every MCP version from one list: the module of each (behind its feature), then
-/// [`VERSIONS`] and [`SCHEMAS`]. Adding a version is one line here, its feature in
-/// `Cargo.toml` and `cargo xtask mcp import`.
+/// Declares every MCP version of `toolcall_schema::mcp_versions!` (the one list): the module of
+/// each (behind its feature), then [`VERSIONS`] and [`SCHEMAS`].
 macro_rules! versions {
-    ($(($feature:literal, $version:literal, $module:ident)),* $(,)?) => {
+    ($(($version:literal, $module:ident, $feature:literal)),* $(,)?) => {
         $(
             #[doc = concat!("MCP ", $version, ": the types of `schema/mcp/", $version, "/schema.json`.")]
             #[cfg(feature = $feature)]
             #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
-            // Schema prose, written for the protocol docs: `[text]` and `<name>` are not rustdoc
-            // links or HTML.
             #[allow(
                 missing_docs,
                 clippy::all,
                 clippy::pedantic,
-                rustdoc::broken_intra_doc_links,
-                rustdoc::invalid_html_tags,
                 reason = "generated code; reviewed in generated/mcp/"
             )]
             pub mod $module {
@@ -65,10 +60,28 @@ macro_rules! versions {
     };
 }
 
-versions! {
-    ("mcp-2024-11-05", "2024-11-05", v2024_11_05),
-    ("mcp-2025-03-26", "2025-03-26", v2025_03_26),
-    ("mcp-2025-06-18", "2025-06-18", v2025_06_18),
-    ("mcp-2025-11-25", "2025-11-25", v2025_11_25),
-    ("mcp-2026-07-28", "2026-07-28", v2026_07_28),
+toolcall_schema::mcp_versions!(versions);
+
+#[cfg(test)]
+mod tests {
+    /// Each version of the list has its feature in `Cargo.toml`, and `mcp` turns on every one.
+    #[test]
+    fn every_version_has_its_feature() {
+        let manifest = include_str!("../../Cargo.toml");
+        let all = manifest
+            .lines()
+            .find(|line| line.starts_with("mcp = ["))
+            .expect("the feature `mcp`");
+        for version in super::VERSIONS {
+            let feature = format!("mcp-{version}");
+            assert!(
+                manifest.contains(&format!("\n{feature} = []")),
+                "add `{feature} = []` to the [features] of Cargo.toml"
+            );
+            assert!(
+                all.contains(&format!("\"{feature}\"")),
+                "add \"{feature}\" to the feature `mcp` of Cargo.toml"
+            );
+        }
+    }
 }

@@ -40,6 +40,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use toolcall_contracts::{acp, decode, DecodeError, Leniency, LeniencyKind};
+use toolcall_hops::pairing;
 
 /// The official ACP documentation examples (one JSON value per line).
 pub const DOCS: &str = "acp-examples/docs-v1.ndjson";
@@ -48,24 +49,9 @@ pub const TRAFFIC: &str = "acp-traffic/messages.ndjson";
 /// Per-line provenance of [`TRAFFIC`] (line N describes line N).
 pub const TRAFFIC_PROVENANCE: &str = "acp-traffic/messages.provenance.ndjson";
 
-/// Definitions a bare fragment is tried against, most specific first.
-pub const FRAGMENT_CANDIDATES: &[&str] = &[
-    "ContentBlock",
-    "ToolCallContent",
-    "SessionUpdate",
-    "ToolCall",
-    "ToolCallUpdate",
-    "ToolCallLocation",
-    "PermissionOption",
-    "PlanEntry",
-    "AuthMethod",
-    "McpServer",
-    "SessionConfigOption",
-    "SessionMode",
-    "AvailableCommand",
-    "ClientCapabilities",
-    "AgentCapabilities",
-];
+/// Definitions a bare fragment is tried against, in order: the traffic checker's own list (what
+/// `toolcall validate` tries), so that the corpus tests and the checker classify alike.
+pub const FRAGMENT_CANDIDATES: &[&str] = toolcall_traffic::FRAGMENT_DEFINITIONS;
 
 /// One line of a corpus.
 pub struct Line {
@@ -826,6 +812,16 @@ pub enum Sender {
     Agent,
 }
 
+impl Sender {
+    /// The side as the library's pairing sees it.
+    fn role(self) -> pairing::Role {
+        match self {
+            Self::Client => pairing::Role::Client,
+            Self::Agent => pairing::Role::Peer,
+        }
+    }
+}
+
 /// A transcript line: `{"from": "client"|"agent", "message": M}` is `(Some(side), M)`, any other
 /// value is a bare message `(None, value)`.
 pub fn unwrap_line(value: &Value) -> (Option<Sender>, Value) {
@@ -853,57 +849,27 @@ pub enum Pairing {
     Ambiguous(Vec<String>),
 }
 
-/// The requests of one input still waiting for their response, with who sent them.
+/// The requests of one input still waiting for their response, with who sent them: the
+/// library's pairing (`toolcall_hops::pairing`, what `toolcall validate` and the relay use),
+/// keyed by the id's JSON text and keeping each request's method.
 #[derive(Debug, Default)]
-pub struct Pending {
-    /// `(id as JSON text, method, sender, ambiguous responses received)`, oldest first.
-    requests: Vec<(String, String, Option<Sender>, usize)>,
-}
+pub struct Pending(pairing::Pending<String, String>);
 
 impl Pending {
     /// Records a request.
     pub fn add(&mut self, id: &str, method: &str, from: Option<Sender>) {
-        self.requests
-            .push((id.to_owned(), method.to_owned(), from, 0));
+        self.0
+            .request(id.to_owned(), from.map(Sender::role), method.to_owned());
     }
 
     /// The request a response with `id` (sent by `from`, when known) answers: the latest pending
     /// request with the id of each direction the response can answer; one is paired (and
     /// removed), several are ambiguous (removed once as many ambiguous responses came).
     pub fn answer(&mut self, id: &str, from: Option<Sender>) -> Pairing {
-        let mut chosen: Vec<usize> = Vec::new();
-        for index in (0..self.requests.len()).rev() {
-            let (pending_id, _, sent, _) = &self.requests[index];
-            let answerable = match (from, sent) {
-                (Some(from), Some(sent)) => from != *sent,
-                _ => true,
-            };
-            if pending_id == id
-                && answerable
-                && !chosen.iter().any(|&other| self.requests[other].2 == *sent)
-            {
-                chosen.push(index);
-            }
-        }
-        chosen.sort_unstable();
-        match chosen.as_slice() {
-            [] => Pairing::NotSeen,
-            [only] => Pairing::Paired(self.requests.remove(*only).1),
-            several => {
-                let methods = several
-                    .iter()
-                    .map(|&i| self.requests[i].1.clone())
-                    .collect();
-                for &index in several {
-                    self.requests[index].3 += 1;
-                }
-                if several.iter().all(|&i| self.requests[i].3 >= several.len()) {
-                    for &index in several.iter().rev() {
-                        self.requests.remove(index);
-                    }
-                }
-                Pairing::Ambiguous(methods)
-            }
+        match self.0.answer(&id.to_owned(), from.map(Sender::role)) {
+            pairing::Answer::Paired(method) => Pairing::Paired(method),
+            pairing::Answer::NotSeen => Pairing::NotSeen,
+            pairing::Answer::Ambiguous(methods) => Pairing::Ambiguous(methods),
         }
     }
 }

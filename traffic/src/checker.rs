@@ -227,17 +227,32 @@ impl Checker {
         self
     }
 
-    /// Checks every message of `content` (see [`split_messages`]) with a fresh [`Transcript`].
+    /// Checks every message of `content` (see [`split_messages`]) with a fresh [`Transcript`];
+    /// records naming a session (`{"session": S, "from": ..., "message": ...}`, as the HTTP tap
+    /// writes them) with a fresh [`Transcript`] per session, so that the sessions' requests and
+    /// responses pair within each.
     #[must_use]
     pub fn check_input(&self, content: &[u8]) -> Vec<Checked> {
         let mut transcript = Transcript::default();
+        let mut sessions: std::collections::HashMap<String, Transcript> =
+            std::collections::HashMap::new();
         split_messages(content)
             .into_iter()
             .map(|message| {
-                transcript.at_line(message.line);
+                let verdict = match tap_records::in_session(message.text) {
+                    Some((session, record)) => {
+                        let transcript = sessions.entry(session).or_default();
+                        transcript.at_line(message.line);
+                        self.check(transcript, &record)
+                    }
+                    None => {
+                        transcript.at_line(message.line);
+                        self.check(&mut transcript, message.text)
+                    }
+                };
                 Checked {
                     line: message.line,
-                    verdict: self.check(&mut transcript, message.text),
+                    verdict,
                 }
             })
             .collect()

@@ -67,6 +67,7 @@ use std::path::PathBuf;
 pub use checker::{Checked, Checker, FRAGMENT_DEFINITIONS};
 pub use input::{read_input, split_messages, Message};
 pub use mcp::MCP_VERSIONS;
+pub use tap_records::in_session;
 pub use transcript::{Side, Transcript};
 pub use verdict::{Kind, Protocol, Status, Summary, Verdict};
 

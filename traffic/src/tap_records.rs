@@ -13,7 +13,14 @@
 //! first is recorded as the tap recorded it). The second is bytes the tap relayed but did not
 //! check because checking fell behind: `unchecked`, kind `not checked by the tap`, naming the
 //! bytes. Each record has exactly these members and a known `from`; anything else is not one.
+//!
+//! The HTTP tap, which follows several sessions at once, puts the session first in each of
+//! these records, `{"session": 2, "from": "client", "message": ...}`: [`in_session`] takes it
+//! out, and [`super::Checker::check_input`] follows each session on its own.
 
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::transcript::Side;
@@ -61,6 +68,38 @@ pub(super) fn record(value: &Value) -> Option<Record<'_>> {
     })
 }
 
+/// A transcript record naming its session (`{"session": S, "from": ..., ...}`, as the HTTP tap
+/// writes them): the session, as its JSON text, and the record without it, every other member
+/// as written (so that the message keeps its bytes). `None` for anything else, quickly when the
+/// line does not hold `"session"`.
+///
+/// ```
+/// let (session, record) =
+///     toolcall_traffic::in_session(br#"{"session":2,"from":"client","message":{"id":1.0}}"#)
+///         .unwrap();
+/// assert_eq!(session, "2");
+/// assert_eq!(record, br#"{"from":"client","message":{"id":1.0}}"#);
+/// ```
+#[must_use]
+pub fn in_session(line: &[u8]) -> Option<(String, Vec<u8>)> {
+    memchr::memmem::find(line, b"\"session\"")?;
+    let members: BTreeMap<&str, &RawValue> = serde_json::from_slice(line).ok()?;
+    let session = members.get("session")?;
+    members.get("from")?;
+    let mut record = Vec::with_capacity(line.len());
+    record.push(b'{');
+    for (name, value) in members.iter().filter(|(name, _)| **name != "session") {
+        if record.len() > 1 {
+            record.push(b',');
+        }
+        serde_json::to_writer(&mut record, name).ok()?;
+        record.push(b':');
+        record.extend_from_slice(value.get().as_bytes());
+    }
+    record.push(b'}');
+    Some((session.get().to_owned(), record))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -89,11 +128,33 @@ mod tests {
         );
         for value in [
             json!({"from": "proxy", "not_checked_bytes": 10}),
+            json!({"session": 1, "from": "agent", "not_checked_bytes": 10}),
             json!({"from": "client", "not_checked_bytes": "10"}),
             json!({"from": "client", "text": "x", "truncated": false, "bytes": 1}),
             json!({"from": "client", "message": {}}),
         ] {
             assert_eq!(record(&value), None, "{value}");
         }
+    }
+
+    #[test]
+    fn a_session_is_taken_out_of_the_record_and_the_message_keeps_its_bytes() {
+        let line = br#"{"session":2,"from":"client","message":{"id":1.0,"b":[ 2 ]}}"#;
+        let (session, record) = in_session(line).expect("session");
+        assert_eq!(session, "2");
+        assert_eq!(
+            String::from_utf8(record).unwrap(),
+            r#"{"from":"client","message":{"id":1.0,"b":[ 2 ]}}"#
+        );
+        let (session, record) =
+            in_session(br#"{"from":"agent","not_checked_bytes":3,"session":"a"}"#).expect("gap");
+        assert_eq!(session, r#""a""#);
+        assert_eq!(
+            String::from_utf8(record).unwrap(),
+            r#"{"from":"agent","not_checked_bytes":3}"#
+        );
+        assert_eq!(in_session(br#"{"from":"client","message":{}}"#), None);
+        assert_eq!(in_session(br#"{"session":1,"message":{}}"#), None);
+        assert_eq!(in_session(br#"{"session":1,"from":"#), None);
     }
 }

@@ -1,4 +1,4 @@
-//! `toolcall-codegen mcp import`: copies one official MCP `schema.json` into
+//! `cargo xtask mcp import`: copies one official MCP `schema.json` into
 //! `schema/mcp/<version>/` with a `PROVENANCE.json` beside it, as `acp import --file` does for ACP.
 //!
 //! The file is taken as it is (its bytes are not rewritten): draft-07 versions keep their
@@ -8,14 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::acp_export::{create_dir, parse_json, sha256_hex, write, ExportError};
 
-/// The MCP protocol versions the crate knows, oldest first.
-pub const VERSIONS: &[&str] = &[
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-];
+/// The MCP protocol versions the crates know, oldest first (`toolcall_schema::versions::MCP`).
+pub const VERSIONS: &[&str] = toolcall_schema::versions::MCP;
 
 /// `schema/mcp/<version>/schema.json`, relative to the workspace root.
 #[must_use]

@@ -5,5 +5,6 @@
 mod hops;
 mod schemas;
 mod support;
+mod tap_http;
 mod tap_relay;
 mod validate;

@@ -13,6 +13,10 @@
 
 #![cfg(unix)]
 
+mod http;
+#[path = "../support/http_tap.rs"]
+mod http_tap;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;

@@ -93,9 +93,7 @@ pub fn member_note(wire: &str, field: &Field) -> String {
         Presence::RequiredNullable => "required, `null` is `None`".to_owned(),
         Presence::Optional if any => "optional: absent is `None` (a `null` is a value)".to_owned(),
         Presence::Optional => "optional: absent is `None`".to_owned(),
-        Presence::OptionalNullable => {
-            "optional: absent, `null` and a value are kept apart".to_owned()
-        }
+        Presence::OptionalNullable => "optional, may be `null` (`MaybeUndefined`)".to_owned(),
     };
     let mut note = format!("`{wire}`: {presence}");
     let Leniency {

@@ -8,6 +8,15 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+/// The version of `toolcall-contracts`' support module (`__private`) that the code generated
+/// for a user's crate calls. A user's module names it first
+/// (`::toolcall_contracts::__toolcall_runtime!(1, "0.1.0")`), and a `toolcall-contracts` that
+/// provides another version refuses it with one message naming both, rather than with errors
+/// deep inside the calls. Raised with every change of `__private` that modules generated
+/// before would not compile against (it must equal `toolcall_contracts::__private::RUNTIME`:
+/// the snapshot modules compile against it in `tests/codegen/`).
+pub const RUNTIME: u32 = 1;
+
 /// Where generated code finds the support it needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Runtime {
@@ -293,6 +302,14 @@ impl Paths {
         }
         if *self.uses_maybe.borrow() && !self.types.contains("MaybeUndefined") {
             root_items.push(quote!(MaybeUndefined));
+        }
+        if needs_rt && self.runtime == Runtime::External {
+            // `use ::toolcall_contracts::{Contract, ..., __private as rt};`, once the runtime is
+            // the one this module was generated for.
+            let runtime = proc_macro2::Literal::u32_unsuffixed(RUNTIME);
+            let codegen = env!("CARGO_PKG_VERSION");
+            lines.push(quote!(#root::__toolcall_runtime!(#runtime, #codegen #(, #root_items)*);));
+            return quote!(#(#lines)*);
         }
         if needs_rt {
             root_items.push(quote!(__private as rt));

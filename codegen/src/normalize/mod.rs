@@ -5,10 +5,12 @@
 //!   is `dependentRequired`/`dependentSchemas`);
 //! - [`refs`]: references to a sibling file of the family (`ids.schema.json#/$defs/ToolId`) and
 //!   to a definition's `$id` become local (`#/$defs/ToolId`);
+//! - [`links`]: site-relative documentation links made absolute (the MCP families);
 //! - [`root`]: a root schema with a shape of its own becomes a definition (when the family asks);
 //! - the files' `$defs` are merged into one map, in file order.
 
 pub mod dialect;
+pub mod links;
 pub mod refs;
 pub mod root;
 

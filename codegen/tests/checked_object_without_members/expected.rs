@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
-use ::toolcall_contracts::{Contract, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract);
 rt::require_feature!(checks);
 
 /// The schema this module was generated from, as written, for the assertions its types

@@ -4,7 +4,7 @@
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, MaybeUndefined, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, MaybeUndefined);
 
 /// `null` is one of the values.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +86,7 @@ impl Contract for LevelValue {}
 pub struct Config {
     /// `level`: required.
     pub level: Level,
-    /// `mode`: optional: absent, `null` and a value are kept apart.
+    /// `mode`: optional, may be `null` (`MaybeUndefined`).
     pub mode: MaybeUndefined<ConfigMode>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,

@@ -7,7 +7,7 @@ use serde::{
     de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap,
     ser::SerializeSeq,
 };
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber);
 
 /// Items, map values, tuple items and additional members that admit `null` beside a type.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,9 @@
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, MaybeUndefined, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(
+    1, "0.1.0", Contract, JsonNumber, MaybeUndefined
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
@@ -13,7 +15,7 @@ pub struct Reading {
     pub value: JsonNumber,
     /// `values`: optional: absent is `None`.
     pub values: Option<Vec<JsonNumber>>,
-    /// `scale`: optional: absent, `null` and a value are kept apart.
+    /// `scale`: optional, may be `null` (`MaybeUndefined`).
     pub scale: MaybeUndefined<JsonNumber>,
     /// `count`: optional: absent is `None`.
     pub count: Option<i64>,

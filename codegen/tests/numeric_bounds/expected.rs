@@ -5,7 +5,7 @@
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {

@@ -8,7 +8,7 @@ use serde::{
     ser::SerializeSeq,
 };
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, JsonNumber, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber);
 
 /// `[x, y]`.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use ::toolcall_contracts::{Contract, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tree(pub Vec<Tree>);

@@ -5,7 +5,7 @@
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Name(pub String);

@@ -5,7 +5,7 @@
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract);
 
 /// A schema whose value is at its root, with helpers under `$defs`: the root is `Config` (its `title`); `fallback` recurses to the root through `"$ref": "#"`.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
-use ::toolcall_contracts::{Contract, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract);
 
 /// Comparison operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -5,7 +5,7 @@
 use std::fmt;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Map, Value};
-use ::toolcall_contracts::{Contract, MaybeUndefined, __private as rt};
+::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, MaybeUndefined);
 
 /// A string or an integer.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,7 +59,7 @@ pub struct Entry {
     pub id: Id,
     /// `label`: required, `null` is `None`.
     pub label: Option<EntryLabel>,
-    /// `note`: optional: absent, `null` and a value are kept apart.
+    /// `note`: optional, may be `null` (`MaybeUndefined`).
     pub note: MaybeUndefined<String>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: Map<String, Value>,

@@ -5,9 +5,19 @@ use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, PoisonError};
 
 /// A queue bounded by the bytes it holds: [`Backlog::offer`] never blocks (it refuses what
-/// does not fit), [`Backlog::take`] waits for the next item.
+/// does not fit), [`Backlog::take`] waits for the next item. What the relay of a tap hands its
+/// checking thread (the stdio tap's, and the HTTP tap's of the `toolcall` package).
+///
+/// ```
+/// use toolcall_traffic::tap::Backlog;
+///
+/// let backlog = Backlog::new(10);
+/// assert_eq!(backlog.offer("chunk", 6), Ok(()));
+/// assert_eq!(backlog.offer("too much", 5), Err("too much"));
+/// assert_eq!(backlog.take(), "chunk");
+/// ```
 #[derive(Debug)]
-pub(crate) struct Backlog<T> {
+pub struct Backlog<T> {
     state: Mutex<State<T>>,
     ready: Condvar,
     budget: usize,
@@ -21,7 +31,7 @@ struct State<T> {
 
 impl<T> Backlog<T> {
     /// An empty queue holding at most `budget` bytes of items.
-    pub(crate) fn new(budget: usize) -> Self {
+    pub fn new(budget: usize) -> Self {
         Self {
             state: Mutex::new(State {
                 items: VecDeque::new(),
@@ -34,7 +44,10 @@ impl<T> Backlog<T> {
 
     /// Queues `item` weighing `bytes` if it fits in the budget; hands it back otherwise. An item
     /// of 0 bytes (a control message) always fits.
-    pub(crate) fn offer(&self, item: T, bytes: usize) -> Result<(), T> {
+    ///
+    /// # Errors
+    /// `item`, when it does not fit.
+    pub fn offer(&self, item: T, bytes: usize) -> Result<(), T> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if bytes > 0 && state.bytes + bytes > self.budget {
             return Err(item);
@@ -47,7 +60,7 @@ impl<T> Backlog<T> {
     }
 
     /// Waits for the oldest item and takes it.
-    pub(crate) fn take(&self) -> T {
+    pub fn take(&self) -> T {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             if let Some((item, bytes)) = state.items.pop_front() {

@@ -34,6 +34,7 @@ mod session;
 
 use std::ffi::OsString;
 
+pub use backlog::Backlog;
 pub use frame::{Frame, LineFramer};
 pub use gap::Gap;
 pub use lifecycle::{HiddenByGap, LifecycleProblem, MAX_TRACKED};

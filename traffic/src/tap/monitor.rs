@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::io::Write;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -160,6 +161,12 @@ impl fmt::Display for TapSummary {
 ///
 /// The child is `agent` until a session says MCP.
 ///
+/// A tap with several connections (the HTTP tap: one session per `Mcp-Session-Id` or SSE
+/// connection) runs one monitor per session: [`Monitor::another`] shares the checker,
+/// [`Monitor::named`] puts `"session": <name>` first in each record, [`Monitor::at_line`] keeps
+/// the lines of one transcript file across them, and [`Monitor::feed_message`] takes a whole
+/// message (an HTTP body, a server-sent event) rather than newline-delimited bytes.
+///
 /// ```
 /// use toolcall_traffic::tap::{Event, Monitor, Side};
 /// use toolcall_traffic::Checker;
@@ -172,7 +179,9 @@ impl fmt::Display for TapSummary {
 /// # Ok::<(), toolcall_traffic::TrafficError>(())
 /// ```
 pub struct Monitor {
-    checker: Checker,
+    /// Shared with the monitors of other sessions ([`Monitor::another`]): its validators are
+    /// compiled once.
+    checker: Arc<Checker>,
     limits: DecodeLimits,
     framers: [LineFramer; 2],
     /// The session as the checker follows it: requests waiting for their responses (paired by
@@ -183,6 +192,10 @@ pub struct Monitor {
     summary: TapSummary,
     /// Transcript records so far (messages and gaps): the line of the latest.
     lines: usize,
+    /// `"session":<name>,` (the name as JSON) put first in each record, for a named session.
+    name: Option<String>,
+    /// What the child is before a session says (the HTTP tap's upstream is an MCP server).
+    child: Option<Peer>,
 }
 
 impl fmt::Debug for Monitor {
@@ -200,7 +213,7 @@ impl Monitor {
     #[must_use]
     pub fn new(checker: Checker, limits: DecodeLimits) -> Self {
         Self {
-            checker: checker.with_limits(limits),
+            checker: Arc::new(checker.with_limits(limits)),
             limits,
             framers: [
                 LineFramer::new(limits.max_bytes),
@@ -211,7 +224,94 @@ impl Monitor {
             transcript: None,
             summary: TapSummary::default(),
             lines: 0,
+            name: None,
+            child: None,
         }
+    }
+
+    /// A fresh monitor for another session of the same tap: the same checker (its compiled
+    /// validators are shared) and limits, nothing pending, no transcript, no name.
+    #[must_use]
+    pub fn another(&self) -> Self {
+        Self {
+            checker: Arc::clone(&self.checker),
+            limits: self.limits,
+            framers: [
+                LineFramer::new(self.limits.max_bytes),
+                LineFramer::new(self.limits.max_bytes),
+            ],
+            pairing: Transcript::default(),
+            session: Session::default(),
+            transcript: None,
+            summary: TapSummary::default(),
+            lines: 0,
+            name: None,
+            child: self.child,
+        }
+    }
+
+    /// The same monitor taking the child for an MCP server from the first message (it is an
+    /// `agent` until a session says MCP otherwise): the HTTP tap's upstream, which only MCP
+    /// speaks over HTTP.
+    #[must_use]
+    pub fn mcp_server(mut self) -> Self {
+        self.child = Some(Peer::Server);
+        self
+    }
+
+    /// The same monitor naming its session in every transcript record:
+    /// `{"session": <name>, "from": ..., "message": ...}`, `name` being any JSON value (the HTTP
+    /// tap numbers its sessions: `1`, `2`, ...). `toolcall validate` pairs the records of each
+    /// session apart from the others.
+    #[must_use]
+    pub fn named(mut self, name: &Value) -> Self {
+        self.name = Some(format!("\"session\":{name},"));
+        self
+    }
+
+    /// The transcript line the next record takes (by default, the one after this monitor's
+    /// last): for monitors that write one transcript between them.
+    pub fn at_line(&mut self, line: usize) {
+        self.lines = line.saturating_sub(1);
+    }
+
+    /// The line of the last record this monitor wrote (or would have written, without a
+    /// transcript).
+    #[must_use]
+    pub const fn line(&self) -> usize {
+        self.lines
+    }
+
+    /// Takes one whole message from `side`: an HTTP body or a server-sent event's data, not
+    /// newline-delimited (it may hold line breaks: they are JSON whitespace, written as spaces
+    /// in the transcript so that each record stays one line). A message over the byte limit is
+    /// `invalid`, as in [`Monitor::feed`]; a blank one is no message.
+    pub fn feed_message(&mut self, side: Side, bytes: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        let frame = if bytes.len() > self.limits.max_bytes {
+            OwnedFrame::TooLarge {
+                bytes: bytes.len(),
+                prefix: bytes[..LineFramer::PREFIX.min(bytes.len())].to_vec(),
+            }
+        } else {
+            let text = bytes.trim_ascii();
+            if text.is_empty() {
+                return events;
+            }
+            OwnedFrame::Line(text.to_vec())
+        };
+        self.message(side, &frame, &mut events);
+        events
+    }
+
+    /// A whole message of `bytes` bytes from `side` that was too large to hold (the caller
+    /// kept `prefix`, its first bytes): `invalid`, over the byte limit, as in
+    /// [`Monitor::feed`].
+    pub fn too_large(&mut self, side: Side, bytes: usize, prefix: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        let prefix = prefix[..LineFramer::PREFIX.min(prefix.len())].to_vec();
+        self.message(side, &OwnedFrame::TooLarge { bytes, prefix }, &mut events);
+        events
     }
 
     /// The same monitor writing the transcript to `out` (one record per message, flushed as
@@ -264,7 +364,10 @@ impl Monitor {
         self.session.gap(self.lines);
         let from = self.peer(side);
         self.record(
-            &serde_json::json!({"from": from, "not_checked_bytes": bytes}).to_string(),
+            &record(&GapRecord {
+                from,
+                not_checked_bytes: bytes,
+            }),
             &mut events,
         );
         events.push(Event::NotChecked { from, bytes });
@@ -286,7 +389,8 @@ impl Monitor {
         match (side, self.session.protocol()) {
             (Side::Client, _) => Peer::Client,
             (Side::Child, Some(Protocol::Mcp { .. })) => Peer::Server,
-            (Side::Child, _) => Peer::Agent,
+            (Side::Child, Some(Protocol::Acp { .. })) => Peer::Agent,
+            (Side::Child, None) => self.child.unwrap_or(Peer::Agent),
         }
     }
 
@@ -301,13 +405,13 @@ impl Monitor {
         let (text, value) = match frame {
             OwnedFrame::TooLarge { bytes, prefix } => {
                 let from = self.peer(side);
-                let record = serde_json::json!({
-                    "from": from,
-                    "text": String::from_utf8_lossy(prefix),
-                    "truncated": true,
-                    "bytes": bytes,
+                let record = record(&TruncatedRecord {
+                    from,
+                    text: String::from_utf8_lossy(prefix),
+                    truncated: true,
+                    bytes: *bytes,
                 });
-                self.record(&record.to_string(), events);
+                self.record(&record, events);
                 self.pairing.at_line(line);
                 let verdict = self
                     .checker
@@ -340,14 +444,16 @@ impl Monitor {
         }
         let from = self.peer(side);
         let record = match &value {
-            // The message as sent, spliced in: it is one JSON value.
+            // The message as sent, spliced in: it is one JSON value (a line break in it, which
+            // only a whole message can hold, is JSON whitespace: a space keeps the record one line).
             Some(_) => format!(
                 "{{\"from\":\"{from}\",\"message\":{}}}",
-                String::from_utf8_lossy(text)
+                one_line(&String::from_utf8_lossy(text))
             ),
-            None => {
-                serde_json::json!({"from": from, "text": String::from_utf8_lossy(text)}).to_string()
-            }
+            None => record(&TextRecord {
+                from,
+                text: String::from_utf8_lossy(text),
+            }),
         };
         self.record(&record, events);
         self.pairing.at_line(line);
@@ -386,8 +492,14 @@ impl Monitor {
         let Some(out) = &mut self.transcript else {
             return;
         };
-        let written = out
-            .write_all(record.as_bytes())
+        let written = match (&self.name, record.strip_prefix('{')) {
+            (Some(name), Some(rest)) => out
+                .write_all(b"{")
+                .and_then(|()| out.write_all(name.as_bytes()))
+                .and_then(|()| out.write_all(rest.as_bytes())),
+            _ => out.write_all(record.as_bytes()),
+        };
+        let written = written
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
         if let Err(error) = written {
@@ -396,6 +508,46 @@ impl Monitor {
                 error: error.to_string(),
             });
         }
+    }
+}
+
+/// A transcript line that was not JSON: `{"from", "text"}`, members in that order whatever
+/// serde_json's features (the transcript's format is the same in every build).
+#[derive(serde::Serialize)]
+struct TextRecord<'a> {
+    from: Peer,
+    text: std::borrow::Cow<'a, str>,
+}
+
+/// A message over the byte limit: `{"from", "text", "truncated": true, "bytes"}`.
+#[derive(serde::Serialize)]
+struct TruncatedRecord<'a> {
+    from: Peer,
+    text: std::borrow::Cow<'a, str>,
+    truncated: bool,
+    bytes: usize,
+}
+
+/// Bytes relayed but not checked: `{"from", "not_checked_bytes"}`.
+#[derive(serde::Serialize)]
+struct GapRecord {
+    from: Peer,
+    not_checked_bytes: usize,
+}
+
+/// One transcript record as one line of JSON (these structs of strings and integers always
+/// serialize).
+fn record(record: &impl serde::Serialize) -> String {
+    serde_json::to_string(record).unwrap_or_default()
+}
+
+/// `text` with its line breaks as spaces (JSON whitespace outside strings, where JSON allows no
+/// raw line break).
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(['\n', '\r']) {
+        text.replace(['\n', '\r'], " ").into()
+    } else {
+        text.into()
     }
 }
 

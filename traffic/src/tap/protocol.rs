@@ -102,7 +102,9 @@ pub(crate) fn opening(request: &Value) -> Option<Opening> {
             _ => None,
         },
         "server/discover" => Some(Opening::Discover(Protocol::Mcp {
-            version: meta_version.unwrap_or("2026-07-28").to_owned(),
+            version: meta_version
+                .unwrap_or(toolcall_schema::versions::newest_mcp())
+                .to_owned(),
         })),
         _ => meta_version.map(|version| {
             Opening::Meta(Protocol::Mcp {

@@ -116,51 +116,94 @@ impl Reporter {
     pub fn event(&mut self, event: &Event) -> io::Result<()> {
         match self.format {
             ReportFormat::Json => {
-                let record = match event {
-                    Event::Session {
-                        line,
-                        from,
-                        protocol,
-                    } => Record::Session {
-                        line: *line,
-                        from: *from,
-                        protocol,
-                    },
-                    Event::Message {
-                        line,
-                        from,
-                        verdict,
-                    } => Record::Message {
-                        line: *line,
-                        verdict: verdict.clone().sent_by(Some(*from)),
-                    },
-                    Event::Lifecycle {
-                        line,
-                        from,
-                        problem,
-                    } => Record::Lifecycle {
-                        line: *line,
-                        from: *from,
-                        problem: problem.name(),
-                        message: problem.to_string(),
-                    },
-                    Event::NotChecked { from, bytes } => Record::NotChecked {
-                        from: *from,
-                        bytes: *bytes,
-                    },
-                    Event::HiddenByGap { line, from, hidden } => Record::HiddenByGap {
-                        line: *line,
-                        from: *from,
-                        what: hidden.what,
-                        id: &hidden.id,
-                        gap_line: hidden.gap_line,
-                        message: hidden.to_string(),
-                    },
-                    Event::TranscriptFailed { error } => Record::TranscriptFailed { error },
+                writeln!(self.out, "{}", serde_json::to_string(&record(event))?)?;
+            }
+            ReportFormat::Text => text(&mut self.out, event)?,
+        }
+        self.out.flush()
+    }
+
+    /// Writes one event of the session named `session` (a tap with several sessions, such as
+    /// the HTTP tap): each text line reads `toolcall tap: session 2: line 5 (client): ...`,
+    /// each JSON object starts with `"session": 2`.
+    ///
+    /// # Errors
+    /// The error of writing to the output.
+    pub fn session_event(&mut self, session: &serde_json::Value, event: &Event) -> io::Result<()> {
+        match self.format {
+            ReportFormat::Json => {
+                #[derive(Serialize)]
+                struct InSession<'a> {
+                    session: &'a serde_json::Value,
+                    #[serde(flatten)]
+                    record: Record<'a>,
+                }
+                let record = InSession {
+                    session,
+                    record: record(event),
                 };
                 writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
             }
-            ReportFormat::Text => text(&mut self.out, event)?,
+            ReportFormat::Text => {
+                let mut lines = Vec::new();
+                text(&mut lines, event)?;
+                let lines = String::from_utf8_lossy(&lines);
+                for line in lines.lines() {
+                    let rest = line.strip_prefix("toolcall tap: ").unwrap_or(line);
+                    writeln!(self.out, "toolcall tap: session {session}: {rest}")?;
+                }
+            }
+        }
+        self.out.flush()
+    }
+
+    /// Writes a finding of the tap's own, outside the messages (an HTTP tap's: an upstream that
+    /// does not answer, a client that went away): `text` as one `toolcall tap: ` line, or `json`
+    /// (an object with an `"event"` member) as one line.
+    ///
+    /// # Errors
+    /// The error of writing to the output.
+    pub fn finding(&mut self, text: &str, json: &serde_json::Value) -> io::Result<()> {
+        match self.format {
+            ReportFormat::Json => writeln!(self.out, "{json}")?,
+            ReportFormat::Text => writeln!(self.out, "toolcall tap: {text}")?,
+        }
+        self.out.flush()
+    }
+
+    /// Writes the summary when no child ran (the HTTP tap): text `toolcall tap: <summary>`, then
+    /// `toolcall tap: <ending>`; JSON the summary object with `ending`'s members after the
+    /// summary's.
+    ///
+    /// # Errors
+    /// The error of writing to the output.
+    pub fn finish_with(
+        &mut self,
+        summary: &TapSummary,
+        ending: &str,
+        members: &serde_json::Map<String, serde_json::Value>,
+    ) -> io::Result<()> {
+        match self.format {
+            ReportFormat::Json => {
+                #[derive(Serialize)]
+                struct Ending<'a> {
+                    event: &'static str,
+                    #[serde(flatten)]
+                    summary: &'a TapSummary,
+                    #[serde(flatten)]
+                    members: &'a serde_json::Map<String, serde_json::Value>,
+                }
+                let record = Ending {
+                    event: "summary",
+                    summary,
+                    members,
+                };
+                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
+            }
+            ReportFormat::Text => {
+                writeln!(self.out, "toolcall tap: {summary}")?;
+                writeln!(self.out, "toolcall tap: {ending}")?;
+            }
         }
         self.out.flush()
     }
@@ -185,6 +228,52 @@ impl Reporter {
             }
         }
         self.out.flush()
+    }
+}
+
+/// The JSON record of one event.
+fn record(event: &Event) -> Record<'_> {
+    match event {
+        Event::Session {
+            line,
+            from,
+            protocol,
+        } => Record::Session {
+            line: *line,
+            from: *from,
+            protocol,
+        },
+        Event::Message {
+            line,
+            from,
+            verdict,
+        } => Record::Message {
+            line: *line,
+            verdict: verdict.clone().sent_by(Some(*from)),
+        },
+        Event::Lifecycle {
+            line,
+            from,
+            problem,
+        } => Record::Lifecycle {
+            line: *line,
+            from: *from,
+            problem: problem.name(),
+            message: problem.to_string(),
+        },
+        Event::NotChecked { from, bytes } => Record::NotChecked {
+            from: *from,
+            bytes: *bytes,
+        },
+        Event::HiddenByGap { line, from, hidden } => Record::HiddenByGap {
+            line: *line,
+            from: *from,
+            what: hidden.what,
+            id: &hidden.id,
+            gap_line: hidden.gap_line,
+            message: hidden.to_string(),
+        },
+        Event::TranscriptFailed { error } => Record::TranscriptFailed { error },
     }
 }
 
@@ -426,6 +515,60 @@ mod tests {
                        "protocol": {"protocol": "acp", "version": 1},
                        "exit": {"code": 143, "signal": 15}}),
             ]
+        );
+    }
+
+    #[test]
+    fn a_session_names_itself_in_each_line_and_object() {
+        let text = Shared::default();
+        let mut reporter = Reporter::new(ReportFormat::Text, Box::new(text.clone()));
+        let json = Shared::default();
+        let mut json_reporter = Reporter::new(ReportFormat::Json, Box::new(json.clone()));
+        for event in events().iter().skip(2).take(2) {
+            reporter.session_event(&json!(3), event).unwrap();
+            json_reporter.session_event(&json!(3), event).unwrap();
+        }
+        reporter
+            .finding("POST /mcp: refused", &json!({"event": "refused"}))
+            .unwrap();
+        json_reporter
+            .finding("POST /mcp: refused", &json!({"event": "refused"}))
+            .unwrap();
+        let mut members = serde_json::Map::new();
+        members.insert("http".into(), json!({"sessions": 1}));
+        reporter
+            .finish_with(&summary(), "1 session", &members)
+            .unwrap();
+        json_reporter
+            .finish_with(&summary(), "1 session", &members)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(text.0.lock().unwrap().clone()).unwrap(),
+            "toolcall tap: session 3: line 3 (agent): invalid session/update at /params/update: bad\n\
+             toolcall tap: session 3: line 3 (agent): tool call: `tool_call_update` for `c9`, which no `tool_call` announced\n\
+             toolcall tap: POST /mcp: refused\n\
+             toolcall tap: 3 messages (1 from the client, 2 from the agent): 2 ok, 0 lenient, 0 unchecked, 1 invalid; 1 tool-call problem; 10 bytes not checked\n\
+             toolcall tap: 1 session\n"
+        );
+        let lines: Vec<String> = String::from_utf8(json.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        assert!(lines[0].starts_with(r#"{"session":3,"event":"message","line":3,"#));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&lines[1]).unwrap(),
+            json!({"session": 3, "event": "lifecycle", "line": 3, "from": "agent",
+                   "problem": "unannounced-update",
+                   "message": "`tool_call_update` for `c9`, which no `tool_call` announced"})
+        );
+        assert_eq!(lines[2], r#"{"event":"refused"}"#);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&lines[3]).unwrap(),
+            json!({"event": "summary", "messages": 3, "from_client": 1, "from_child": 2, "ok": 2,
+                   "lenient": 0, "unchecked": 0, "invalid": 1, "over_limit": 0, "lifecycle": 1,
+                   "not_checked_bytes": 10, "protocol": {"protocol": "acp", "version": 1},
+                   "http": {"sessions": 1}})
         );
     }
 }

@@ -273,9 +273,10 @@ fn acp_tool_call_lifecycle_problems_name_their_lines() -> TestResult {
     assert_eq!(monitor.summary().ok, 7);
     let records = transcript.lines();
     assert_eq!(records.len(), 7);
-    assert!(records[0].starts_with(
-        r#"{"from":"client","message":{"jsonrpc":"2.0","id":0,"method":"initialize""#
-    ));
+    let first: Value = serde_json::from_str(&records[0])?;
+    assert_eq!(first["from"], "client");
+    assert_eq!(first["message"]["method"], "initialize");
+    assert!(records[0].starts_with(r#"{"from":"client","message":"#));
     assert!(records[2].starts_with(r#"{"from":"agent","message":"#));
     Ok(())
 }
@@ -491,6 +492,72 @@ fn a_session_loaded_on_the_same_connection_replays_its_tool_calls_without_findin
     Ok(())
 }
 
+/// The verdicts of a monitor's events, as `(line, verdict name)`.
+fn verdicts(events: &[Event]) -> Vec<(usize, String)> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Message { line, verdict, .. } => Some((*line, verdict.status.name().to_owned())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn named_sessions_share_one_transcript_and_validate_pairs_each_apart() -> TestResult {
+    let (first, transcript) = monitor()?;
+    let mut second = first
+        .another()
+        .named(&json!(2))
+        .with_transcript(Box::new(transcript.clone()));
+    let mut first = first.named(&json!(1));
+    let mut line = 0;
+    let mut events = Vec::new();
+    let mut feed = |monitor: &mut Monitor, side: Side, bytes: &[u8], events: &mut Vec<Event>| {
+        monitor.at_line(line + 1);
+        events.extend(monitor.feed_message(side, bytes));
+        line = monitor.line();
+    };
+    // Both sessions number their requests from 0, interleaved; one body is pretty-printed.
+    let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let result = b"{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 0,\r\n  \"result\": {\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}, \"serverInfo\": {\"name\": \"s\", \"version\": \"1\"}}\n}\n";
+    feed(&mut first, Side::Client, init, &mut events);
+    feed(&mut second, Side::Client, init, &mut events);
+    feed(&mut second, Side::Child, result, &mut events);
+    feed(&mut first, Side::Child, result, &mut events);
+    // A second answer in session 2 only.
+    feed(&mut second, Side::Child, result, &mut events);
+    feed(&mut first, Side::Client, b"  \n ", &mut events);
+    assert_eq!(
+        verdicts(&events),
+        [
+            (1, "ok".to_owned()),
+            (2, "ok".to_owned()),
+            (3, "ok".to_owned()),
+            (4, "ok".to_owned()),
+            (5, "invalid".to_owned())
+        ]
+    );
+    let lines = transcript.lines();
+    assert_eq!(lines.len(), 5);
+    assert!(lines[0].starts_with(r#"{"session":1,"from":"client","message":{"jsonrpc""#));
+    assert!(lines[2].starts_with(
+        r#"{"session":2,"from":"server","message":{   "jsonrpc": "2.0",   "id": 0,  "#
+    ));
+    // `toolcall validate` reads the sessions apart and gives the same verdicts.
+    let checked = Checker::new()?.check_input(lines.join("\n").as_bytes());
+    let validated: Vec<(usize, String)> = checked
+        .iter()
+        .map(|checked| (checked.line, checked.verdict.status.name().to_owned()))
+        .collect();
+    assert_eq!(validated, verdicts(&events));
+    assert!(
+        matches!(&checked[4].verdict.status, Status::Invalid { pointer, message }
+        if pointer == "/id" && message.contains("the one of line 2 was answered already (line 3)"))
+    );
+    Ok(())
+}
+
 #[test]
 fn a_replay_still_finds_what_goes_wrong_after_it() -> TestResult {
     let (mut monitor, _) = monitor()?;
@@ -540,6 +607,31 @@ fn a_replay_still_finds_what_goes_wrong_after_it() -> TestResult {
     assert_eq!(
         found,
         [(6, "duplicate-tool-call"), (10, "update-after-end")]
+    );
+    Ok(())
+}
+
+#[test]
+fn a_whole_message_over_the_limit_is_invalid_and_kept_short() -> TestResult {
+    let transcript = Shared::default();
+    let mut monitor = Monitor::new(Checker::new()?, DecodeLimits::default().with_max_bytes(16))
+        .named(&json!("a"))
+        .with_transcript(Box::new(transcript.clone()));
+    let events = monitor.feed_message(Side::Client, &[b'x'; 40]);
+    assert!(matches!(&events[0], Event::Message { line: 1, verdict, .. }
+        if verdict.kind.to_string() == "over a decode limit"));
+    let events = monitor.too_large(Side::Child, 5000, b"{\"jsonrpc\"");
+    assert!(matches!(&events[0], Event::Message { line: 2, .. }));
+    assert_eq!(
+        transcript.lines(),
+        [
+            format!(
+                r#"{{"session":"a","from":"client","text":"{}","truncated":true,"bytes":40}}"#,
+                "x".repeat(40)
+            ),
+            r#"{"session":"a","from":"agent","text":"{\"jsonrpc\"","truncated":true,"bytes":5000}"#
+                .to_owned(),
+        ]
     );
     Ok(())
 }
