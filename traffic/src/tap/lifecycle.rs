@@ -680,6 +680,42 @@ mod tests {
     }
 
     #[test]
+    fn progress_for_a_token_a_gap_may_have_carried_is_followed_and_told_once() {
+        let mut tokens = McpProgress::default();
+        tokens.gap(4);
+        let told = tokens.notification(Side::Child, 5, &progress(json!("t"), 1.0));
+        assert_eq!(
+            told,
+            Some(Finding::Hidden(HiddenByGap {
+                what: "progress token",
+                id: "\"t\"".into(),
+                gap_line: 4
+            }))
+        );
+        assert_eq!(
+            told.map(|finding| match finding {
+                Finding::Hidden(hidden) => hidden.to_string(),
+                Finding::Problem(problem) => problem.to_string(),
+            })
+            .as_deref(),
+            Some(
+                "progress token `\"t\"` first seen in an update after the bytes not checked at \
+                 line 4 (its announcement may have been there): followed from here; other \
+                 progress tokens that gap hid are not named"
+            )
+        );
+        // Once per gap; the token is followed from there.
+        assert_eq!(
+            tokens.notification(Side::Child, 6, &progress(json!("u"), 1.0)),
+            None
+        );
+        assert!(matches!(
+            notify(&mut tokens, Side::Child, 7, &progress(json!("t"), 0.5)),
+            Some(LifecycleProblem::ProgressNotIncreasing { .. })
+        ));
+    }
+
+    #[test]
     fn mcp_progress_is_valid_from_request_to_response() {
         let mut tokens = McpProgress::default();
         let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
