@@ -11,13 +11,16 @@
 //!
 //! Corpora (`BENCHMARKS.md`): `real`, every JSON-RPC message of the ACP traffic at hand (the
 //! shared real and third-party traffic, the ACP documentation's examples, the recording of
-//! claude-agent-acp, and the files named in `CHECKER_BENCH_EXTRA`, colon-separated, such as a
-//! transcript `toolcall tap` recorded between the official SDKs); `updates`, the wire
+//! claude-agent-acp); `sdk`, when `CHECKER_BENCH_EXTRA` names files (colon-separated), their
+//! messages, such as sessions between the official SDKs recorded with `peers/lib/tee.mjs`
+//! (`node peers/acp/client.mjs -- node peers/lib/tee.mjs FILE agent -- node
+//! peers/acp/agent.mjs`); `updates`, the wire
 //! benchmark's 200 `session/update` notifications (tool calls with diffs, text content,
 //! `rawInput` and `rawOutput`) in JSON-RPC envelopes.
 //!
 //! Before timing, the verdicts of the three variants are compared (valid or not, message by
-//! message); the counts are printed. Timing: `ROUNDS` rounds (default 15), each running every
+//! message); the counts are printed (`CHECKER_BENCH_SHOW=1` prints the messages judged
+//! differently). Timing: `ROUNDS` rounds (default 15), each running every
 //! variant for about 100 ms in rotating order; a variant's figure is its best round (its median
 //! is printed too). `CHECKER_BENCH_RUN=<corpus>/<variant>` with `CHECKER_BENCH_PASSES=N` runs
 //! only that variant N times, for `valgrind --tool=callgrind --toggle-collect='checker::counted'`.
@@ -85,8 +88,7 @@ fn unwrap(value: &Value) -> (&Value, Option<&str>) {
 
 fn corpora() -> Vec<Corpus> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut real = Vec::new();
-    let mut files: Vec<std::path::PathBuf> = [
+    let files: Vec<std::path::PathBuf> = [
         "../shared/acp-traffic/messages.ndjson",
         "../shared/acp-examples/docs-v1.ndjson",
         "tests/fixtures/acp/claude-agent-acp/session-load.ndjson",
@@ -94,22 +96,31 @@ fn corpora() -> Vec<Corpus> {
     .iter()
     .map(|relative| root.join(relative))
     .collect();
+    let mut corpora = vec![Corpus::new("real", &concatenated(&files))];
     if let Some(extra) = std::env::var_os("CHECKER_BENCH_EXTRA") {
-        files.extend(std::env::split_paths(&extra));
+        let files: Vec<std::path::PathBuf> = std::env::split_paths(&extra).collect();
+        corpora.push(Corpus::new("sdk", &concatenated(&files)));
     }
+    let updates = corpus::ndjson(&corpus::notifications(200, corpus::SEED));
+    corpora.push(Corpus::new("updates", &updates));
+    corpora
+}
+
+/// The lines of `files`, one after the other.
+fn concatenated(files: &[std::path::PathBuf]) -> Vec<u8> {
+    let mut out = Vec::new();
     for file in files {
-        match std::fs::read(&file) {
+        match std::fs::read(file) {
             Ok(content) => {
-                real.extend_from_slice(&content);
+                out.extend_from_slice(&content);
                 if !content.ends_with(b"\n") {
-                    real.push(b'\n');
+                    out.push(b'\n');
                 }
             }
             Err(error) => eprintln!("note: {} not read: {error}", file.display()),
         }
     }
-    let updates = corpus::ndjson(&corpus::notifications(200, corpus::SEED));
-    vec![Corpus::new("real", &real), Corpus::new("updates", &updates)]
+    out
 }
 
 /// The alternative: `jsonschema` by method, validators compiled once.
@@ -379,7 +390,15 @@ fn compare_verdicts(runner: &Runner, corpus: &Corpus) {
         checker += usize::from(one);
         full += usize::from(two);
         alternative += usize::from(three);
-        disagree += usize::from(one != three || one != two);
+        if one != three || one != two {
+            disagree += 1;
+            if std::env::var_os("CHECKER_BENCH_SHOW").is_some() {
+                println!(
+                    "  judged differently (checker {one}, checker_full {two}, jsonschema {three}): {}",
+                    String::from_utf8_lossy(message)
+                );
+            }
+        }
     }
     let total = corpus.messages.len();
     println!(
