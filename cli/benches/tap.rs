@@ -239,6 +239,7 @@ impl Session {
 struct Summary {
     messages: u64,
     invalid: u64,
+    lenient: u64,
     lifecycle: u64,
     not_checked_bytes: u64,
     hidden: u64,
@@ -260,6 +261,7 @@ impl Summary {
                     let number = |name: &str| event[name].as_u64().unwrap_or_default();
                     summary.messages = number("messages");
                     summary.invalid = number("invalid");
+                    summary.lenient = number("lenient");
                     summary.lifecycle = number("lifecycle");
                     summary.not_checked_bytes = number("not_checked_bytes");
                 }
@@ -283,10 +285,11 @@ impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} messages checked, {} invalid, {} bytes not checked ({:.1} %), {} tool-call \
-             problems, {} followed after a gap",
+            "{} messages checked, {} invalid, {} lenient, {} bytes not checked ({:.1} %), {} \
+             tool-call problems, {} followed after a gap",
             self.messages,
             self.invalid,
+            self.lenient,
             self.not_checked_bytes,
             self.unchecked_share() * 100.0,
             self.lifecycle,
@@ -340,7 +343,7 @@ fn agent() {
 /// call ids.
 struct Unit {
     /// The lines, each ending in `\n`; call ids start with `call_` (5 bytes, rewritten to
-    /// `rNNNN` per repetition, the same length).
+    /// `rNNNN` per repetition, the same length: [`rename`]).
     lines: Vec<Vec<u8>>,
 }
 
@@ -348,7 +351,8 @@ impl Unit {
     fn new() -> Self {
         let notifications = corpus::notifications(200, corpus::SEED);
         let mut lines = Vec::new();
-        let mut open: Vec<String> = Vec::new();
+        // The calls announced and not ended yet: (session, call id).
+        let mut open: Vec<(Value, String)> = Vec::new();
         let mut chunk = 0;
         for params in notifications {
             let mut params: Value = serde_json::from_slice(&params).expect("the corpus is JSON");
@@ -358,10 +362,12 @@ impl Unit {
                 .unwrap_or_default()
                 .to_owned();
             if kind == "tool_call" {
-                open.push(update["toolCallId"].as_str().unwrap_or_default().to_owned());
+                let id = update["toolCallId"].as_str().unwrap_or_default().to_owned();
+                open.push((params["sessionId"].clone(), id));
             } else {
-                // An update of a call announced before (the corpus's ids are all fresh).
-                let Some(id) = open.first().cloned() else {
+                // An update of a call announced before, in its session (the corpus's ids are
+                // all fresh, its sessions many).
+                let Some((session, id)) = open.first().cloned() else {
                     continue;
                 };
                 let status = update["status"].as_str().unwrap_or_default();
@@ -369,6 +375,7 @@ impl Unit {
                     open.remove(0);
                 }
                 update["toolCallId"] = Value::String(id);
+                params["sessionId"] = session;
             }
             lines.push(notification(&params));
             // Message chunks between tool calls, as agents stream their answer.
@@ -381,8 +388,8 @@ impl Unit {
             }
         }
         // The calls left open end, so that a repetition starts afresh.
-        for id in open {
-            lines.push(notification(&json!({"sessionId": "s", "update": {
+        for (session, id) in open {
+            lines.push(notification(&json!({"sessionId": session, "update": {
                 "sessionUpdate": "tool_call_update", "toolCallId": id, "status": "completed"}})));
         }
         Self { lines }
@@ -426,16 +433,14 @@ fn notification(params: &Value) -> Vec<u8> {
     line
 }
 
-/// Rewrites every `call_` in `line` to `prefix` (5 bytes).
+/// Rewrites the `call_` that starts each call id of `line` (`"toolCallId":"call_...`) to
+/// `prefix` (5 bytes); any other `call_`, such as the one in `"tool_call_update"`, stays.
 fn rename(line: &mut [u8], prefix: &[u8]) {
+    const ID: &[u8] = b"\"toolCallId\":\"call_";
     let mut at = 0;
-    while let Some(found) = memchr_call(&line[at..]) {
-        let start = at + found;
+    while let Some(found) = line[at..].windows(ID.len()).position(|window| window == ID) {
+        let start = at + found + ID.len() - 5;
         line[start..start + 5].copy_from_slice(prefix);
         at = start + 5;
     }
-}
-
-fn memchr_call(haystack: &[u8]) -> Option<usize> {
-    haystack.windows(5).position(|window| window == b"call_")
 }
