@@ -14,17 +14,17 @@ fn codegen_check() {
     println!("cargo::rerun-if-changed=generated");
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
-    let outputs = match toolcall_codegen::generate_all(&root) {
+    let outputs = match toolcall_codegen::repo::generate_all(&root) {
         Ok(outputs) => outputs,
         Err(error) => panic!("codegen pipeline failed: {error}"),
     };
-    if let Err(error) = toolcall_codegen::output::write(&out, &outputs) {
+    if let Err(error) = toolcall_codegen::repo::write(&out, &outputs) {
         panic!("cannot write into OUT_DIR: {error}");
     }
-    let stale = toolcall_codegen::output::stale(&root, &outputs);
+    let stale = toolcall_codegen::repo::stale(&root, &outputs);
     assert!(
         stale.is_empty(),
         "{stale:?} not up to date, run `{}`",
-        toolcall_codegen::output::GENERATE_COMMAND
+        toolcall_codegen::repo::GENERATE_COMMAND
     );
 }

@@ -965,7 +965,7 @@ fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
 }
 
 /// `error` and its sources, joined with `: `.
-fn chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

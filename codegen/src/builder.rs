@@ -1,6 +1,4 @@
-//! The pipeline on a user's own schema: the root schema and every definition of one 2020-12 (or
-//! draft-07) document generated into one module that compiles in the user's crate with `toolcall-contracts`,
-//! `serde` and `serde_json` as its only dependencies.
+//! [`Builder`]: one schema in, one Rust module out, with every setting of the pipeline.
 //!
 //! From a build script, the way `prost-build` is used:
 //!
@@ -19,19 +17,39 @@
 use std::path::{Path, PathBuf};
 
 use crate::emit::paths::Runtime;
-use crate::families::Family;
+use crate::families::PRESETS;
 use crate::model::Model;
-use crate::{load, PipelineError};
+use crate::{check, emit, load, model, normalize, output, PipelineError};
 
-/// Generates Rust types for the root schema and every definition of one schema file.
+/// Generates Rust types for the root schema and every definition of a schema file: the one
+/// settings type of the pipeline.
+///
+/// A builder from [`Builder::new`] is faithful: the types carry the shape, and every other
+/// assertion of the schema is checked when a value is decoded. [`Builder::preset`] gives the
+/// settings of the families this repository generates.
 #[derive(Debug, Clone)]
 pub struct Builder {
-    schema: PathBuf,
+    /// `user`, or the preset's name (in errors).
+    name: String,
+    /// The schema files; paths relative to `root` when there is one.
+    schemas: Vec<PathBuf>,
+    /// The one schema's text, when it was given rather than read.
+    text: Option<String>,
+    root: Option<PathBuf>,
+    roots: Option<Vec<String>>,
+    generate_root: bool,
+    replacements: Vec<(String, String)>,
+    open_unions: Vec<String>,
     forward_compatible: bool,
     keep_unknown_members: bool,
+    null_as_absent: bool,
+    unknown_enum_as_other: bool,
+    doc_site: Option<String>,
+    check_assertions: bool,
     /// Remote `$ref`s served from local folders: `(URI prefix, folder)`.
     ref_dirs: Vec<(String, PathBuf)>,
     assert_formats: bool,
+    runtime: Runtime,
 }
 
 /// Why a [`Builder`] wrote nothing.
@@ -46,7 +64,16 @@ pub enum BuilderError {
         /// The schema file.
         path: PathBuf,
         /// The definition, the JSON pointer and what is refused.
-        source: crate::model::build::BuildError,
+        source: crate::BuildError,
+    },
+    /// [`Builder::check_assertions`] on a preset of several schema files: the checks are
+    /// compiled from one document.
+    #[error("preset `{name}` has {files} schema files: `check_assertions` needs one")]
+    ChecksNeedOneFile {
+        /// The preset.
+        name: String,
+        /// How many files it has.
+        files: usize,
     },
     /// `OUT_DIR` is not set (not running in a build script).
     #[error("`OUT_DIR` is not set: `write_to_out_dir` runs in a build script")]
@@ -62,17 +89,99 @@ pub enum BuilderError {
 }
 
 impl Builder {
-    /// A builder for the schema file `schema`: plain structs, members the schema does not
-    /// declare kept (`unknown_members`).
+    /// A builder for the schema file `schema`, faithful to every assertion, with the defaults
+    /// each setting names: plain structs, members the schema does not declare kept
+    /// (`unknown_members`), the root schema generated beside the definitions.
     #[must_use]
     pub fn new(schema: impl AsRef<Path>) -> Self {
         Self {
-            schema: schema.as_ref().to_owned(),
+            name: "user".to_owned(),
+            schemas: vec![schema.as_ref().to_owned()],
+            text: None,
+            root: None,
+            roots: None,
+            generate_root: true,
+            replacements: Vec::new(),
+            open_unions: Vec::new(),
             forward_compatible: false,
             keep_unknown_members: true,
+            null_as_absent: false,
+            unknown_enum_as_other: false,
+            doc_site: None,
+            check_assertions: true,
             ref_dirs: Vec::new(),
             assert_formats: false,
+            runtime: Runtime::External,
         }
+    }
+
+    /// The settings of one of the families this repository generates, its schema files under
+    /// the checkout `root`: `acp`, `route`, `canonical`, `mcp-<version>` (see
+    /// [`Builder::preset_names`]). `None` for another name. The module is for a user's crate;
+    /// assertions beyond the types are not checked (the contracts crate checks them with named
+    /// validators).
+    #[must_use]
+    pub fn preset(root: impl AsRef<Path>, name: &str) -> Option<Self> {
+        PRESETS
+            .iter()
+            .find(|preset| preset.name == name)
+            .map(|preset| preset.builder(root.as_ref()))
+    }
+
+    /// The names [`Builder::preset`] knows, in generation order.
+    pub fn preset_names() -> impl Iterator<Item = &'static str> {
+        PRESETS.iter().map(|preset| preset.name)
+    }
+
+    /// The same settings for another schema file, in place of the preset's files (a newer
+    /// release of a preset's schema, say): `Builder::preset(root, "acp")?.schema(path)`.
+    #[must_use]
+    pub fn schema(mut self, schema: impl AsRef<Path>) -> Self {
+        self.schemas = vec![schema.as_ref().to_owned()];
+        self.text = None;
+        self.root = None;
+        self
+    }
+
+    /// A builder for a schema given as text (`include_str!`, a schema received at run time),
+    /// named `name` in errors and in the module's header. Otherwise as [`Builder::new`].
+    #[must_use]
+    pub fn from_text(name: impl AsRef<Path>, text: impl Into<String>) -> Self {
+        Self::new("").schema_text(name, text)
+    }
+
+    /// The same settings for a schema given as text, in place of the schema files.
+    #[must_use]
+    pub fn schema_text(mut self, name: impl AsRef<Path>, text: impl Into<String>) -> Self {
+        self = self.schema(name);
+        self.text = Some(text.into());
+        self
+    }
+
+    /// A preset's builder over `schemas`, relative to `root`.
+    pub(crate) fn files(name: &str, root: &Path, schemas: &[&str]) -> Self {
+        Self {
+            name: name.to_owned(),
+            schemas: schemas.iter().map(PathBuf::from).collect(),
+            root: Some(root.to_owned()),
+            ..Self::new("")
+        }
+    }
+
+    /// Where generated code finds its support code (only this repository's own families are
+    /// generated into the contracts crate itself).
+    pub(crate) const fn runtime(mut self, runtime: Runtime) -> Self {
+        self.runtime = runtime;
+        self
+    }
+
+    /// Whether every assertion the types cannot carry (bounds, patterns, `not`, ...) is checked
+    /// when decoding (default), or only the shape, with a smaller keyword allow-list (the
+    /// presets: their other rules are checked by hand-written validators).
+    #[must_use]
+    pub const fn check_assertions(mut self, yes: bool) -> Self {
+        self.check_assertions = yes;
+        self
     }
 
     /// Whether `format` is asserted when decoding (`email`, `date-time`...; checked by the
@@ -93,18 +202,184 @@ impl Builder {
     }
 
     /// `#[non_exhaustive]` types built by `new(required...)` and setters (for a schema that adds
-    /// members in minor versions).
+    /// members in minor versions). Default: off.
     #[must_use]
     pub const fn forward_compatible(mut self, yes: bool) -> Self {
         self.forward_compatible = yes;
         self
     }
 
-    /// Whether structs keep the members the schema does not declare (default) or drop them.
+    /// Whether structs keep the members the schema does not declare and write them back
+    /// (default) or drop them.
     #[must_use]
     pub const fn keep_unknown_members(mut self, yes: bool) -> Self {
         self.keep_unknown_members = yes;
         self
+    }
+
+    /// Whether an optional member sent as `null` although its schema does not admit `null`
+    /// decodes as absent, reported as `defaulted`, instead of failing (default: it fails).
+    #[must_use]
+    pub const fn null_as_absent(mut self, yes: bool) -> Self {
+        self.null_as_absent = yes;
+        self
+    }
+
+    /// Whether a string enumeration with the value `other` takes any value it does not know as
+    /// `other`, reported as `unknown_value` (default: an unknown value fails).
+    #[must_use]
+    pub const fn unknown_enum_as_other(mut self, yes: bool) -> Self {
+        self.unknown_enum_as_other = yes;
+        self
+    }
+
+    /// Declares the tagged union `definition` open although the schema has no catch-all
+    /// branch: an unknown tag decodes into `Unknown(raw)` and is reported. Repeatable.
+    #[must_use]
+    pub fn open_union(mut self, definition: impl Into<String>) -> Self {
+        self.open_unions.push(definition.into());
+        self
+    }
+
+    /// Generates `definition` as the Rust type `rust_type` (`String`, `u64`, `Value`, a path)
+    /// instead of a type of its own; what the type cannot carry is left to a validator of the
+    /// user's. Repeatable.
+    #[must_use]
+    pub fn replace(mut self, definition: impl Into<String>, rust_type: impl Into<String>) -> Self {
+        self.replacements
+            .push((definition.into(), rust_type.into()));
+        self
+    }
+
+    /// Generates only these definitions and what they refer to (default: every definition).
+    #[must_use]
+    pub fn roots<I, S>(mut self, definitions: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.roots = Some(definitions.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Whether a root schema with a shape of its own (`{"title": "Config", "type": "object",
+    /// ...}`, not only `$defs` or a lone `$ref`) is generated, named after its `title`, else the
+    /// file name (default), or left out.
+    #[must_use]
+    pub const fn generate_root(mut self, yes: bool) -> Self {
+        self.generate_root = yes;
+        self
+    }
+
+    /// The site the schema's site-relative documentation links (`[Meta](/specification/...)`)
+    /// point into: they become absolute in the generated docs, where a relative link renders
+    /// broken. Default: links are left as they are.
+    #[must_use]
+    pub fn doc_site(mut self, site: impl Into<String>) -> Self {
+        self.doc_site = Some(site.into());
+        self
+    }
+
+    /// The schema files, loaded; each named by its path as given (relative to the root for a
+    /// preset).
+    fn load(&self) -> Result<Vec<load::SchemaFile>, PipelineError> {
+        if let (Some(text), [name]) = (&self.text, &self.schemas[..]) {
+            return Ok(vec![load::parse(name, text.clone())?]);
+        }
+        self.schemas
+            .iter()
+            .map(|schema| {
+                let file = match &self.root {
+                    Some(root) => load::load(&root.join(schema))?,
+                    None => load::load(schema)?,
+                };
+                Ok(load::SchemaFile {
+                    path: schema.clone(),
+                    ..file
+                })
+            })
+            .collect()
+    }
+
+    /// The faithful checks' source: the one schema file, or `None` when assertions are not
+    /// checked.
+    fn checks_source(
+        &self,
+        files: &[load::SchemaFile],
+    ) -> Result<Option<model::checks::Source>, BuilderError> {
+        match (self.check_assertions, files) {
+            (false, _) => Ok(None),
+            (true, [file]) => Ok(Some(model::checks::Source {
+                document: file.value.clone(),
+                text: file.text.clone(),
+                file_name: file.path.file_name().map_or_else(
+                    || "schema.json".to_owned(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
+                ref_dirs: self.ref_dirs.clone(),
+                assert_formats: self.assert_formats,
+            })),
+            (true, files) => Err(BuilderError::ChecksNeedOneFile {
+                name: self.name.clone(),
+                files: files.len(),
+            }),
+        }
+    }
+
+    /// Every stage but the emitter.
+    fn run_model(
+        &self,
+        files: &[load::SchemaFile],
+        source: Option<&model::checks::Source>,
+    ) -> Result<Model, PipelineError> {
+        let mut refused = Vec::new();
+        for file in files {
+            let checked = if source.is_some() {
+                check::check_faithful(file)
+            } else {
+                check::check(file)
+            };
+            if let Err(e) = checked {
+                refused.extend(e);
+            }
+        }
+        if !refused.is_empty() {
+            return Err(PipelineError::Check(refused));
+        }
+        let linked;
+        let files = match &self.doc_site {
+            Some(site) => {
+                linked = normalize::links::absolute(files, site);
+                &linked[..]
+            }
+            None => files,
+        };
+        let normalized = normalize::normalize_with(files, self.generate_root, source.is_some())?;
+        let roots: Option<Vec<&str>> = self
+            .roots
+            .as_ref()
+            .map(|r| r.iter().map(String::as_str).collect());
+        let replacements: Vec<(&str, &str)> = self
+            .replacements
+            .iter()
+            .map(|(d, t)| (d.as_str(), t.as_str()))
+            .collect();
+        let open_unions: Vec<&str> = self.open_unions.iter().map(String::as_str).collect();
+        let options = model::build::Options {
+            roots: roots.as_deref(),
+            replacements: &replacements,
+            open_unions: &open_unions,
+            keep_unknown_members: self.keep_unknown_members,
+            null_as_absent: self.null_as_absent,
+            unknown_enum_as_other: self.unknown_enum_as_other,
+            checks: source,
+        };
+        model::build::build(&normalized.defs, &normalized.origins, &options).map_err(|source| {
+            PipelineError::Model {
+                family: self.name.clone(),
+                source,
+            }
+        })
     }
 
     /// The model of what [`Builder::generate`] writes: one item per generated type.
@@ -113,42 +388,18 @@ impl Builder {
     /// [`BuilderError::Pipeline`] when the schema cannot be read or a keyword is refused,
     /// [`BuilderError::Refused`] when a construct is.
     pub fn model(&self) -> Result<Model, BuilderError> {
-        let file = load::load(&self.schema).map_err(PipelineError::from)?;
-        let schemas: &'static [&'static str] = &[];
-        let family = Family {
-            name: "user",
-            schemas,
-            output: "",
-            roots: None,
-            generate_root: true,
-            replacements: &[],
-            open_unions: &[],
-            forward_compatible: self.forward_compatible,
-            keep_unknown_members: self.keep_unknown_members,
-            null_as_absent: false,
-            unknown_enum_as_other: false,
-            doc_site: None,
-            runtime: Runtime::External,
-        };
-        let source = crate::model::checks::Source {
-            document: file.value.clone(),
-            text: file.text.clone(),
-            file_name: self.schema.file_name().map_or_else(
-                || "schema.json".to_owned(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
-            ref_dirs: self.ref_dirs.clone(),
-            assert_formats: self.assert_formats,
-        };
-        crate::model_with_checks(std::slice::from_ref(&file), &family, Some(&source)).map_err(
-            |error| match error {
-                PipelineError::Model { source, .. } => BuilderError::Refused {
-                    path: self.schema.clone(),
+        let files = self.load()?;
+        let source = self.checks_source(&files)?;
+        self.run_model(&files, source.as_ref()).map_err(|error| {
+            match (error, &self.root, &files[..]) {
+                // A user's schema: the refusal names the file.
+                (PipelineError::Model { source, .. }, None, [file]) => BuilderError::Refused {
+                    path: file.path.clone(),
                     source,
                 },
-                other => BuilderError::Pipeline(other),
-            },
-        )
+                (error, ..) => error.into(),
+            }
+        })
     }
 
     /// The generated module's source.
@@ -156,21 +407,44 @@ impl Builder {
     /// # Errors
     /// As [`Builder::model`].
     pub fn generate(&self) -> Result<String, BuilderError> {
-        let model = self.model()?;
-        Ok(self.render(&model))
+        Ok(self.render(&self.model()?, None))
     }
 
-    fn render(&self, model: &Model) -> String {
-        crate::emit::render(
+    /// The module as this repository commits it (`generated/<family>.rs`).
+    pub(crate) fn generate_in_repo(&self) -> Result<String, PipelineError> {
+        let files = self.load()?;
+        let model = self.run_model(&files, None)?;
+        let sources: Vec<String> = files
+            .iter()
+            .map(|f| format!("`{}`", f.path.display()))
+            .collect();
+        let header = format!(
+            "by `{}` from {}.",
+            output::GENERATE_COMMAND,
+            sources.join(", ")
+        );
+        Ok(self.render(&model, Some(header)))
+    }
+
+    fn render(&self, model: &Model, header: Option<String>) -> String {
+        let header = header.unwrap_or_else(|| {
+            let sources: Vec<String> = self
+                .schemas
+                .iter()
+                .map(|s| format!("`{}`", s.display()))
+                .collect();
+            format!(
+                "by toolcall-codegen {} from {}.",
+                env!("CARGO_PKG_VERSION"),
+                sources.join(", ")
+            )
+        });
+        emit::render(
             model,
-            &crate::emit::Options {
-                runtime: Runtime::External,
+            &emit::Options {
+                runtime: self.runtime,
                 forward_compatible: self.forward_compatible,
-                header: format!(
-                    "by toolcall-codegen {} from `{}`.",
-                    env!("CARGO_PKG_VERSION"),
-                    self.schema.display()
-                ),
+                header,
             },
         )
     }
@@ -187,7 +461,7 @@ impl Builder {
             .iter()
             .find(|item| item.pointer.is_empty())
             .map(|item| item.name.clone());
-        Ok((self.render(&model), root))
+        Ok((self.render(&model, None), root))
     }
 
     /// Writes the module to `path`, and returns its warnings: what it refuses that the schema
@@ -197,7 +471,7 @@ impl Builder {
     /// As [`Builder::generate`], and [`BuilderError::Write`].
     pub fn write_to(&self, path: impl AsRef<Path>) -> Result<Vec<String>, BuilderError> {
         let model = self.model()?;
-        let text = self.render(&model);
+        let text = self.render(&model, None);
         let path = path.as_ref();
         std::fs::write(path, text).map_err(|source| BuilderError::Write {
             path: path.to_owned(),
@@ -207,20 +481,132 @@ impl Builder {
     }
 
     /// From a build script: writes the module to `$OUT_DIR/<file_name>`, asks Cargo to run the
-    /// script again when the schema changes, and shows each warning as a Cargo warning.
+    /// script again when a schema file changes, and shows each warning as a Cargo warning.
     ///
     /// # Errors
     /// As [`Builder::write_to`], and [`BuilderError::NoOutDir`].
     pub fn write_to_out_dir(&self, file_name: &str) -> Result<Vec<String>, BuilderError> {
         let out = std::env::var_os("OUT_DIR").ok_or(BuilderError::NoOutDir)?;
-        println!("cargo:rerun-if-changed={}", self.schema.display());
+        let schemas: Vec<PathBuf> = self
+            .schemas
+            .iter()
+            .map(|s| self.root.as_ref().map_or_else(|| s.clone(), |r| r.join(s)))
+            .collect();
+        for schema in &schemas {
+            println!("cargo:rerun-if-changed={}", schema.display());
+        }
         let warnings = self.write_to(Path::new(&out).join(file_name))?;
         for warning in &warnings {
             println!(
                 "cargo:warning=toolcall-codegen: {}: {warning}",
-                self.schema.display()
+                schemas[0].display()
             );
         }
         Ok(warnings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspace() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    /// The body of a generated module: what follows its `// @generated` header.
+    fn body(text: &str) -> &str {
+        text.split_once('\n').map_or(text, |(_, rest)| rest)
+    }
+
+    #[test]
+    fn a_preset_is_nothing_but_public_settings() {
+        // The ACP and route presets rebuilt by hand from `Builder::new` and public setters give
+        // the same module: every setting the in-repo families use is reachable.
+        let root = workspace();
+        let acp = Builder::new(root.join("schema/acp/acp.schema.json"))
+            .check_assertions(false)
+            .generate_root(false)
+            .open_union("SessionUpdate")
+            .forward_compatible(true)
+            .null_as_absent(true)
+            .unknown_enum_as_other(true);
+        let route = Builder::new(root.join("schema/route/tool-call-request.schema.json"))
+            .check_assertions(false)
+            .replace("CallKey", "String")
+            .replace("SchemaPin", "String")
+            .replace("ProgressToken", "Value")
+            .keep_unknown_members(false)
+            .null_as_absent(true);
+        for (name, by_hand) in [("acp", acp), ("route", route)] {
+            let preset = Builder::preset(&root, name).unwrap().generate().unwrap();
+            let by_hand = by_hand.generate().unwrap();
+            assert!(body(&preset).len() > 1000, "{name}");
+            assert!(
+                body(&preset) == body(&by_hand),
+                "{name}: the modules differ"
+            );
+        }
+    }
+
+    #[test]
+    fn presets_by_name_and_their_errors() {
+        let names: Vec<&str> = Builder::preset_names().collect();
+        assert_eq!(names.len(), PRESETS.len());
+        assert!(Builder::preset(workspace(), "acp2").is_none());
+        let error = Builder::preset(workspace(), "canonical")
+            .unwrap()
+            .check_assertions(true)
+            .model()
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "preset `canonical` has 7 schema files: `check_assertions` needs one"
+        );
+        let missing = Builder::preset("/nonexistent", "route").unwrap().model();
+        assert!(
+            missing
+                .unwrap_err()
+                .to_string()
+                .contains("schema/route/tool-call-request.schema.json"),
+            "the error names the file"
+        );
+    }
+
+    #[test]
+    fn roots_generate_only_their_closure() {
+        let root = workspace();
+        let all = Builder::preset(&root, "acp").unwrap().model().unwrap();
+        let some = Builder::preset(&root, "acp")
+            .unwrap()
+            .roots(["ToolCallUpdate"])
+            .model()
+            .unwrap();
+        assert!(some.items.iter().any(|i| i.name == "ToolCallUpdate"));
+        assert!(!some.items.iter().any(|i| i.name == "InitializeRequest"));
+        assert!(
+            some.items.len() < all.items.len() / 4,
+            "{}",
+            some.items.len()
+        );
+    }
+
+    #[test]
+    fn a_schema_given_as_text_is_named_as_given() {
+        let schema =
+            r#"{"title": "Order", "type": "object", "properties": {"id": {"type": "string"}}}"#;
+        let text = Builder::from_text("orders.schema.json", schema)
+            .generate()
+            .unwrap();
+        assert!(
+            text.starts_with("// @generated by toolcall-codegen "),
+            "{text}"
+        );
+        assert!(text.contains("from `orders.schema.json`."), "{text}");
+        assert!(text.contains("pub struct Order"), "{text}");
+        let error = Builder::from_text("bad.json", "[1]")
+            .generate()
+            .unwrap_err();
+        assert!(error.to_string().contains("bad.json"), "{error}");
     }
 }

@@ -54,6 +54,14 @@ pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
         path: path.to_owned(),
         source,
     })?;
+    parse(path, text)
+}
+
+/// [`load`] of a file's text already read.
+///
+/// # Errors
+/// [`LoadError::Parse`] and [`LoadError::NotASchema`], as [`load`].
+pub fn parse(path: &Path, text: String) -> Result<SchemaFile, LoadError> {
     let value: Value = serde_json::from_str(&text).map_err(|source| LoadError::Parse {
         path: path.to_owned(),
         source,

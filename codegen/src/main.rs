@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     } = Cli::parse().command;
     let written = ref_dirs
         .iter()
-        .map(|arg| toolcall_codegen::model::checks::ref_dir_arg(arg))
+        .map(|arg| ref_dir_arg(arg))
         .fold(
             toolcall_codegen::Builder::new(&schema),
             |builder, (prefix, dir)| builder.ref_dir(prefix, dir),
@@ -77,6 +77,18 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// What a `--ref-dir` argument serves: `PREFIX=DIR`, or `DIR` alone at its `file://` URL.
+fn ref_dir_arg(arg: &str) -> (String, PathBuf) {
+    match arg.split_once('=') {
+        Some((prefix, dir)) if prefix.contains(':') => (prefix.to_owned(), PathBuf::from(dir)),
+        _ => {
+            let dir = std::path::Path::new(arg);
+            let absolute = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+            (format!("file://{}/", absolute.display()), dir.to_owned())
         }
     }
 }

@@ -119,7 +119,7 @@ impl Scalars {
                 message: e.to_string(),
             })?;
         let space = &mut self.space;
-        let outcome = quietly(|| {
+        let outcome = catch_panic(|| {
             let id = space.add_type(&leaf).map_err(|e| e.to_string())?;
             let ty = space.get_type(&id).map_err(|e| e.to_string())?;
             let found = match ty.details() {
@@ -179,27 +179,11 @@ fn integer(name: &str) -> Option<&'static str> {
     })
 }
 
-thread_local! {
-    /// Set while this thread runs typify: its panics become errors, so their messages are noise.
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f`, turning a panic into `Err(message)`. Installs, once per process, a panic hook that
-/// stays silent for threads running typify and defers to the previous hook for other threads.
-fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    static INSTALL: std::sync::Once = std::sync::Once::new();
-    INSTALL.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(std::cell::Cell::get) {
-                previous(info);
-            }
-        }));
-    });
-    QUIET.with(|q| q.set(true));
-    let outcome = panic::catch_unwind(AssertUnwindSafe(f));
-    QUIET.with(|q| q.set(false));
-    outcome.map_err(|payload| {
+/// Runs `f`, turning a panic into `Err(message)`. No panic hook is installed (the library runs
+/// inside users' build scripts): Rust's own hook prints typify's message, and the error names
+/// the schema it panicked on.
+fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_owned())

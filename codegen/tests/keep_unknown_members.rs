@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use toolcall_codegen::model::{Kind, Model, Payload, Rest};
-use toolcall_codegen::{families, load, Builder};
+use toolcall_codegen::Builder;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -56,16 +56,12 @@ fn structs(model: &Model) -> usize {
 #[test]
 fn every_struct_of_a_keeping_family_keeps_unknown_members() {
     let mut checked = Vec::new();
-    for family in families::ALL.iter().filter(|f| f.keep_unknown_members) {
-        let files: Vec<load::SchemaFile> = family
-            .schemas
-            .iter()
-            .map(|schema| load::load(&workspace().join(schema)).unwrap())
-            .collect();
-        let model = toolcall_codegen::model(&files, family).unwrap();
+    // The presets that keep them: ACP and every MCP version.
+    for name in Builder::preset_names().filter(|n| *n == "acp" || n.starts_with("mcp-")) {
+        let model = Builder::preset(workspace(), name).unwrap().model().unwrap();
         let losses = losses(&model);
-        assert!(losses.is_empty(), "{}:\n{}", family.name, losses.join("\n"));
-        checked.push(format!("{} ({} structs)", family.name, structs(&model)));
+        assert!(losses.is_empty(), "{name}:\n{}", losses.join("\n"));
+        checked.push(format!("{name} ({} structs)", structs(&model)));
     }
     assert_eq!(checked.len(), 6, "ACP and five MCP versions: {checked:?}");
     println!("{}", checked.join(", "));
@@ -97,9 +93,10 @@ fn every_struct_of_every_snapshot_case_keeps_unknown_members() {
 #[test]
 fn a_family_that_does_not_keep_them_says_so_per_struct() {
     // The route body tolerates and drops unknown members by contract: the walk sees it.
-    let family = &families::ROUTE;
-    let file = load::load(&workspace().join(family.schemas[0])).unwrap();
-    let model = toolcall_codegen::model(std::slice::from_ref(&file), family).unwrap();
+    let model = Builder::preset(workspace(), "route")
+        .unwrap()
+        .model()
+        .unwrap();
     let losses = losses(&model);
     assert!(
         losses

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use toolcall_codegen::model::{Kind, MemberValue, Model, Payload, Ty, Union};
-use toolcall_codegen::{families, load};
+use toolcall_codegen::Builder;
 
 /// Why `union` has no tag.
 fn reason(model: &Model, union: &Union) -> String {
@@ -67,13 +67,8 @@ fn reason(model: &Model, union: &Union) -> String {
 fn untagged_unions_of_acp_and_mcp_each_have_a_reason() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut counts = Vec::new();
-    for family in families::ALL.iter().filter(|f| f.keep_unknown_members) {
-        let files: Vec<load::SchemaFile> = family
-            .schemas
-            .iter()
-            .map(|schema| load::load(&workspace.join(schema)).unwrap())
-            .collect();
-        let model = toolcall_codegen::model(&files, family).unwrap();
+    for name in Builder::preset_names().filter(|n| *n == "acp" || n.starts_with("mcp-")) {
+        let model = Builder::preset(&workspace, name).unwrap().model().unwrap();
         let (mut tagged, mut untagged) = (0, 0);
         for item in &model.items {
             let Kind::Union(union) = &item.kind else {
@@ -88,16 +83,13 @@ fn untagged_unions_of_acp_and_mcp_each_have_a_reason() {
             assert!(
                 !why.contains("yet not taken"),
                 "{}: {} ({}): {why}",
-                family.name,
+                name,
                 item.name,
                 item.pointer
             );
-            println!(
-                "{} | {} | `{}` | {why}",
-                family.name, item.name, item.pointer
-            );
+            println!("{} | {} | `{}` | {why}", name, item.name, item.pointer);
         }
-        counts.push((family.name, tagged, untagged));
+        counts.push((name, tagged, untagged));
     }
     println!("(family, tagged, untagged): {counts:?}");
     assert_eq!(

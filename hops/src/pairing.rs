@@ -275,6 +275,34 @@ impl<K: PartialEq, T: Clone> Pending<K, T> {
         self.take(id, from.map(Role::other))
     }
 
+    /// The request a response with `id` from `from` would be paired with by [`Pending::answer`]
+    /// when there is exactly one candidate; `None` when there is none or the pairing would be
+    /// ambiguous. Changes nothing.
+    pub fn peek_answer(&self, id: &K, from: Option<Role>) -> Option<&T> {
+        let sender = from.map(Role::other);
+        let mut found: Option<&Entry<K, T>> = None;
+        for pending in self.entries.iter().rev() {
+            if pending.id != *id {
+                continue;
+            }
+            let possible = match (sender, pending.from) {
+                (Some(sender), Some(sent)) => sent == sender,
+                _ => true,
+            };
+            if !possible {
+                continue;
+            }
+            match found {
+                None => found = Some(pending),
+                // The latest of one direction is the candidate; an earlier one of the same
+                // direction is not another.
+                Some(first) if first.from == pending.from => {}
+                Some(_) => return None,
+            }
+        }
+        found.map(|entry| &entry.request)
+    }
+
     /// Finds (and removes) the request with `id` that `sender` sent (`None`: either side), as a
     /// `notifications/cancelled` of `sender` refers to it; ambiguous as [`Pending::answer`].
     pub fn cancel(&mut self, id: &K, sender: Option<Role>) -> Answer<T> {
@@ -348,9 +376,32 @@ mod tests {
             pending.answer(&json!(3), Some(Role::Peer)),
             Answer::Paired("tools/call")
         );
+        assert_eq!(pending.peek_answer(&json!(3), Some(Role::Peer)), None);
+        // Peeking finds what answering pairs, and changes nothing.
+        pending.request(json!(5), Some(Role::Client), "tools/list");
+        pending.request(json!(5), Some(Role::Client), "tools/call");
+        assert_eq!(
+            pending.peek_answer(&json!(5), Some(Role::Peer)),
+            Some(&"tools/call")
+        );
+        assert_eq!(pending.peek_answer(&json!(5), Some(Role::Client)), None);
+        assert_eq!(
+            pending.answer(&json!(5), Some(Role::Peer)),
+            Answer::Paired("tools/call")
+        );
+        assert_eq!(
+            pending.answer(&json!(5), Some(Role::Peer)),
+            Answer::Paired("tools/list")
+        );
         // A request of unknown direction is a candidate for either side.
         pending.request(json!(1), Some(Role::Client), "tools/call");
         pending.request(json!(1), None, "ping");
+        assert_eq!(pending.peek_answer(&json!(1), None), None);
+        assert_eq!(
+            pending.peek_answer(&json!(1), Some(Role::Peer)),
+            None,
+            "the client's request and the one of unknown sender"
+        );
         assert_eq!(
             pending.answer(&json!(1), None),
             Answer::Ambiguous(vec!["tools/call", "ping"])

@@ -87,8 +87,8 @@ pub fn compare(a: &str, b: &str) -> Ordering {
 
 /// The JSON pointer a `$ref`'s URI fragment holds, percent-decoded (`/$defs/Big%20Dog` is
 /// `/$defs/Big Dog`); `None` when an escape is malformed or the result is not UTF-8 (feature
-/// `fragments`).
-#[cfg(feature = "fragments")]
+/// `refs`).
+#[cfg(feature = "refs")]
 #[must_use]
 pub fn from_fragment(fragment: &str) -> Option<String> {
     if fragment.as_bytes().iter().enumerate().any(|(i, &b)| {
@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(tokens("").count(), 0);
     }
 
-    #[cfg(feature = "fragments")]
+    #[cfg(feature = "refs")]
     #[test]
     fn fragments_are_percent_decoded_and_malformed_escapes_refused() {
         assert_eq!(

@@ -2,9 +2,10 @@
 //! crate derives its own tables from (the library's `mcp` modules and features, the codegen
 //! families, the traffic checker's schemas, the schema import).
 //!
-//! Adding an MCP version is one line in [`mcp_versions!`], the official schema imported with
-//! `cargo xtask mcp import --file schema.json --version V`, and the feature `mcp-V` of
-//! `toolcall-contracts` (a test of that crate names the line to add when it is missing).
+//! Adding an MCP version is one line in [`mcp_versions!`](crate::mcp_versions), the official
+//! schema imported with `cargo xtask mcp import --file schema.json --version V`, and the feature
+//! `mcp-V` of `toolcall-contracts` (a test of that crate names the line to add when it is
+//! missing).
 
 /// Calls `$callback!` with every MCP protocol version the toolcall crates hold, oldest first,
 /// each as `("VERSION", module_name, "feature-name")`:

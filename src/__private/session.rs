@@ -164,6 +164,21 @@ impl Drop for Session {
     }
 }
 
+/// Runs `f` as the optimistic pass of a decode session: leniency makes no report and fails
+/// nothing, but is noticed. `Some` with `f`'s value when it succeeded and no leniency applied
+/// (a careful pass would then give the same value with an empty report); `None` otherwise.
+///
+/// For callers that decode generated types through their own deserializer (the traffic
+/// checker's one-pass check of a whole message) and need to know only whether the input is
+/// exactly what the schema describes.
+pub fn optimistic_only<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
+    let session = Session::begin_optimistic();
+    let result = f();
+    let clean = !session.saw_event();
+    drop(session);
+    result.ok().filter(|_| clean)
+}
+
 /// Runs `f` with `segment` on the path; on failure records where (the innermost failure wins).
 pub fn within<T, E>(segment: Segment<'_>, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
     within_step(segment, None, f)

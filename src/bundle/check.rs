@@ -158,14 +158,9 @@ fn hex_digits(
 /// The resource part (before `#`) and the JSON pointer (after `#`, decoded) of `reference`
 /// resolved against `base`.
 pub(crate) fn resolve(base: &str, reference: &str) -> Option<(String, String)> {
-    let base = jsonschema::uri::from_str(base).ok()?;
-    let resolved = jsonschema::uri::resolve_against(&base.borrow(), reference).ok()?;
-    let text = resolved.as_str();
-    let (resource, fragment) = text.split_once('#').unwrap_or((text, ""));
-    Some((
-        resource.to_owned(),
-        crate::pointer::from_fragment(fragment)?,
-    ))
+    let resolved = toolcall_schema::refs::resolve(base, reference)?;
+    let (resource, pointer) = toolcall_schema::refs::split(&resolved)?;
+    Some((resource.to_owned(), pointer))
 }
 
 /// Every `$ref` of `root` (published as `id`) must resolve to a subschema of a bundle file:

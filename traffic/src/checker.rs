@@ -93,6 +93,27 @@ fn decoder(definition: &str) -> Option<Decoder> {
     })
 }
 
+/// A `params` or `result` value to check against its definition.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Body<'a> {
+    /// Parsed: checked against the schema, and decoded where the definition has a generated
+    /// type.
+    Parsed(&'a Value),
+    /// Decoded into the definition's generated type while the message was parsed, with no
+    /// error, no leniency and no repeated member (`fast`): what the schema accepts as it is.
+    Decoded,
+}
+
+impl<'a> Body<'a> {
+    /// The parsed value.
+    pub(super) const fn parsed(self) -> Option<&'a Value> {
+        match self {
+            Self::Parsed(value) => Some(value),
+            Self::Decoded => None,
+        }
+    }
+}
+
 /// A verdict with the line its message starts on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checked {
@@ -129,7 +150,10 @@ pub struct Checker {
     /// `None`.
     pub(super) mcp_version: Option<&'static str>,
     route: OnceLock<Result<Validator, String>>,
-    limits: DecodeLimits,
+    pub(super) limits: DecodeLimits,
+    /// Whether a message the one-pass check decides is checked that way (`fast`); off only to
+    /// compare the two.
+    pub(super) one_pass: bool,
 }
 
 impl std::fmt::Debug for Checker {
@@ -167,6 +191,7 @@ impl Checker {
             mcp_version: None,
             route: OnceLock::new(),
             limits: Self::DEFAULT_LIMITS,
+            one_pass: true,
         })
     }
 
@@ -189,6 +214,16 @@ impl Checker {
     #[must_use]
     pub fn with_limits(mut self, limits: DecodeLimits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// The same checker with the one-pass check of well-formed ACP messages on (the default) or
+    /// off, every message then parsed into a `Value` and validated with the schema: the same
+    /// verdicts, for comparing the two.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_one_pass(mut self, on: bool) -> Self {
+        self.one_pass = on;
         self
     }
 
@@ -249,6 +284,9 @@ impl Checker {
         message: &[u8],
     ) -> Verdict {
         transcript.begin_message();
+        if let Some(verdict) = self.check_fast(transcript, from, message) {
+            return verdict;
+        }
         if let Err(limit) = self.limits.check(message) {
             // The limits are the message's: a transcript wrapper's own bytes and level do not
             // count.
@@ -389,10 +427,18 @@ impl Checker {
         &self,
         kind: Kind,
         definition: &str,
-        value: &Value,
+        body: Body<'_>,
         prefix: &str,
         mut errors: Vec<SchemaError>,
     ) -> Verdict {
+        let value = match body {
+            Body::Parsed(value) => value,
+            Body::Decoded => {
+                // Decoded without a finding: no schema error, an empty report.
+                leaves::sort(&mut errors);
+                return judge(kind, errors, decoder(definition).map(|_| Ok(Vec::new())));
+            }
+        };
         errors.extend(self.schema_errors(definition, value, prefix));
         leaves::sort(&mut errors);
         let decoded = decoder(definition).map(|decode| {
@@ -448,10 +494,22 @@ impl Checker {
                     definition: definition.to_owned(),
                 };
                 if validator.is_valid(value) {
-                    return self.check_definition(kind, definition, value, "", Vec::new());
+                    return self.check_definition(
+                        kind,
+                        definition,
+                        Body::Parsed(value),
+                        "",
+                        Vec::new(),
+                    );
                 }
                 if decoder(definition).is_some() {
-                    let verdict = self.check_definition(kind, definition, value, "", Vec::new());
+                    let verdict = self.check_definition(
+                        kind,
+                        definition,
+                        Body::Parsed(value),
+                        "",
+                        Vec::new(),
+                    );
                     if verdict.status == Status::Lenient {
                         return verdict;
                     }

@@ -49,6 +49,7 @@ mod answered;
 mod batch;
 mod checker;
 mod envelope;
+mod fast;
 mod input;
 mod leaves;
 mod mcp;

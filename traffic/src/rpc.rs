@@ -23,7 +23,7 @@
 use serde_json::{json, Map, Value};
 
 use super::answered::Answered;
-use super::checker::{judge, Checker};
+use super::checker::{judge, Body, Checker};
 use super::envelope;
 use super::leaves::{self, render, SchemaError};
 use super::mcp::{self, meta_version};
@@ -38,6 +38,23 @@ impl Checker {
         from: Option<Side>,
         value: &Value,
         object: &Map<String, Value>,
+    ) -> Verdict {
+        let bodies = Bodies {
+            params: object.get("params").map(Body::Parsed),
+            result: object.get("result").map(Body::Parsed),
+        };
+        self.check_envelope(transcript, from, value, object, bodies)
+    }
+
+    /// [`Checker::check_json_rpc`] with the `params` and `result` to check given apart from
+    /// `object` (they may have been decoded already: [`Body::Decoded`]).
+    pub(super) fn check_envelope(
+        &self,
+        transcript: &mut Transcript,
+        from: Option<Side>,
+        value: &Value,
+        object: &Map<String, Value>,
+        bodies: Bodies<'_>,
     ) -> Verdict {
         let mut envelope = version_errors(object);
         let id = object.get("id");
@@ -56,6 +73,7 @@ impl Checker {
                 id,
                 value,
                 object,
+                params: bodies.params,
             };
             let verdict = match protocol {
                 Protocol::Acp => self.acp_call(transcript, &call, envelope),
@@ -63,7 +81,7 @@ impl Checker {
             };
             return verdict.checked_as(protocol);
         }
-        let (result, error) = (object.get("result"), object.get("error"));
+        let (result, error) = (bodies.result, object.get("error"));
         if result.is_none() && error.is_none() {
             envelope.push(SchemaError::new(
                 "",
@@ -86,9 +104,10 @@ impl Checker {
                 return answered_again(id, answered, error.is_some());
             }
         }
-        let protocol = self.protocol_of_response(transcript, &answer, result);
+        let protocol =
+            self.protocol_of_response(transcript, &answer, result.and_then(Body::parsed));
         let verdict = match protocol {
-            Protocol::Acp => self.acp_response(answer, value, object, envelope),
+            Protocol::Acp => self.acp_response(answer, value, object, result, envelope),
             Protocol::Mcp { version } => {
                 self.mcp_response(version, answer, value, object, envelope)
             }
@@ -360,14 +379,7 @@ impl Checker {
                 method: method.to_owned(),
             },
         };
-        self.check_call(
-            kind,
-            method,
-            known,
-            id.is_some(),
-            call.object.get("params"),
-            envelope,
-        )
+        self.check_call(kind, method, known, id.is_some(), call.params, envelope)
     }
 
     /// A request or notification: the params of a known method against its definition.
@@ -377,7 +389,7 @@ impl Checker {
         method: &str,
         known: Option<&Method>,
         has_id: bool,
-        params: Option<&Value>,
+        params: Option<Body<'_>>,
         mut envelope: Vec<SchemaError>,
     ) -> Verdict {
         if method.starts_with('_') {
@@ -408,9 +420,13 @@ impl Checker {
         // JSON-RPC lets a call omit `params`: fine when the definition accepts `{}`.
         let empty = json!({});
         match self.acp.validator(&known.params) {
-            Ok(validator) if validator.is_valid(&empty) => {
-                self.check_definition(kind, &known.params, &empty, "/params", envelope)
-            }
+            Ok(validator) if validator.is_valid(&empty) => self.check_definition(
+                kind,
+                &known.params,
+                Body::Parsed(&empty),
+                "/params",
+                envelope,
+            ),
             _ => {
                 envelope.push(SchemaError::new(
                     "",
@@ -427,12 +443,13 @@ impl Checker {
         answer: Answer,
         value: &Value,
         object: &Map<String, Value>,
+        result: Option<Body<'_>>,
         mut envelope: Vec<SchemaError>,
     ) -> Verdict {
         if let Some(id) = object.get("id") {
             envelope.extend(self.schema_errors("RequestId", id, "/id"));
         }
-        match (object.get("result"), object.get("error")) {
+        match (result, object.get("error")) {
             (Some(_), Some(_)) => {
                 envelope.push(SchemaError::new(
                     "",
@@ -456,7 +473,7 @@ impl Checker {
         &self,
         answer: Answer,
         message: &Value,
-        result: &Value,
+        result: Body<'_>,
         envelope: Vec<SchemaError>,
     ) -> Verdict {
         match answer {
@@ -526,6 +543,15 @@ pub(super) struct Call<'a> {
     pub(super) id: Option<&'a Value>,
     pub(super) value: &'a Value,
     pub(super) object: &'a Map<String, Value>,
+    /// Its `params`, parsed or decoded already.
+    pub(super) params: Option<Body<'a>>,
+}
+
+/// The `params` and `result` of a JSON-RPC message, when it has them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bodies<'a> {
+    pub(super) params: Option<Body<'a>>,
+    pub(super) result: Option<Body<'a>>,
 }
 
 /// What an ACP response's result is checked against.

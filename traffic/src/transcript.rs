@@ -217,6 +217,12 @@ impl Transcript {
         answer
     }
 
+    /// The request a response with `id` from `from` answers, when exactly one is pending for it
+    /// (what [`Transcript::answer`] would pair); changes nothing.
+    pub(crate) fn peek_answer(&self, id: &Value, from: Option<Role>) -> Option<&Request> {
+        self.pending.peek_answer(id, from)
+    }
+
     /// The request with `id` that a response from `from` could answer and that was answered
     /// already (no request with `id` pending), when this session remembers one.
     pub(crate) fn answered(&self, id: &Value, from: Option<Role>) -> Option<&Answered> {

@@ -108,7 +108,7 @@ pub enum ExportError {
     #[error("{source}")]
     Emit {
         /// The write error.
-        source: toolcall_codegen::output::EmitError,
+        source: toolcall_codegen::repo::EmitError,
     },
     /// A generated file is not Rust (read for the changelog's API diff).
     #[error("`{path}` is not a Rust file: {source}")]
@@ -472,7 +472,7 @@ pub struct ImportReport {
 pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, ExportError> {
     let schema_path = root.join(SCHEMA_FILE);
     let provenance_path = root.join(PROVENANCE_FILE);
-    let generated_path = root.join(toolcall_codegen::families::ACP.output);
+    let generated_path = root.join(acp_output());
     let old_schema_bytes = read_optional(&schema_path)?;
     let old_provenance_bytes = read_optional(&provenance_path)?;
     let old_schema = old_schema_bytes
@@ -495,7 +495,7 @@ pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, 
         Source::File { path } => read_file(path)?,
     };
     let exported = imported.write(root)?;
-    let outputs = match toolcall_codegen::generate_all(root) {
+    let outputs = match toolcall_codegen::repo::generate_all(root) {
         Ok(outputs) => outputs,
         Err(error) => {
             restore(&schema_path, old_schema_bytes.as_deref())?;
@@ -505,11 +505,10 @@ pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, 
             });
         }
     };
-    toolcall_codegen::output::write(root, &outputs)
-        .map_err(|source| ExportError::Emit { source })?;
+    toolcall_codegen::repo::write(root, &outputs).map_err(|source| ExportError::Emit { source })?;
     let new_text = outputs
         .iter()
-        .find(|output| output.path == Path::new(toolcall_codegen::families::ACP.output))
+        .find(|output| output.path == Path::new(acp_output()))
         .map_or("", |output| output.text.as_str());
     let new_api = parse_api(&generated_path, new_text)?;
 
@@ -547,6 +546,11 @@ pub fn import(root: &Path, source: &Source, date: &str) -> Result<ImportReport, 
 }
 
 /// `crate 1.20.0` or ``file `path` `` from a `PROVENANCE.json` document.
+/// The ACP family's generated file (`generated/acp.rs`).
+fn acp_output() -> &'static str {
+    toolcall_codegen::repo::output_of("acp").expect("the ACP preset exists")
+}
+
 fn label_of(provenance: &serde_json::Value) -> String {
     match (
         provenance["source"].as_str(),
@@ -1016,7 +1020,7 @@ version = "1.2.3"
         );
         let pipeline = ExportError::Pipeline {
             source: Box::new(toolcall_codegen::PipelineError::Normalize(
-                toolcall_codegen::normalize::NormalizeError::DuplicateDefinition {
+                toolcall_codegen::NormalizeError::DuplicateDefinition {
                     path: PathBuf::from("b.json"),
                     definition: "A".to_owned(),
                 },
@@ -1028,7 +1032,7 @@ version = "1.2.3"
              definition `A` is already defined by another file of the family"
         );
         let emit = ExportError::Emit {
-            source: toolcall_codegen::output::EmitError::Write {
+            source: toolcall_codegen::repo::EmitError::Write {
                 path: PathBuf::from("generated/acp.rs"),
                 source: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
             },
@@ -1048,7 +1052,7 @@ version = "1.2.3"
     fn import_regenerates_adds_an_entry_and_restores_on_failure() {
         let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let root = std::env::temp_dir().join(format!("acp-import-flow-{}", std::process::id()));
-        for family in toolcall_codegen::families::ALL
+        for family in toolcall_codegen::repo::PRESETS
             .iter()
             .filter(|f| f.name != "acp")
         {

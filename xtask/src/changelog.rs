@@ -99,7 +99,7 @@ impl RustApi {
         Ok(Self::of(&syn::parse_file(text)?))
     }
 
-    /// The public types of a syntax tree (such as [`toolcall_codegen::generate`]'s result).
+    /// The public types of a syntax tree (such as [`toolcall_codegen::Builder::generate`]'s result).
     #[must_use]
     pub fn of(file: &syn::File) -> Self {
         let mut api = Self::default();

@@ -2,7 +2,7 @@
 //! xtask --`):
 //!
 //! - `generate` / `check`: regenerate `generated/` from `schema/` with the in-repo families
-//!   (`toolcall_codegen::families`), or fail naming the command when it is stale;
+//!   (`toolcall_codegen::Builder::preset`), or fail naming the command when it is stale;
 //! - `acp import`: bring a release of the official ACP schema into `schema/acp/` ([`acp_export`]),
 //!   regenerate, and add the schema diff and the Rust API change to `CHANGELOG.md`
 //!   ([`changelog`]);

@@ -177,8 +177,8 @@ fn main() -> ExitCode {
 }
 
 fn generate(root: &std::path::Path) -> Result<(), String> {
-    let outputs = toolcall_codegen::generate_all(root).map_err(|e| e.to_string())?;
-    toolcall_codegen::output::write(root, &outputs).map_err(|e| e.to_string())?;
+    let outputs = toolcall_codegen::repo::generate_all(root).map_err(|e| e.to_string())?;
+    toolcall_codegen::repo::write(root, &outputs).map_err(|e| e.to_string())?;
     for output in &outputs {
         println!("wrote {}", output.path.display());
     }
@@ -211,8 +211,8 @@ fn import(root: &std::path::Path, source: &Source, date: &str) -> Result<(), Str
 }
 
 fn check(root: &std::path::Path) -> Result<(), String> {
-    let outputs = toolcall_codegen::generate_all(root).map_err(|e| e.to_string())?;
-    let stale = toolcall_codegen::output::stale(root, &outputs);
+    let outputs = toolcall_codegen::repo::generate_all(root).map_err(|e| e.to_string())?;
+    let stale = toolcall_codegen::repo::stale(root, &outputs);
     if stale.is_empty() {
         println!("generated/ is up to date ({} files)", outputs.len());
         return Ok(());
@@ -221,6 +221,6 @@ fn check(root: &std::path::Path) -> Result<(), String> {
     Err(format!(
         "{} not up to date with schema/; run `{}`",
         names.join(", "),
-        toolcall_codegen::output::GENERATE_COMMAND
+        toolcall_codegen::repo::GENERATE_COMMAND
     ))
 }

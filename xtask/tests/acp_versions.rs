@@ -16,8 +16,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use serde_json::Value;
-use toolcall_codegen::emit::paths::Runtime;
-use toolcall_codegen::{families, load};
+use toolcall_codegen::Builder;
 use xtask::acp_export;
 use xtask::changelog::{RustApi, TypeKind};
 
@@ -51,23 +50,23 @@ fn every_published_release_generates_and_compiles() {
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("acp-versions");
     let src = scratch.join("src");
     std::fs::create_dir_all(&src).unwrap();
-    // Modules of another crate: the support code is `::toolcall_contracts::__private`.
-    let family = families::Family {
-        runtime: Runtime::External,
-        ..families::ACP.clone()
-    };
+    // The ACP preset's settings; modules of another crate (support code at
+    // `::toolcall_contracts::__private`).
+    let acp = Builder::preset(workspace(), "acp").expect("the ACP preset");
 
     let mut failures = Vec::new();
     let mut modules = Vec::new();
     for &(release, defs, structs, enums) in RELEASES {
         let path = published.join(format!("v{release}")).join("schema.json");
-        let file = load::load(&path).unwrap_or_else(|e| panic!("v{release}: {e}"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("v{release}: {e}"));
+        let schema: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("v{release}: {e}"));
         assert_eq!(
-            file.value["$defs"].as_object().map(serde_json::Map::len),
+            schema["$defs"].as_object().map(serde_json::Map::len),
             Some(defs),
             "v{release}: `$defs`"
         );
-        let text = match toolcall_codegen::generate(std::slice::from_ref(&file), &family) {
+        let text = match acp.clone().schema(&path).generate() {
             Ok(text) => text,
             Err(error) => {
                 failures.push(format!("v{release}: {error}"));
@@ -83,7 +82,7 @@ fn every_published_release_generates_and_compiles() {
                 (structs, enums)
             ));
         }
-        let missing: Vec<&String> = file.value["$defs"]
+        let missing: Vec<&String> = schema["$defs"]
             .as_object()
             .into_iter()
             .flat_map(serde_json::Map::keys)

@@ -122,7 +122,7 @@ pub(crate) fn run(options: Options, monitor: Monitor, mut reporter: Reporter) ->
     let checker = match std::thread::Builder::new()
         .name("toolcall-tap-check".to_owned())
         .spawn(move || {
-            lower_priority();
+            toolcall_traffic::tap::lower_checking_priority();
             checking.run(&taken)
         }) {
         Ok(handle) => handle,
@@ -201,16 +201,6 @@ async fn serve(listener: tokio::net::TcpListener, relay: Arc<relay::Relay>) {
     .await;
     connections.abort_all();
     while connections.join_next().await.is_some() {}
-}
-
-/// Gives the calling thread (the checking thread) a nice value of 10 (Linux), so that the
-/// relay's threads come first when the CPUs are busy; checking falls behind instead, which the
-/// bounded queue allows for. Nothing happens where that is not possible.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10);
-    }
 }
 
 /// Completes on SIGINT or SIGTERM (SIGINT only off Unix).

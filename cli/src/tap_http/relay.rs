@@ -15,6 +15,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use toolcall_traffic::tap::{Backlog, Side};
 
+use crate::chain;
+
 use super::check::{Failure, Traffic};
 use super::headers;
 use super::security::Guard;
@@ -220,16 +222,4 @@ fn plain(status: StatusCode, content_type: &'static str, body: String) -> Respon
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     response
-}
-
-/// `error` and its sources, joined with `: `.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -3,7 +3,7 @@
 //! every remote document its `$ref`s reach (served from the folders the user names, never
 //! fetched) embedded beside it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -361,18 +361,4 @@ pub fn original_pointer(document: &Value, at: &str) -> Option<String> {
         node = next;
     }
     Some(out)
-}
-
-/// The file a `--ref-dir` argument names: `PREFIX=DIR`, or `DIR` alone, served at its
-/// `file://` URL.
-#[must_use]
-pub fn ref_dir_arg(arg: &str) -> (String, PathBuf) {
-    match arg.split_once('=') {
-        Some((prefix, dir)) if prefix.contains(':') => (prefix.to_owned(), PathBuf::from(dir)),
-        _ => {
-            let dir = Path::new(arg);
-            let absolute = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
-            (format!("file://{}/", absolute.display()), dir.to_owned())
-        }
-    }
 }

@@ -1,14 +1,15 @@
 //! The model of what is generated: one [`Item`] per Rust type, with everything the emitter needs
 //! to write it and its impls (wire names, presence, declared leniency, bounds, how a union is told
-//! apart). Built from the normalized schema by [`build`], written by [`crate::emit`].
+//! apart): what [`Builder::model`](crate::Builder::model) returns. Built from the normalized
+//! schema, then written as Rust by the emitter.
 //!
 //! Nothing here is Rust syntax: types are [`Ty`] values, names are strings the emitter turns
 //! into identifiers.
 
 mod assertions;
-pub mod build;
-pub mod checks;
-pub mod names;
+pub(crate) mod build;
+pub(crate) mod checks;
+pub(crate) mod names;
 mod objects;
 mod recursion;
 mod scalars;

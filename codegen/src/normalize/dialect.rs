@@ -41,17 +41,9 @@ pub fn of(document: &Value) -> Dialect {
     }
 }
 
-/// Rewrites `document` as 2020-12 in place.
-///
-/// # Errors
-/// `(pointer, what)` for a keyword with no 2020-12 rewrite (`$recursiveRef`).
-pub fn to_2020_12(document: &mut Value) -> Result<(), (String, String)> {
-    to_2020_12_with(document, false)
-}
-
-/// [`to_2020_12`]; `faithful`: the siblings of a `$ref` in draft-04 to draft-07 are dropped
-/// (those drafts ignore them) rather than refused, and `$recursiveRef` is left for a run-time
-/// check rather than refused.
+/// Rewrites `document` as 2020-12 in place. `faithful`: the siblings of a `$ref` in draft-04 to
+/// draft-07 are dropped (those drafts ignore them) rather than refused, and `$recursiveRef` is
+/// left for a run-time check rather than refused.
 ///
 /// # Errors
 /// `(pointer, what)` for a construct refused (never when `faithful`).
@@ -265,7 +257,7 @@ mod tests {
                 "D": {"type": "object", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}
             }
         });
-        to_2020_12(&mut document).unwrap();
+        to_2020_12_with(&mut document, false).unwrap();
         assert_eq!(
             document,
             json!({
@@ -285,7 +277,7 @@ mod tests {
             "$schema": "https://json-schema.org/draft/2019-09/schema",
             "$defs": {"T": {"properties": {"c": {"$recursiveRef": "#"}}}}
         });
-        let (pointer, what) = to_2020_12(&mut document).unwrap_err();
+        let (pointer, what) = to_2020_12_with(&mut document, false).unwrap_err();
         assert_eq!(pointer, "/$defs/T/properties/c/$recursiveRef");
         assert!(what.starts_with("`$recursiveRef`"), "{what}");
     }

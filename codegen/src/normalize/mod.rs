@@ -88,15 +88,7 @@ pub struct Normalized {
 }
 
 /// The family's definitions, merged and normalized; with `generate_root`, a file's root schema
-/// that has a shape of its own is a definition too (see [`root`]).
-///
-/// # Errors
-/// See [`NormalizeError`].
-pub fn normalize(files: &[SchemaFile], generate_root: bool) -> Result<Normalized, NormalizeError> {
-    normalize_with(files, generate_root, false)
-}
-
-/// [`normalize`]; `faithful` for a user's schema (see [`crate::model::build::Options::checks`]):
+/// that has a shape of its own is a definition too (see [`root`]). `faithful` for a user's schema (see [`crate::model::build::Options::checks`]):
 /// what older drafts ignore is dropped rather than refused (the siblings of a draft-07
 /// `$ref`), and the root schema is always generated unless the document only holds
 /// definitions ([`root::schema_faithful`]).
@@ -132,7 +124,7 @@ pub fn normalize_with(
         if faithful {
             refs::scope_nested_fragments(&mut value);
         }
-        refs::localize_with(&mut value, &siblings, faithful).map_err(|(id, first, second)| {
+        refs::localize(&mut value, &siblings, faithful).map_err(|(id, first, second)| {
             NormalizeError::DuplicateId {
                 path: file.path.clone(),
                 id,

@@ -10,20 +10,21 @@ use serde_json::Value;
 
 use crate::pointer;
 
-/// Resolves `reference` against `base` (an absolute URI), as far as `$id`s need: an absolute
-/// reference is itself; a relative one replaces the last path segment of `base`.
+/// `reference` resolved against `base` (`toolcall_schema::refs`, RFC 3986); a relative base (an
+/// `$id` such as `schemas/a.json`) resolves as if under a root and stays relative. Itself when
+/// there is no base or it does not resolve (it is then looked up as written, and refused if
+/// nothing has that name).
 fn resolve(base: &str, reference: &str) -> String {
-    if reference.contains("://") || base.is_empty() {
+    const ROOT: &str = "json-schema:///";
+    if base.is_empty() {
         return reference.to_owned();
     }
-    if let Some(fragment) = reference.strip_prefix('#') {
-        let document = base.split('#').next().unwrap_or(base);
-        return format!("{document}#{fragment}");
-    }
-    match base.rfind('/') {
-        Some(slash) => format!("{}{reference}", &base[..=slash]),
-        None => reference.to_owned(),
-    }
+    let resolved = match toolcall_schema::refs::resolve(base, reference) {
+        Some(resolved) => Some(resolved),
+        None => toolcall_schema::refs::resolve(&format!("{ROOT}{base}"), reference)
+            .map(|r| r.strip_prefix(ROOT).map_or(r.clone(), str::to_owned)),
+    };
+    resolved.unwrap_or_else(|| reference.to_owned())
 }
 
 /// Gives a `$ref` that is a bare fragment (`#/$defs/x`) inside a schema resource of its own (a
@@ -62,21 +63,14 @@ pub fn scope_nested_fragments(document: &mut Value) {
     walk(document, None, true);
 }
 
-/// Rewrites the references of `document` in place.
+/// Rewrites the references of `document` in place; `relative_siblings_only`: a sibling file is
+/// named by a relative reference (`other.json#/x`) only, not by any URI whose last segment is
+/// its name (a user's `schema.json` referring to `https://example.com/schema.json` names
+/// another document).
 ///
 /// # Errors
 /// `(id, first, second)` when two definitions declare the same `$id`.
-pub fn localize(document: &mut Value, siblings: &[String]) -> Result<(), (String, String, String)> {
-    localize_with(document, siblings, false)
-}
-
-/// [`localize`]; `relative_siblings_only`: a sibling file is named by a relative reference
-/// (`other.json#/x`) only, not by any URI whose last segment is its name (a user's
-/// `schema.json` referring to `https://example.com/schema.json` names another document).
-///
-/// # Errors
-/// As [`localize`].
-pub fn localize_with(
+pub fn localize(
     document: &mut Value,
     siblings: &[String],
     relative_siblings_only: bool,
@@ -117,7 +111,7 @@ pub fn localize_with(
 struct Context<'a> {
     base: &'a str,
     siblings: &'a [String],
-    /// See [`localize_with`].
+    /// See [`localize`].
     relative_siblings_only: bool,
     ids: &'a BTreeMap<String, String>,
     /// The document's definition names.
@@ -219,6 +213,28 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn for_a_user_schema_only_a_relative_reference_names_a_sibling() {
+        let document = json!({
+            "$defs": {
+                "Relative": {"$ref": "schema.json#/$defs/Thing"},
+                "Elsewhere": {"$ref": "https://example.com/other/schema.json#/$defs/Thing"},
+                "Thing": {"type": "string"}
+            }
+        });
+        let siblings = ["schema.json".to_owned()];
+        let mut family = document.clone();
+        localize(&mut family, &siblings, false).unwrap();
+        assert_eq!(family["$defs"]["Elsewhere"]["$ref"], "#/$defs/Thing");
+        let mut user = document;
+        localize(&mut user, &siblings, true).unwrap();
+        assert_eq!(user["$defs"]["Relative"]["$ref"], "#/$defs/Thing");
+        assert_eq!(
+            user["$defs"]["Elsewhere"]["$ref"],
+            "https://example.com/other/schema.json#/$defs/Thing"
+        );
+    }
+
+    #[test]
     fn ids_siblings_and_the_own_document_become_local() {
         let mut document = json!({
             "$id": "https://example.com/schemas/main.json",
@@ -234,7 +250,7 @@ mod tests {
                 }}
             }
         });
-        localize(&mut document, &["ids.schema.json".to_owned()]).unwrap();
+        localize(&mut document, &["ids.schema.json".to_owned()], false).unwrap();
         let props = &document["$defs"]["C"]["properties"];
         assert_eq!(props["a"]["$ref"], "#/$defs/A");
         assert_eq!(props["b"]["$ref"], "#/$defs/B");
@@ -259,12 +275,26 @@ mod tests {
                 }}
             }
         });
-        localize(&mut document, &[]).unwrap();
+        localize(&mut document, &[], false).unwrap();
         let props = &document["$defs"]["C"]["properties"];
         assert_eq!(props["a"]["$ref"], "#/$defs/with space");
         assert_eq!(props["b"]["$ref"], "#/$defs/per%cent");
         assert_eq!(props["raw"]["$ref"], "#/$defs/per%cent");
         assert_eq!(props["written"]["$ref"], "#/$defs/50%25");
         assert_eq!(props["slash"]["$ref"], "#/$defs/a~1b~0");
+    }
+
+    #[test]
+    fn ids_resolve_by_rfc_3986_and_relative_bases_stay_relative() {
+        let base = "https://example.com/a/b.json";
+        assert_eq!(resolve(base, "c.json"), "https://example.com/a/c.json");
+        assert_eq!(resolve(base, "../c.json"), "https://example.com/c.json");
+        assert_eq!(
+            resolve(base, "#/$defs/x"),
+            "https://example.com/a/b.json#/$defs/x"
+        );
+        assert_eq!(resolve("schemas/a.json", "b.json"), "schemas/b.json");
+        assert_eq!(resolve("schemas/a.json", "../b.json"), "b.json");
+        assert_eq!(resolve("", "b.json"), "b.json");
     }
 }

@@ -31,12 +31,7 @@ pub fn schema_faithful(document: &Value) -> Option<Value> {
     if has_defs && !asserts {
         return None;
     }
-    let own: Map<String, Value> = map
-        .iter()
-        .filter(|(k, _)| !DOCUMENT_KEYWORDS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    Some(Value::Object(own))
+    Some(own_schema(map))
 }
 
 /// The root's own schema (without `$defs` and the document keywords), when it has a shape
@@ -52,12 +47,17 @@ pub fn schema(document: &Value) -> Option<Value> {
     if shape.is_empty() || shape == ["$ref"] {
         return None;
     }
-    let own: Map<String, Value> = map
-        .iter()
-        .filter(|(k, _)| !DOCUMENT_KEYWORDS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    Some(Value::Object(own))
+    Some(own_schema(map))
+}
+
+/// The root's keywords without the document's own (`$defs`, `$schema`, ...).
+fn own_schema(map: &Map<String, Value>) -> Value {
+    Value::Object(
+        map.iter()
+            .filter(|(k, _)| !DOCUMENT_KEYWORDS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
 }
 
 /// The definition names a root schema may take, in order: its `title`, then the file name

@@ -126,6 +126,69 @@ impl LifecycleProblem {
     }
 }
 
+/// A tool call first seen in an update after a gap in checking (bytes relayed but not checked,
+/// [`super::Event::NotChecked`]): its `tool_call` may have been in the gap, so it is not reported
+/// as unannounced; it is followed from that update on. Said once per gap, at the first such call
+/// (ACP), or progress token (MCP).
+///
+/// Displays as ``tool call `c9` first seen in an update after the bytes not checked at line 700
+/// (its announcement may have been there): followed from here; other calls that gap hid are not
+/// named``.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{what} `{id}` first seen in an update after the bytes not checked at line {gap_line} (its \
+     announcement may have been there): followed from here; other {what}s that gap hid are not \
+     named"
+)]
+pub struct HiddenByGap {
+    /// `tool call` (ACP) or `progress token` (MCP).
+    pub what: &'static str,
+    /// The `toolCallId`, or the `progressToken` as JSON.
+    pub id: String,
+    /// The transcript line of the gap (its `not_checked_bytes` record).
+    pub gap_line: usize,
+}
+
+/// What a tracker found in one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Finding {
+    /// A tool call's life went wrong.
+    Problem(LifecycleProblem),
+    /// A tool call a gap in checking may have hidden the announcement of.
+    Hidden(HiddenByGap),
+}
+
+#[cfg(test)]
+impl Finding {
+    /// The problem, when it is one.
+    pub(crate) fn problem(self) -> Option<LifecycleProblem> {
+        match self {
+            Self::Problem(problem) => Some(problem),
+            Self::Hidden(_) => None,
+        }
+    }
+}
+
+/// The latest gap in checking of a session: its transcript line, and whether a call it hid was
+/// told already.
+#[derive(Debug, Clone, Copy)]
+struct GapSeen {
+    line: usize,
+    told: bool,
+}
+
+impl GapSeen {
+    /// The finding for `id`, first seen after this gap: told once per gap.
+    fn hid(&mut self, what: &'static str, id: String) -> Option<Finding> {
+        let first = !std::mem::replace(&mut self.told, true);
+        first.then_some(Finding::Hidden(HiddenByGap {
+            what,
+            id,
+            gap_line: self.line,
+        }))
+    }
+}
+
 /// One ACP tool call's state.
 #[derive(Debug, Clone)]
 struct AcpCall {
@@ -158,6 +221,8 @@ pub(crate) struct AcpToolCalls {
     /// The request id (as JSON) of each load or resume waiting for its response -> session id.
     loading: HashMap<String, String>,
     saturated: bool,
+    /// The latest gap in checking.
+    gap: Option<GapSeen>,
 }
 
 impl AcpToolCalls {
@@ -208,8 +273,14 @@ impl AcpToolCalls {
         }
     }
 
+    /// Bytes were relayed but not checked (transcript line `line`): a message announcing a tool
+    /// call may have been among them.
+    pub(crate) fn gap(&mut self, line: usize) {
+        self.gap = Some(GapSeen { line, told: false });
+    }
+
     /// Follows a `session/update` notification (`message` is the whole JSON-RPC object).
-    pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<LifecycleProblem> {
+    pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<Finding> {
         let params = message.get("params")?;
         let session = params.get("sessionId")?.as_str()?;
         let update = params.get("update")?;
@@ -233,10 +304,10 @@ impl AcpToolCalls {
         match kind {
             "tool_call" => {
                 if let Some(first) = self.calls.get(&key) {
-                    return Some(LifecycleProblem::DuplicateToolCall {
+                    return Some(Finding::Problem(LifecycleProblem::DuplicateToolCall {
                         tool_call_id: id.to_owned(),
                         first_line: first.announced_line,
-                    });
+                    }));
                 }
                 self.insert(
                     key,
@@ -245,19 +316,35 @@ impl AcpToolCalls {
                         ended: terminal.map(|status| (status.to_owned(), line)),
                     },
                 )
+                .map(Finding::Problem)
             }
             "tool_call_update" => {
                 let Some(call) = self.calls.get_mut(&key) else {
-                    return (!self.saturated).then(|| LifecycleProblem::UnannouncedUpdate {
-                        tool_call_id: id.to_owned(),
+                    if let Some(mut gap) = self.gap {
+                        // Announced where checking had a gap, most likely: followed from here.
+                        let hidden = gap.hid("tool call", id.to_owned());
+                        self.gap = Some(gap);
+                        let call = AcpCall {
+                            announced_line: gap.line,
+                            ended: terminal.map(|status| (status.to_owned(), line)),
+                        };
+                        return match self.insert(key, call) {
+                            Some(problem) => Some(Finding::Problem(problem)),
+                            None => hidden,
+                        };
+                    }
+                    return (!self.saturated).then(|| {
+                        Finding::Problem(LifecycleProblem::UnannouncedUpdate {
+                            tool_call_id: id.to_owned(),
+                        })
                     });
                 };
                 if let Some((status, ended_line)) = &call.ended {
-                    return Some(LifecycleProblem::UpdateAfterEnd {
+                    return Some(Finding::Problem(LifecycleProblem::UpdateAfterEnd {
                         tool_call_id: id.to_owned(),
                         status: status.clone(),
                         ended_line: *ended_line,
-                    });
+                    }));
                 }
                 call.ended = terminal.map(|status| (status.to_owned(), line));
                 None
@@ -313,9 +400,17 @@ pub(crate) struct McpProgress {
     spent: HashMap<(Side, String), Spent>,
     spent_order: VecDeque<(Side, String)>,
     saturated: bool,
+    /// The latest gap in checking.
+    gap: Option<GapSeen>,
 }
 
 impl McpProgress {
+    /// Bytes were relayed but not checked (transcript line `line`): a request carrying a
+    /// progress token may have been among them.
+    pub(crate) fn gap(&mut self, line: usize) {
+        self.gap = Some(GapSeen { line, told: false });
+    }
+
     /// A request from `side`.
     pub(crate) fn request(
         &mut self,
@@ -390,7 +485,7 @@ impl McpProgress {
         side: Side,
         line: usize,
         message: &Value,
-    ) -> Option<LifecycleProblem> {
+    ) -> Option<Finding> {
         let method = message.get("method")?.as_str()?;
         let params = message.get("params")?;
         match method {
@@ -417,13 +512,15 @@ impl McpProgress {
                     let previous = active.last.replace(progress.clone());
                     return previous
                         .filter(|previous| !increases(previous, progress))
-                        .map(|previous| LifecycleProblem::ProgressNotIncreasing {
-                            token,
-                            previous: previous.to_string(),
-                            progress: progress.to_string(),
+                        .map(|previous| {
+                            Finding::Problem(LifecycleProblem::ProgressNotIncreasing {
+                                token,
+                                previous: previous.to_string(),
+                                progress: progress.to_string(),
+                            })
                         });
                 }
-                Some(match self.spent.get(&key) {
+                Some(Finding::Problem(match self.spent.get(&key) {
                     Some(Spent::Responded(response_line)) => {
                         LifecycleProblem::ProgressAfterResponse {
                             token,
@@ -435,8 +532,28 @@ impl McpProgress {
                         cancel_line: *cancel_line,
                     },
                     None if self.saturated => return None,
-                    None => LifecycleProblem::UnknownProgressToken { token },
-                })
+                    None => {
+                        let Some(mut gap) = self.gap else {
+                            return Some(Finding::Problem(
+                                LifecycleProblem::UnknownProgressToken { token },
+                            ));
+                        };
+                        // Carried by a request where checking had a gap, most likely: followed
+                        // from here.
+                        let hidden = gap.hid("progress token", token.clone());
+                        self.gap = Some(gap);
+                        if self.active.len() < MAX_TRACKED {
+                            self.active.insert(
+                                key,
+                                Token {
+                                    request_line: gap.line,
+                                    last: params.get("progress").cloned(),
+                                },
+                            );
+                        }
+                        return hidden;
+                    }
+                }))
             }
             _ => None,
         }
@@ -469,6 +586,21 @@ mod tests {
 
     use super::*;
 
+    fn observe(calls: &mut AcpToolCalls, line: usize, message: &Value) -> Option<LifecycleProblem> {
+        calls.observe(line, message).and_then(Finding::problem)
+    }
+
+    fn notify(
+        tokens: &mut McpProgress,
+        side: Side,
+        line: usize,
+        message: &Value,
+    ) -> Option<LifecycleProblem> {
+        tokens
+            .notification(side, line, message)
+            .and_then(Finding::problem)
+    }
+
     fn update(kind: &str, id: &str, status: Option<&str>) -> Value {
         let mut update = json!({"sessionUpdate": kind, "toolCallId": id, "title": "t"});
         if let Some(status) = status {
@@ -481,55 +613,106 @@ mod tests {
     #[test]
     fn acp_tool_calls_are_followed_per_session_and_id() {
         let mut calls = AcpToolCalls::default();
-        assert_eq!(calls.observe(3, &update("tool_call", "c1", None)), None);
         assert_eq!(
-            calls.observe(4, &update("tool_call_update", "c1", Some("in_progress"))),
+            observe(&mut calls, 3, &update("tool_call", "c1", None)),
             None
         );
         assert_eq!(
-            calls.observe(5, &update("tool_call", "c1", Some("pending"))),
+            observe(
+                &mut calls,
+                4,
+                &update("tool_call_update", "c1", Some("in_progress"))
+            ),
+            None
+        );
+        assert_eq!(
+            observe(&mut calls, 5, &update("tool_call", "c1", Some("pending"))),
             Some(LifecycleProblem::DuplicateToolCall {
                 tool_call_id: "c1".into(),
                 first_line: 3
             })
         );
         assert_eq!(
-            calls.observe(6, &update("tool_call_update", "c2", None)),
+            observe(&mut calls, 6, &update("tool_call_update", "c2", None)),
             Some(LifecycleProblem::UnannouncedUpdate {
                 tool_call_id: "c2".into()
             })
         );
         assert_eq!(
-            calls.observe(7, &update("tool_call_update", "c1", Some("completed"))),
+            observe(
+                &mut calls,
+                7,
+                &update("tool_call_update", "c1", Some("completed"))
+            ),
             None
         );
-        let after = calls.observe(8, &update("tool_call_update", "c1", None));
+        let after = observe(&mut calls, 8, &update("tool_call_update", "c1", None));
         assert_eq!(
             after.as_ref().map(ToString::to_string).as_deref(),
             Some("`tool_call_update` for `c1` after it ended `completed` (line 7)")
         );
         // Announced already failed: no update after it.
         assert_eq!(
-            calls.observe(9, &update("tool_call", "c3", Some("failed"))),
+            observe(&mut calls, 9, &update("tool_call", "c3", Some("failed"))),
             None
         );
         assert!(matches!(
-            calls.observe(10, &update("tool_call_update", "c3", Some("failed"))),
+            observe(
+                &mut calls,
+                10,
+                &update("tool_call_update", "c3", Some("failed"))
+            ),
             Some(LifecycleProblem::UpdateAfterEnd { ended_line: 9, .. })
         ));
         // The same id in another session is another call.
         let mut other = update("tool_call", "c1", None);
         other["params"]["sessionId"] = json!("s2");
-        assert_eq!(calls.observe(11, &other), None);
+        assert_eq!(observe(&mut calls, 11, &other), None);
         // Other updates are not tool calls.
         let chunk = json!({"method": "session/update", "params": {"sessionId": "s1",
             "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "x"}}}});
-        assert_eq!(calls.observe(12, &chunk), None);
+        assert_eq!(observe(&mut calls, 12, &chunk), None);
     }
 
     fn progress(token: Value, value: f64) -> Value {
         json!({"jsonrpc": "2.0", "method": "notifications/progress",
                "params": {"progressToken": token, "progress": value, "total": 5}})
+    }
+
+    #[test]
+    fn progress_for_a_token_a_gap_may_have_carried_is_followed_and_told_once() {
+        let mut tokens = McpProgress::default();
+        tokens.gap(4);
+        let told = tokens.notification(Side::Child, 5, &progress(json!("t"), 1.0));
+        assert_eq!(
+            told,
+            Some(Finding::Hidden(HiddenByGap {
+                what: "progress token",
+                id: "\"t\"".into(),
+                gap_line: 4
+            }))
+        );
+        assert_eq!(
+            told.map(|finding| match finding {
+                Finding::Hidden(hidden) => hidden.to_string(),
+                Finding::Problem(problem) => problem.to_string(),
+            })
+            .as_deref(),
+            Some(
+                "progress token `\"t\"` first seen in an update after the bytes not checked at \
+                 line 4 (its announcement may have been there): followed from here; other \
+                 progress tokens that gap hid are not named"
+            )
+        );
+        // Once per gap; the token is followed from there.
+        assert_eq!(
+            tokens.notification(Side::Child, 6, &progress(json!("u"), 1.0)),
+            None
+        );
+        assert!(matches!(
+            notify(&mut tokens, Side::Child, 7, &progress(json!("t"), 0.5)),
+            Some(LifecycleProblem::ProgressNotIncreasing { .. })
+        ));
     }
 
     #[test]
@@ -539,11 +722,11 @@ mod tests {
             "params": {"name": "slow", "_meta": {"progressToken": 7}}});
         assert_eq!(tokens.request(Side::Client, 1, &call), None);
         assert_eq!(
-            tokens.notification(Side::Child, 2, &progress(json!(7), 1.0)),
+            notify(&mut tokens, Side::Child, 2, &progress(json!(7), 1.0)),
             None
         );
         assert_eq!(
-            tokens.notification(Side::Child, 3, &progress(json!(7), 1.0)),
+            notify(&mut tokens, Side::Child, 3, &progress(json!(7), 1.0)),
             Some(LifecycleProblem::ProgressNotIncreasing {
                 token: "7".into(),
                 previous: "1.0".into(),
@@ -552,7 +735,7 @@ mod tests {
         );
         // A string token "7" is another token; so is 7 from the client's side.
         assert_eq!(
-            tokens.notification(Side::Child, 4, &progress(json!("7"), 1.0)),
+            notify(&mut tokens, Side::Child, 4, &progress(json!("7"), 1.0)),
             Some(LifecycleProblem::UnknownProgressToken {
                 token: "\"7\"".into()
             })
@@ -566,8 +749,7 @@ mod tests {
             &json!({"jsonrpc": "2.0", "id": 7, "result": {"content": []}}),
         );
         assert_eq!(
-            tokens
-                .notification(Side::Child, 6, &progress(json!(7), 3.0))
+            notify(&mut tokens, Side::Child, 6, &progress(json!(7), 3.0))
                 .map(|p| p.to_string())
                 .as_deref(),
             Some("progress for token `7` after the response to its request (line 5)")
@@ -584,9 +766,9 @@ mod tests {
         tokens.request(Side::Client, 1, &call(1));
         let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                             "params": {"requestId": 1, "reason": "user"}});
-        assert_eq!(tokens.notification(Side::Client, 2, &cancel), None);
+        assert_eq!(notify(&mut tokens, Side::Client, 2, &cancel), None);
         assert_eq!(
-            tokens.notification(Side::Child, 3, &progress(json!("t1"), 2.0)),
+            notify(&mut tokens, Side::Child, 3, &progress(json!("t1"), 2.0)),
             Some(LifecycleProblem::ProgressAfterCancel {
                 token: "\"t1\"".into(),
                 cancel_line: 2
@@ -607,14 +789,14 @@ mod tests {
             &json!({"jsonrpc": "2.0", "id": 2, "result": {"task": {"taskId": "k", "status": "working"}}}),
         );
         assert_eq!(
-            tokens.notification(Side::Child, 7, &progress(json!("t2"), 1.0)),
+            notify(&mut tokens, Side::Child, 7, &progress(json!("t2"), 1.0)),
             None
         );
         let done = json!({"jsonrpc": "2.0", "method": "notifications/tasks/status",
                           "params": {"taskId": "k", "status": "completed"}});
-        assert_eq!(tokens.notification(Side::Child, 8, &done), None);
+        assert_eq!(notify(&mut tokens, Side::Child, 8, &done), None);
         assert!(matches!(
-            tokens.notification(Side::Child, 9, &progress(json!("t2"), 2.0)),
+            notify(&mut tokens, Side::Child, 9, &progress(json!("t2"), 2.0)),
             Some(LifecycleProblem::ProgressAfterResponse {
                 response_line: 8,
                 ..

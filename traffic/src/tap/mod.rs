@@ -37,10 +37,12 @@ use std::ffi::OsString;
 pub use backlog::Backlog;
 pub use frame::{Frame, LineFramer};
 pub use gap::Gap;
-pub use lifecycle::{LifecycleProblem, MAX_TRACKED};
+pub use lifecycle::{HiddenByGap, LifecycleProblem, MAX_TRACKED};
 pub use monitor::{Event, Monitor, Peer, TapSummary};
 pub use protocol::{Protocol, MCP_VERSION_META};
-pub use relay::{ChildExit, Tap, TapOutcome, BACKLOG_BYTES, CHUNK_BYTES};
+pub use relay::{
+    lower_checking_priority, ChildExit, Tap, TapOutcome, BACKLOG_BYTES, CHECKING_NICE, CHUNK_BYTES,
+};
 pub use report::{ReportFormat, Reporter};
 pub use session::Lifecycle;
 

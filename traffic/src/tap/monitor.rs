@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::frame::{Frame, LineFramer};
 use super::gap::Gap;
-use super::lifecycle::LifecycleProblem;
+use super::lifecycle::{HiddenByGap, LifecycleProblem};
 use super::protocol::Protocol;
 use super::session::{Observed, Session};
 use super::Side;
@@ -51,6 +51,17 @@ pub enum Event {
         from: Peer,
         /// What went wrong.
         problem: LifecycleProblem,
+    },
+    /// A tool call (ACP) or progress token (MCP) first seen in an update after bytes that were
+    /// relayed but not checked: its announcement may have been among them, so it is followed
+    /// from here and not reported as a problem. Once per gap, at the first such call.
+    HiddenByGap {
+        /// The message's transcript line.
+        line: usize,
+        /// Its sender.
+        from: Peer,
+        /// Which call, and where the gap was.
+        hidden: HiddenByGap,
     },
     /// Bytes that were relayed but not checked: checking fell more than
     /// [`super::BACKLOG_BYTES`] behind the relay (the relay never waits for it). The message
@@ -350,6 +361,7 @@ impl Monitor {
         self.summary.not_checked_bytes += bytes;
         // The record takes a transcript line, so later lines stay the transcript's.
         self.lines += 1;
+        self.session.gap(self.lines);
         let from = self.peer(side);
         self.record(
             &record(&GapRecord {
@@ -415,8 +427,10 @@ impl Monitor {
             .map(|value| self.session.observe(side, line, value))
             .unwrap_or_default();
         let mut problems = Vec::new();
+        let mut hidden = Vec::new();
         for found in observed {
             match found {
+                Observed::Hidden(call) => hidden.push(call),
                 Observed::Recognized(protocol) => {
                     self.summary.protocol = Some(protocol.clone());
                     events.push(Event::Session {
@@ -452,6 +466,9 @@ impl Monitor {
                 from,
                 problem,
             });
+        }
+        for hidden in hidden {
+            events.push(Event::HiddenByGap { line, from, hidden });
         }
     }
 

@@ -42,6 +42,7 @@ pub enum ReportFormat {
 /// {"event":"message","line":2,"verdict":"ok","kind":"response to initialize","protocol":"acp","version":null,"from":"agent","pointer":null,"message":null,"report":[]}
 /// {"event":"lifecycle","line":12,"from":"agent","problem":"update-after-end","message":"`tool_call_update` for ..."}
 /// {"event":"not-checked","from":"client","bytes":65536}
+/// {"event":"hidden-by-gap","line":812,"from":"agent","what":"tool call","id":"c9","gap_line":700,"message":"tool call `c9` first seen ..."}
 /// {"event":"transcript-failed","error":"..."}
 /// {"event":"summary","messages":12,"from_client":5,"from_child":7,"ok":11,"lenient":0,"unchecked":0,"invalid":1,"lifecycle":1,"not_checked_bytes":0,"protocol":{"protocol":"acp","version":1},"exit":{"code":0,"signal":null}}
 /// ```
@@ -82,6 +83,14 @@ enum Record<'a> {
     NotChecked {
         from: Peer,
         bytes: usize,
+    },
+    HiddenByGap {
+        line: usize,
+        from: Peer,
+        what: &'static str,
+        id: &'a str,
+        gap_line: usize,
+        message: String,
     },
     TranscriptFailed {
         error: &'a str,
@@ -256,6 +265,14 @@ fn record(event: &Event) -> Record<'_> {
             from: *from,
             bytes: *bytes,
         },
+        Event::HiddenByGap { line, from, hidden } => Record::HiddenByGap {
+            line: *line,
+            from: *from,
+            what: hidden.what,
+            id: &hidden.id,
+            gap_line: hidden.gap_line,
+            message: hidden.to_string(),
+        },
         Event::TranscriptFailed { error } => Record::TranscriptFailed { error },
     }
 }
@@ -337,6 +354,9 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             out,
             "toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)"
         ),
+        Event::HiddenByGap { line, from, hidden } => {
+            writeln!(out, "toolcall tap: line {line} ({from}): note: {hidden}")
+        }
         Event::TranscriptFailed { error } => writeln!(
             out,
             "toolcall tap: cannot write the transcript ({error}); it stops here"

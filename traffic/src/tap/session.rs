@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::lifecycle::{AcpToolCalls, LifecycleProblem, McpProgress};
+use super::lifecycle::{AcpToolCalls, Finding, HiddenByGap, LifecycleProblem, McpProgress};
 use super::monitor::Peer;
 use super::protocol::{negotiated, opening, Opening, Protocol};
 use super::Side;
@@ -14,6 +14,17 @@ pub(crate) enum Observed {
     Recognized(Protocol),
     /// A tool call's life went wrong.
     Problem(LifecycleProblem),
+    /// A tool call first seen after a gap in checking, which may have hidden its announcement.
+    Hidden(HiddenByGap),
+}
+
+impl From<Finding> for Observed {
+    fn from(finding: Finding) -> Self {
+        match finding {
+            Finding::Problem(problem) => Self::Problem(problem),
+            Finding::Hidden(hidden) => Self::Hidden(hidden),
+        }
+    }
 }
 
 /// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
@@ -62,6 +73,13 @@ impl Session {
         let Some(object) = message.as_object() else {
             return found;
         };
+        if let Some(toolcall_hops::pairing::TapRecord::NotChecked { .. }) =
+            toolcall_hops::pairing::tap_record(message)
+        {
+            // A transcript the tap wrote: where its checking had a gap.
+            self.gap(line);
+            return found;
+        }
         let has_id = object.contains_key("id");
         let method = object.get("method").and_then(Value::as_str);
         if object.contains_key("method") {
@@ -77,13 +95,13 @@ impl Session {
                 }
             } else {
                 if method == Some("session/update") && side != Some(Side::Client) {
-                    found.extend(self.acp.observe(line, message).map(Observed::Problem));
+                    found.extend(self.acp.observe(line, message).map(Observed::from));
                 }
                 if let Some(side) = side {
                     found.extend(
                         self.mcp
                             .notification(side, line, message)
-                            .map(Observed::Problem),
+                            .map(Observed::from),
                     );
                 }
             }
@@ -97,6 +115,12 @@ impl Session {
             }
         }
         found
+    }
+
+    /// Bytes were relayed but not checked; the gap's record is on transcript line `line`.
+    pub(crate) fn gap(&mut self, line: usize) {
+        self.acp.gap(line);
+        self.mcp.gap(line);
     }
 
     /// A request that opens a session, or names its MCP version.
@@ -190,7 +214,7 @@ impl Lifecycle {
             .into_iter()
             .filter_map(|found| match found {
                 Observed::Problem(problem) => Some(problem),
-                Observed::Recognized(_) => None,
+                Observed::Recognized(_) | Observed::Hidden(_) => None,
             })
             .collect()
     }

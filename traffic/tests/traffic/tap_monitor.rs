@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use toolcall_contracts::policy::DecodeLimits;
-use toolcall_traffic::tap::{Event, Gap, LifecycleProblem, Monitor, Peer, Protocol, Side};
+use toolcall_traffic::tap::{
+    Event, Gap, HiddenByGap, Lifecycle, LifecycleProblem, Monitor, Peer, Protocol, Side,
+};
 use toolcall_traffic::{Checker, Status};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -278,6 +280,114 @@ fn acp_tool_call_lifecycle_problems_name_their_lines() -> TestResult {
     assert_eq!(first["message"]["method"], "initialize");
     assert!(records[0].starts_with(r#"{"from":"client","message":"#));
     assert!(records[2].starts_with(r#"{"from":"agent","message":"#));
+    Ok(())
+}
+
+/// The calls a gap may have hidden: `(line, id, gap line)` of each [`Event::HiddenByGap`].
+fn hidden(events: &[Event]) -> Vec<(usize, String, usize)> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::HiddenByGap {
+                line,
+                hidden: HiddenByGap { id, gap_line, .. },
+                ..
+            } => Some((*line, id.clone(), *gap_line)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_tool_call_announced_in_a_gap_is_followed_not_reported() -> TestResult {
+    let (mut plain, _) = monitor()?;
+    let (mut monitor, transcript) = monitor()?;
+    let mut events = Vec::new();
+    let update = |update: Value| {
+        json!({"jsonrpc": "2.0", "method": "session/update",
+               "params": {"sessionId": "s", "update": update}})
+    };
+    let call_update = |id: &str, status: &str| {
+        update(json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": status}))
+    };
+    let messages = [
+        update(json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Read"})),
+        // Line 2: the gap (its record takes the line); c2's and c3's announcements were in it.
+        call_update("c1", "in_progress"),
+        call_update("c2", "in_progress"),
+        call_update("c3", "in_progress"),
+        call_update("c2", "completed"),
+        // Followed from the first update on: an update after its end is still found.
+        call_update("c2", "in_progress"),
+        // Line 8: another gap, told again.
+        call_update("c4", "completed"),
+    ];
+    for (index, message) in messages.iter().enumerate() {
+        if index == 1 || index == 6 {
+            // The gap ends inside a message; the rest of it, up to its newline, is dropped.
+            events.extend(monitor.not_checked(Side::Child, 4096));
+            events.extend(monitor.feed(Side::Child, b"}}\n"));
+        }
+        events.extend(monitor.feed(Side::Child, format!("{message}\n").as_bytes()));
+    }
+    assert_eq!(
+        problems(&events),
+        [(
+            7,
+            Peer::Agent,
+            LifecycleProblem::UpdateAfterEnd {
+                tool_call_id: "c2".into(),
+                status: "completed".into(),
+                ended_line: 6
+            }
+        )]
+    );
+    assert_eq!(
+        hidden(&events),
+        [(4, "c2".to_owned(), 2), (9, "c4".to_owned(), 8)]
+    );
+    let told = events
+        .iter()
+        .find_map(|event| match event {
+            Event::HiddenByGap { hidden, .. } => Some(hidden.to_string()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        told,
+        "tool call `c2` first seen in an update after the bytes not checked at line 2 (its \
+         announcement may have been there): followed from here; other tool calls that gap hid \
+         are not named"
+    );
+    // Without the gap, the same updates are unannounced.
+    let mut plain_events = Vec::new();
+    for message in &messages {
+        plain_events.extend(plain.feed(Side::Child, format!("{message}\n").as_bytes()));
+    }
+    let unannounced = problems(&plain_events)
+        .into_iter()
+        .filter(|(_, _, problem)| matches!(problem, LifecycleProblem::UnannouncedUpdate { .. }))
+        .count();
+    assert_eq!(unannounced, 5, "c2 three times, c3, c4");
+    // `toolcall validate --lifecycle` reads the gap from the transcript and agrees.
+    let mut lifecycle = Lifecycle::default();
+    let mut found = Vec::new();
+    for (index, line) in transcript.lines().iter().enumerate() {
+        let record: Value = serde_json::from_str(line)?;
+        let (from, message) = match record.get("message") {
+            Some(message) => (Some(Peer::Agent), message.clone()),
+            None => (None, record.clone()),
+        };
+        found.extend(lifecycle.observe(from, index + 1, &message));
+    }
+    assert_eq!(
+        found,
+        [LifecycleProblem::UpdateAfterEnd {
+            tool_call_id: "c2".into(),
+            status: "completed".into(),
+            ended_line: 6
+        }]
+    );
     Ok(())
 }
 
