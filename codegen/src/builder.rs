@@ -134,7 +134,7 @@ impl Builder {
     }
 
     /// The same settings for another schema file, in place of the preset's files (a newer
-    /// release of a preset's schema, say): `Builder::preset(root, "acp")?.schema(path)`.
+    /// release of a preset's schema, say): `Builder::preset(root, "acp")` then `.schema(path)`.
     #[must_use]
     pub fn schema(mut self, schema: impl AsRef<Path>) -> Self {
         self.schemas = vec![schema.as_ref().to_owned()];
@@ -492,8 +492,11 @@ impl Builder {
             .iter()
             .map(|s| self.root.as_ref().map_or_else(|| s.clone(), |r| r.join(s)))
             .collect();
-        for schema in &schemas {
-            println!("cargo:rerun-if-changed={}", schema.display());
+        // A schema given as text has no file to watch: the build script's own inputs decide.
+        if self.text.is_none() {
+            for schema in &schemas {
+                println!("cargo:rerun-if-changed={}", schema.display());
+            }
         }
         let warnings = self.write_to(Path::new(&out).join(file_name))?;
         for warning in &warnings {
