@@ -28,6 +28,12 @@ pub enum DiffError {
         /// The parse error (line and column).
         source: serde_json::Error,
     },
+    /// A file is JSON but not a schema: its root is neither an object nor a boolean.
+    #[error("`{path}` is not a JSON Schema: its root is neither an object nor a boolean")]
+    NotASchema {
+        /// The file.
+        path: PathBuf,
+    },
     /// One path is a directory and the other is not.
     #[error("`{old}` and `{new}` must both be files or both be directories")]
     Mismatch {
@@ -54,7 +60,8 @@ pub enum DiffError {
 /// # Errors
 ///
 /// - [`DiffError::Read`] when a path cannot be read or listed;
-/// - [`DiffError::Parse`] when a file is not JSON;
+/// - [`DiffError::Parse`] when a file is not JSON, [`DiffError::NotASchema`] when it is not a
+///   schema;
 /// - [`DiffError::Mismatch`] when one path is a directory and the other is not;
 /// - [`DiffError::EmptyBundle`] when a directory holds no `*.json` file.
 pub fn diff_paths(old: &Path, new: &Path) -> Result<Vec<Change>, DiffError> {
@@ -161,10 +168,17 @@ fn read_json(path: &Path) -> Result<Value, DiffError> {
         path: path.to_owned(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|source| DiffError::Parse {
+    let value: Value = serde_json::from_str(&text).map_err(|source| DiffError::Parse {
         path: path.to_owned(),
         source,
-    })
+    })?;
+    if value.is_object() || value.is_boolean() {
+        Ok(value)
+    } else {
+        Err(DiffError::NotASchema {
+            path: path.to_owned(),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -186,6 +200,21 @@ mod tests {
             parse.to_string(),
             "`a.json` is not JSON: EOF while parsing an object at line 1 column 1"
         );
+        let dir = std::env::temp_dir().join(format!("diff-not-a-schema-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (array, schema) = (dir.join("array.json"), dir.join("schema.json"));
+        std::fs::write(&array, "[1, 2]").unwrap();
+        std::fs::write(&schema, "true").unwrap();
+        let refused = diff_paths(&array, &schema).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "`{}` is not a JSON Schema: its root is neither an object nor a boolean",
+                array.display()
+            )
+        );
+        assert!(diff_paths(&schema, &schema).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
         let mismatch = DiffError::Mismatch {
             old: PathBuf::from("old"),
             new: PathBuf::from("new.json"),
