@@ -286,66 +286,20 @@ fn write_if_changed(to: &Path, text: &str) {
 fn write_crate(groups: &[Group], dir: &Path) {
     write_if_changed(
         &dir.join("Cargo.toml"),
-        &format!(
-            "[package]\nname = {:?}\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-             publish = false\n\n[workspace]\n\n[dependencies]\n\
-             toolcall-contracts = {{ path = {:?}, features = [\"checks\"] }}\n\
-             serde = \"1\"\nserde_json = \"1\"\n",
-            crate_name(dir),
-            workspace().display().to_string()
-        ),
+        &toolcall_test_support::decode_crate_manifest(&crate_name(dir), &workspace()),
     );
     if !dir.join("Cargo.lock").exists() {
         std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     }
-    let mut main = String::from(
-        "//! Every generated module of the JSON Schema Test Suite, and a program that decodes\n\
-         //! `group\\tjson` lines as the group's root type.\n\
-         #![allow(warnings)]\n\n\
-         use std::io::BufRead as _;\n\n",
-    );
-    let mut arms = String::new();
-    for (index, group) in groups.iter().enumerate() {
-        if let Generated::Module { root, .. } = &group.outcome {
-            let m = module(index);
-            writeln!(main, "#[path = \"{m}.rs\"]\nmod {m};").unwrap();
-            writeln!(arms, "        {index} => go::<{m}::{root}>(text),").unwrap();
-        }
-    }
-    write!(
-        main,
-        r#"
-fn go<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> String {{
-    match toolcall_contracts::decode::<T>(text.as_bytes()) {{
-        Ok(decoded) if decoded.report.is_empty() => match serde_json::to_string(&decoded.value) {{
-            Ok(encoded) => format!("ok\t{{encoded}}"),
-            Err(error) => format!("unencodable\t{{error}}"),
-        }},
-        Ok(decoded) => format!("lenient\t{{:?}}", decoded.report),
-        Err(error) => format!("err\t{{error}}"),
-    }}
-}}
-
-fn run(group: usize, text: &str) -> String {{
-    match group {{
-{arms}        _ => "missing\t".to_owned(),
-    }}
-}}
-
-fn main() {{
-    std::panic::set_hook(Box::new(|_| {{}}));
-    for line in std::io::stdin().lock().lines() {{
-        let line = line.unwrap();
-        let (group, text) = line.split_once('\t').unwrap();
-        let group: usize = group.parse().unwrap();
-        let out = std::panic::catch_unwind(|| run(group, text))
-            .unwrap_or_else(|_| "panic\t".to_owned());
-        println!("{{}}", out.replace('\n', " "));
-    }}
-}}
-"#
-    )
-    .unwrap();
+    let modules: Vec<(usize, String, String)> = groups
+        .iter()
+        .enumerate()
+        .filter_map(|(index, group)| match &group.outcome {
+            Generated::Module { root, .. } => Some((index, module(index), root.clone())),
+            _ => None,
+        })
+        .collect();
+    let main = toolcall_test_support::decode_crate_main("the JSON Schema Test Suite", &modules);
     write_if_changed(&dir.join("src/main.rs"), &main);
 }
 

@@ -41,3 +41,69 @@ pub fn shared(relative: &str) -> Option<PathBuf> {
     println!("notice: `{}` is absent; skipped", path.display());
     None
 }
+
+/// A scratch crate of generated modules, for the harnesses that compile many of them at once (the
+/// JSON Schema Test Suite, `cargo xtask schemas-eval`): its `Cargo.toml`, depending on the
+/// contracts crate at `contracts` with the feature `checks`.
+#[must_use]
+pub fn decode_crate_manifest(name: &str, contracts: &Path) -> String {
+    format!(
+        "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n[workspace]\n\n[dependencies]\n\
+         toolcall-contracts = {{ path = {:?}, features = [\"checks\"] }}\n\
+         serde = \"1\"\nserde_json = \"1\"\n",
+        contracts.display().to_string()
+    )
+}
+
+/// The `src/main.rs` of such a crate: each `(index, module, root type)` is the file
+/// `<module>.rs`; the program reads lines `index\tjson` and prints, per line, `ok\t<encoded>`,
+/// `lenient\t<report>`, `err\t<error>`, `unencodable\t<error>`, `missing\t` or `panic\t`.
+/// `what` says in its doc comment what the modules are.
+#[must_use]
+pub fn decode_crate_main(what: &str, modules: &[(usize, String, String)]) -> String {
+    use std::fmt::Write as _;
+    let mut main = format!(
+        "//! Every generated module of {what}, and a program that decodes `index\\tjson` lines\n\
+         //! as that module's root type.\n#![allow(warnings)]\n\nuse std::io::BufRead as _;\n\n"
+    );
+    let mut arms = String::new();
+    for (index, module, root) in modules {
+        let _ = writeln!(main, "#[path = \"{module}.rs\"]\nmod {module};");
+        let _ = writeln!(arms, "        {index} => go::<{module}::{root}>(text),");
+    }
+    let _ = write!(
+        main,
+        r#"
+fn go<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> String {{
+    match toolcall_contracts::decode::<T>(text.as_bytes()) {{
+        Ok(decoded) if decoded.report.is_empty() => match serde_json::to_string(&decoded.value) {{
+            Ok(encoded) => format!("ok\t{{encoded}}"),
+            Err(error) => format!("unencodable\t{{error}}"),
+        }},
+        Ok(decoded) => format!("lenient\t{{:?}}", decoded.report),
+        Err(error) => format!("err\t{{error}}"),
+    }}
+}}
+
+fn run(index: usize, text: &str) -> String {{
+    match index {{
+{arms}        _ => "missing\t".to_owned(),
+    }}
+}}
+
+fn main() {{
+    std::panic::set_hook(Box::new(|_| {{}}));
+    for line in std::io::stdin().lock().lines() {{
+        let line = line.unwrap();
+        let (index, text) = line.split_once('\t').unwrap();
+        let index: usize = index.parse().unwrap();
+        let out = std::panic::catch_unwind(|| run(index, text))
+            .unwrap_or_else(|_| "panic\t".to_owned());
+        println!("{{}}", out.replace('\n', " "));
+    }}
+}}
+"#
+    );
+    main
+}

@@ -253,66 +253,21 @@ fn generate(schemas: &mut [Schema], options: &Options) -> Result<(), String> {
 fn write_crate(schemas: &[Schema], options: &Options) -> Result<(), String> {
     write_if_changed(
         &options.work.join("Cargo.toml"),
-        &format!(
-            "[package]\nname = \"schemas-eval\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-             publish = false\n\n[workspace]\n\n[dependencies]\n\
-             toolcall-contracts = {{ path = {:?}, features = [\"checks\"] }}\n\
-             serde = \"1\"\nserde_json = \"1\"\n",
-            options.root.display().to_string()
-        ),
+        &toolcall_test_support::decode_crate_manifest("schemas-eval", &options.root),
     )?;
     let lock = options.work.join("Cargo.lock");
     if !lock.exists() {
         std::fs::copy(options.root.join("Cargo.lock"), &lock).map_err(|e| e.to_string())?;
     }
-    let mut main = String::from(
-        "//! Every generated module of the schemas under evaluation, and a program that decodes\n\
-         //! `index\\tjson` lines as that schema's root type.\n\
-         #![allow(warnings)]\n\nuse std::io::BufRead as _;\n\n",
-    );
-    let mut arms = String::new();
-    for (index, schema) in schemas.iter().enumerate() {
-        if let Outcome::Module { root, .. } = &schema.outcome {
-            let m = module(index);
-            writeln!(main, "#[path = \"{m}.rs\"]\nmod {m};").map_err(|e| e.to_string())?;
-            writeln!(arms, "        {index} => go::<{m}::{root}>(text),")
-                .map_err(|e| e.to_string())?;
-        }
-    }
-    write!(
-        main,
-        r#"
-fn go<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> String {{
-    match toolcall_contracts::decode::<T>(text.as_bytes()) {{
-        Ok(decoded) if decoded.report.is_empty() => match serde_json::to_string(&decoded.value) {{
-            Ok(encoded) => format!("ok\t{{encoded}}"),
-            Err(error) => format!("unencodable\t{{error}}"),
-        }},
-        Ok(decoded) => format!("lenient\t{{:?}}", decoded.report),
-        Err(error) => format!("err\t{{error}}"),
-    }}
-}}
-
-fn run(index: usize, text: &str) -> String {{
-    match index {{
-{arms}        _ => "missing\t".to_owned(),
-    }}
-}}
-
-fn main() {{
-    std::panic::set_hook(Box::new(|_| {{}}));
-    for line in std::io::stdin().lock().lines() {{
-        let line = line.unwrap();
-        let (index, text) = line.split_once('\t').unwrap();
-        let index: usize = index.parse().unwrap();
-        let out = std::panic::catch_unwind(|| run(index, text))
-            .unwrap_or_else(|_| "panic\t".to_owned());
-        println!("{{}}", out.replace('\n', " "));
-    }}
-}}
-"#
-    )
-    .map_err(|e| e.to_string())?;
+    let modules: Vec<(usize, String, String)> = schemas
+        .iter()
+        .enumerate()
+        .filter_map(|(index, schema)| match &schema.outcome {
+            Outcome::Module { root, .. } => Some((index, module(index), root.clone())),
+            _ => None,
+        })
+        .collect();
+    let main = toolcall_test_support::decode_crate_main("the schemas under evaluation", &modules);
     write_if_changed(&options.work.join("src/main.rs"), &main)
 }
 
