@@ -114,31 +114,6 @@ enum Generated {
     NotCompiled(String),
 }
 
-/// The JSON text `text` without the whitespace between tokens.
-fn minify(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in text.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The schema text with `"$schema": dialect` added to an object without one.
 fn with_dialect(schema: &str, dialect: &str) -> String {
     let trimmed = schema.trim();
@@ -233,7 +208,7 @@ fn collect(suite: &Path, drafts: &[String]) -> Vec<Group> {
                         .into_iter()
                         .map(|t| Test {
                             description: t.description,
-                            data: minify(t.data.get()),
+                            data: toolcall_test_support::minify(t.data.get()),
                             valid: t.valid,
                         })
                         .collect(),

@@ -59,30 +59,6 @@ pub struct Options {
     pub only: Vec<String>,
 }
 
-/// The JSON text `text` without whitespace between tokens.
-fn minify(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in text.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// A JSON value with every number kept as its text, members in any order.
 #[derive(Debug, PartialEq)]
 enum Exact {
@@ -168,7 +144,7 @@ fn collect(dir: &Path, only: &[String]) -> Result<Vec<Schema>, String> {
                         "{folder}/{name}/{}",
                         file.file_name().unwrap_or_default().to_string_lossy()
                     );
-                    instances.push((label, minify(&text)));
+                    instances.push((label, toolcall_test_support::minify(&text)));
                 }
             }
         }
