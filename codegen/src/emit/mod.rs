@@ -88,7 +88,10 @@ pub fn render(model: &Model, options: &Options) -> String {
     };
     let mut out = String::new();
     out.push_str(&format!("// @generated {}\n", options.header));
-    out.push_str("// Do not edit by hand: fix the schema or the pipeline (`codegen/`).\n");
+    out.push_str(match options.runtime {
+        Runtime::Crate => "// Do not edit by hand: fix the schema or the pipeline (`codegen/`).\n",
+        Runtime::External => "// Do not edit by hand: change the schema and generate it again.\n",
+    });
     for warning in &model.warnings {
         out.push_str(&format!("// warning: {warning}\n"));
     }
