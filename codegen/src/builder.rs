@@ -355,6 +355,20 @@ impl Builder {
             None => files,
         };
         let normalized = normalize::normalize_with(files, self.generate_root, source.is_some())?;
+        let named = self
+            .open_unions
+            .iter()
+            .map(|name| ("open_union", name))
+            .chain(self.replacements.iter().map(|(name, _)| ("replace", name)));
+        for (setting, name) in named {
+            if !normalized.defs.contains_key(name) {
+                return Err(PipelineError::UnknownDefinition {
+                    family: self.name.clone(),
+                    setting,
+                    name: name.clone(),
+                });
+            }
+        }
         let roots: Option<Vec<&str>> = self
             .roots
             .as_ref()
@@ -611,5 +625,26 @@ mod tests {
             .generate()
             .unwrap_err();
         assert!(error.to_string().contains("bad.json"), "{error}");
+    }
+
+    #[test]
+    fn a_setting_naming_no_definition_is_refused() {
+        let schema = r#"{"title": "Order", "type": "object", "$defs": {"Kind": {"enum": ["a"]}}}"#;
+        for (builder, message) in [
+            (
+                Builder::from_text("o.json", schema).open_union("Nope"),
+                "family `user`: `open_union` names `Nope`, which is not a definition of the schema",
+            ),
+            (
+                Builder::from_text("o.json", schema).replace("Money", "u64"),
+                "family `user`: `replace` names `Money`, which is not a definition of the schema",
+            ),
+        ] {
+            assert_eq!(builder.generate().unwrap_err().to_string(), message);
+        }
+        assert!(Builder::from_text("o.json", schema)
+            .replace("Kind", "String")
+            .generate()
+            .is_ok());
     }
 }

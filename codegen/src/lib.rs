@@ -42,6 +42,18 @@ pub enum PipelineError {
     /// The schema files could not be put into one document.
     #[error(transparent)]
     Normalize(#[from] NormalizeError),
+    /// A setting names a definition the schema does not have (`open_union`, `replace`).
+    #[error(
+        "family `{family}`: `{setting}` names `{name}`, which is not a definition of the schema"
+    )]
+    UnknownDefinition {
+        /// The family (the preset's name, `user` for a user's schema).
+        family: String,
+        /// The [`Builder`] setting.
+        setting: &'static str,
+        /// The name it was given.
+        name: String,
+    },
     /// A construct the model cannot express.
     #[error("family `{family}`: {source}")]
     Model {
