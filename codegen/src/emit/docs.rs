@@ -60,10 +60,28 @@ fn visible(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `line` with a code fence that opens a block rustdoc would compile as a doctest (no language,
+/// or `rust`) marked `text`: a schema's example is not Rust, and must not fail the user's
+/// `cargo test`. `open` tracks whether a fence is open.
+fn fence(line: &str, open: &mut bool) -> String {
+    let trimmed = line.trim_start();
+    let Some(info) = trimmed.strip_prefix("```") else {
+        return line.to_owned();
+    };
+    let was_open = std::mem::replace(open, !*open);
+    let indent = &line[..line.len() - trimmed.len()];
+    match info.trim() {
+        "" | "rust" if !was_open => format!("{indent}```text"),
+        _ => line.to_owned(),
+    }
+}
+
 /// `#[doc = ...]` attributes for `text`, one per line (an empty text gives none).
 pub fn doc(text: &str) -> TokenStream {
+    let mut open = false;
     let lines = text.lines().map(|line| {
-        let line = autolink(&visible(line));
+        let line = fence(line, &mut open);
+        let line = autolink(&visible(&line));
         let line = if line.is_empty() {
             line
         } else {
@@ -123,7 +141,43 @@ pub fn member_note(wire: &str, field: &Field) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::autolink;
+    use super::{autolink, fence};
+
+    #[test]
+    fn code_fences_rustdoc_would_run_are_text() {
+        let mut open = false;
+        let lines: Vec<String> = [
+            "Example:",
+            "```",
+            "{\"a\": 1}",
+            "```",
+            "  ```rust",
+            "x",
+            "```",
+            "```json",
+            "{}",
+            "```",
+        ]
+        .iter()
+        .map(|line| fence(line, &mut open))
+        .collect();
+        assert_eq!(
+            lines,
+            [
+                "Example:",
+                "```text",
+                "{\"a\": 1}",
+                "```",
+                "  ```text",
+                "x",
+                "```",
+                "```json",
+                "{}",
+                "```"
+            ]
+        );
+        assert!(!open);
+    }
 
     #[test]
     fn bare_urls_become_autolinks_and_others_stay() {
