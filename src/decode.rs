@@ -197,3 +197,53 @@ fn optimistic<T: DeserializeOwned>(json: &[u8], parser: Parser) -> Option<T> {
     let _ = parser;
     serde_json::from_slice::<T>(json).ok()
 }
+
+/// Why [`check`] found a value wrong.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// The value breaks its schema: what [`decode`] says of the value's JSON (the pointer of
+    /// the member or item, the keyword in the message). [`DecodeError::limit`] is set when the
+    /// value is nested deeper than serde_json decodes (127 levels): a limit, not a verdict.
+    #[error("{0}")]
+    Invalid(DecodeError),
+    /// The value cannot be JSON at all (a map with keys that are not strings): serde_json's
+    /// message.
+    #[error("the value cannot be written as JSON: {0}")]
+    Unencodable(serde_json::Error),
+}
+
+/// Checks a value built in code the way [`decode`] checks one read from the wire: the value is
+/// written as JSON and that JSON decoded again as `T`, so every assertion the type checks when
+/// decoding (the `pattern`s, bounds and `not`/`if`/`patternProperties` checks of a module
+/// generated for your own schema, the checked constructors' rules of the contract types) is
+/// checked on it, with the same errors.
+///
+/// Returns what decoding reported: the leniencies the schema declares that the value relies on
+/// (an unknown enum value kept as `Other`, for example), empty when it matches the schema
+/// exactly. No size limit applies (the value is yours); the depth is serde_json's 127 levels.
+///
+/// # Errors
+/// [`CheckError::Invalid`] naming the pointer of the first member or item that breaks the
+/// schema, [`CheckError::Unencodable`] when the value is not JSON.
+///
+/// # Example
+/// ```
+/// use toolcall_contracts::acp::{ToolCallStatus, ToolCallUpdate};
+///
+/// let update = ToolCallUpdate::new("call_1").status(ToolCallStatus::Completed);
+/// assert_eq!(toolcall_contracts::check(&update).unwrap(), vec![]);
+/// ```
+///
+/// A module generated for a schema with `"not": {"const": ""}` on `first` refuses
+/// `Name { first: Some(String::new()), .. }` here as its decode refuses `{"first": ""}`:
+/// `CheckError::Invalid` at `/first`.
+pub fn check<T: serde::Serialize + DeserializeOwned>(
+    value: &T,
+) -> Result<Vec<Leniency>, CheckError> {
+    let json = serde_json::to_vec(value).map_err(CheckError::Unencodable)?;
+    let limits = DecodeLimits::new(usize::MAX, SERDE_JSON_MAX_DEPTH);
+    decode_in::<T>(&json, &limits, Parser::Fastest)
+        .map(|decoded| decoded.report)
+        .map_err(CheckError::Invalid)
+}

@@ -68,7 +68,8 @@ mod report;
 pub mod route;
 
 pub use decode::{
-    decode, decode_with, DecodeError, Decoded, Leniency, LeniencyKind, DECODE_LIMITS,
+    check, decode, decode_with, CheckError, DecodeError, Decoded, Leniency, LeniencyKind,
+    DECODE_LIMITS,
 };
 pub use encode::{encode, encode_to_writer, Contract, EncodeError};
 pub use maybe::MaybeUndefined;

@@ -316,6 +316,7 @@ impl Builder {
                     || "schema.json".to_owned(),
                     |n| n.to_string_lossy().into_owned(),
                 ),
+                folder: self.folder_of(&file.path),
                 ref_dirs: self.ref_dirs.clone(),
                 assert_formats: self.assert_formats,
             })),
@@ -324,6 +325,26 @@ impl Builder {
                 files: files.len(),
             }),
         }
+    }
+
+    /// The absolute folder of the schema file at `path` (as given: relative to the root for a
+    /// preset), where the files its relative `$ref`s name are; `None` for a schema given as
+    /// text.
+    fn folder_of(&self, path: &Path) -> Option<PathBuf> {
+        if self.text.is_some() {
+            return None;
+        }
+        let file = match &self.root {
+            Some(root) => root.join(path),
+            None => path.to_owned(),
+        };
+        let folder = file.parent().unwrap_or(Path::new(""));
+        std::path::absolute(if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        })
+        .ok()
     }
 
     /// Every stage but the emitter.

@@ -400,10 +400,10 @@ fn judge(test: &Test, line: &str) -> Option<(&'static str, String)> {
         ("err", true) => Some(("refuses-valid", rest.to_owned())),
         ("err", false) => None,
         (other, _) => Some((
-            if other == "lenient" {
-                "lenient"
-            } else {
-                "panics"
+            match other {
+                "lenient" => "lenient",
+                "check" => "check-disagrees",
+                _ => "panics",
             },
             rest.to_owned(),
         )),

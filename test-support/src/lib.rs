@@ -58,7 +58,9 @@ pub fn decode_crate_manifest(name: &str, contracts: &Path) -> String {
 
 /// The `src/main.rs` of such a crate: each `(index, module, root type)` is the file
 /// `<module>.rs`; the program reads lines `index\tjson` and prints, per line, `ok\t<encoded>`,
-/// `lenient\t<report>`, `err\t<error>`, `unencodable\t<error>`, `missing\t` or `panic\t`.
+/// `lenient\t<report>`, `err\t<error>`, `unencodable\t<error>`, `check\t<result>` (the decoded
+/// value, given to `toolcall_contracts::check` as a value built in code, is not found exactly
+/// valid), `missing\t` or `panic\t`.
 /// `what` says in its doc comment what the modules are.
 #[must_use]
 pub fn decode_crate_main(what: &str, modules: &[(usize, String, String)]) -> String {
@@ -77,9 +79,13 @@ pub fn decode_crate_main(what: &str, modules: &[(usize, String, String)]) -> Str
         r#"
 fn go<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> String {{
     match toolcall_contracts::decode::<T>(text.as_bytes()) {{
-        Ok(decoded) if decoded.report.is_empty() => match serde_json::to_string(&decoded.value) {{
-            Ok(encoded) => format!("ok\t{{encoded}}"),
-            Err(error) => format!("unencodable\t{{error}}"),
+        Ok(decoded) if decoded.report.is_empty() => match (
+            serde_json::to_string(&decoded.value),
+            toolcall_contracts::check(&decoded.value),
+        ) {{
+            (Ok(encoded), Ok(report)) if report.is_empty() => format!("ok\t{{encoded}}"),
+            (Ok(_), checked) => format!("check\t{{checked:?}}"),
+            (Err(error), _) => format!("unencodable\t{{error}}"),
         }},
         Ok(decoded) => format!("lenient\t{{:?}}", decoded.report),
         Err(error) => format!("err\t{{error}}"),

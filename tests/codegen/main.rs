@@ -22,15 +22,19 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use toolcall_contracts::decode::DecodeError;
 
-/// What decoding one instance gave: the value encoded again (its JSON text) and the number of
-/// leniencies reported, or the error.
-type Outcome = Result<(String, usize), DecodeError>;
+/// What decoding one instance gave: the value encoded again (its JSON text), the number of
+/// leniencies reported, and what [`toolcall_contracts::check`] says of the decoded value; or
+/// the error.
+type Outcome = Result<(String, usize, Result<usize, String>), DecodeError>;
 
 fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> (Outcome, bool) {
     let plain = serde_json::from_str::<T>(text).is_ok();
     let outcome = toolcall_contracts::decode::decode::<T>(text.as_bytes()).map(|decoded| {
         let encoded = serde_json::to_string(&decoded.value).expect("a decoded value encodes");
-        (encoded, decoded.report.len())
+        let checked = toolcall_contracts::check(&decoded.value)
+            .map(|report| report.len())
+            .map_err(|e| e.to_string());
+        (encoded, decoded.report.len(), checked)
     });
     (outcome, plain)
 }
@@ -334,7 +338,11 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
                 panic!("{what}: no type `{ty}` in the case");
             };
             match outcome {
-                Ok((encoded, report)) => {
+                Ok((encoded, report, checked)) => {
+                    // A value built in code is checked as the decoded one was.
+                    if checked != Ok(report) {
+                        failures.push(format!("{what}: `check` of the decoded value: {checked:?}"));
+                    }
                     // Every number as written (and members in any order).
                     if exact(&encoded) != exact(&text) {
                         failures.push(format!("{what}: {text} encodes back as {encoded}"));
@@ -365,7 +373,7 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
                 panic!("{what}: no type `{ty}` in the case");
             };
             match outcome {
-                Ok((encoded, _)) => {
+                Ok((encoded, ..)) => {
                     failures.push(format!("{what}: {text} is accepted as {encoded}"));
                 }
                 Err(error) if error.pointer != pointer => failures.push(format!(
@@ -381,6 +389,76 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
     }
     println!("{valid} valid and {invalid} invalid instances");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A value built in code breaks the schema the way a decoded one would: `check` refuses it at
+/// the same pointer, with the same message, as `decode` refuses its JSON.
+#[test]
+fn a_value_built_in_code_is_checked_as_its_json_is_decoded() {
+    use toolcall_contracts::{check, CheckError};
+
+    fn refused_at<T: DeserializeOwned + Serialize + std::fmt::Debug>(value: &T) -> (String, String) {
+        let json = serde_json::to_vec(value).unwrap();
+        let decoded = toolcall_contracts::decode::<T>(&json).expect_err("decode refuses it");
+        match check(value) {
+            Err(CheckError::Invalid(error)) => {
+                assert_eq!(error, decoded, "check and decode disagree");
+                (error.pointer, error.message)
+            }
+            other => panic!("check accepts what decode refuses: {other:?}"),
+        }
+    }
+
+    // Bounds the generated types check when decoding (`minLength`, `maxLength`, `pattern`).
+    let labels = string_bounds::Labels {
+        name: string_bounds::Name(String::new()),
+        tag: None,
+        code: Some("abcd".to_owned()),
+        unknown_members: BTreeMap::new(),
+    };
+    let (pointer, message) = refused_at(&labels);
+    assert_eq!(pointer, "/name");
+    assert!(message.contains("shorter than the minimum length `1`"), "{message}");
+    let labels = string_bounds::Labels {
+        name: string_bounds::Name("ok".to_owned()),
+        tag: Some(string_bounds::Tag("Not-a-tag".to_owned())),
+        ..labels
+    };
+    assert_eq!(refused_at(&labels).0, "/tag");
+    let labels = string_bounds::Labels {
+        tag: Some(string_bounds::Tag("a-tag".to_owned())),
+        ..labels
+    };
+    assert_eq!(refused_at(&labels).0, "/code");
+
+    #[cfg(feature = "checks")]
+    {
+        // An assertion only the run-time check carries (`not`).
+        let name = checked_not::Name {
+            first: Some(String::new()),
+            unknown_members: BTreeMap::new(),
+        };
+        assert_eq!(refused_at(&name).0, "/first");
+        let name = checked_not::Name {
+            first: Some("a".to_owned()),
+            ..name
+        };
+        assert_eq!(check(&name).unwrap(), vec![]);
+        // `patternProperties`: a member matching `^x-` must be a string.
+        let headers = checked_pattern_properties::Headers(BTreeMap::from([(
+            "x-trace".to_owned(),
+            serde_json::from_str("1").unwrap(),
+        )]));
+        assert_eq!(refused_at(&headers).0, "/x-trace");
+    }
+
+    let fine = string_bounds::Labels {
+        name: string_bounds::Name("ok".to_owned()),
+        tag: Some(string_bounds::Tag("a-1".to_owned())),
+        code: Some("abc".to_owned()),
+        unknown_members: BTreeMap::new(),
+    };
+    assert_eq!(check(&fine).unwrap(), vec![]);
 }
 
 #[test]

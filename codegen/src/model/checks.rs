@@ -3,7 +3,7 @@
 //! every remote document its `$ref`s reach (served from the folders the user names, never
 //! fetched) embedded beside it.
 
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -77,6 +77,9 @@ pub struct Source {
     pub text: String,
     /// The file's name (the base URI of a document without `$id`).
     pub file_name: String,
+    /// The folder the file is in (`None` for a schema given as text): a document without `$id`
+    /// finds the files its relative `$ref`s name (`other.json`, `../common/x.json`) there.
+    pub folder: Option<PathBuf>,
     /// Remote `$ref`s served from local folders: `(URI prefix, folder)`.
     pub ref_dirs: Vec<(String, PathBuf)>,
     /// `format` asserted rather than an annotation.
@@ -92,7 +95,7 @@ pub struct Document {
     pub draft: Draft,
     /// Its text, without whitespace between tokens.
     pub text: String,
-    /// `(URI, text)` of every remote document its checks reach, in the order first reached.
+    /// `(URI, text)` of every remote document its checks reach, by URI.
     pub remotes: Vec<(String, String)>,
     /// The reference each check validates against, by its pointer: the schema resource the
     /// part is in (the innermost `$id` around it) and the pointer from there.
@@ -127,13 +130,121 @@ pub fn minify(text: &str) -> String {
     out
 }
 
-/// The base URI of `source`'s document.
-fn base(source: &Source, draft: Draft) -> String {
+/// The base URI of `source`'s document, and the folder that serves the files its relative
+/// `$ref`s name when it has no `$id` of its own.
+///
+/// Such a document is `json-schema:///<file name>`, or `json-schema:///<folders>/<file name>`
+/// when the files its relative `$ref`s reach (followed from file to file) lie in folders above
+/// its own: the URI keeps the folders between their common ancestor and the file, so that
+/// `../common/x.json` resolves to the right file without an absolute path in the module.
+fn base(source: &Source, draft: Draft) -> (String, Option<(String, PathBuf)>) {
     let key = if draft == Draft::Draft4 { "id" } else { "$id" };
     match source.document.get(key).and_then(Value::as_str) {
-        Some(id) if id.contains(':') => id.trim_end_matches('#').to_owned(),
-        Some(id) if !id.starts_with('#') => format!("json-schema:///{id}"),
-        _ => format!("json-schema:///{}", source.file_name),
+        Some(id) if id.contains(':') => (id.trim_end_matches('#').to_owned(), None),
+        Some(id) if !id.starts_with('#') => (format!("json-schema:///{id}"), None),
+        _ => match &source.folder {
+            None => (format!("json-schema:///{}", source.file_name), None),
+            Some(folder) => {
+                let folder = lexical(folder);
+                let ancestor = reached_ancestor(&folder, &source.document, key);
+                let mut path = String::new();
+                for part in folder.strip_prefix(&ancestor).unwrap_or(Path::new("")) {
+                    path.push_str(&part.to_string_lossy());
+                    path.push('/');
+                }
+                path.push_str(&source.file_name);
+                (
+                    format!("{LOCAL}{path}"),
+                    Some((LOCAL.to_owned(), ancestor)),
+                )
+            }
+        },
+    }
+}
+
+/// The URI root of a document without `$id`, and of the files its relative `$ref`s name.
+const LOCAL: &str = "json-schema:///";
+
+/// `path` with `.` and `..` taken away where they can be (`a/./b/../c` is `a/c`; a leading
+/// `..` stays).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The deepest folder holding `folder` and every file reached from `document` (a schema in
+/// `folder`) by relative `$ref`s, followed into each file that exists and has no `$id` of its
+/// own (a file that is missing is named later, when it is served).
+fn reached_ancestor(folder: &Path, document: &Value, id_key: &str) -> PathBuf {
+    let mut ancestor = folder.to_owned();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut pending = vec![(folder.to_owned(), document.clone())];
+    while let Some((dir, doc)) = pending.pop() {
+        let mut refs = Vec::new();
+        relative_refs(&doc, &mut refs);
+        for reference in refs {
+            // Every folder the path passes through counts: the URI of a `$ref` that climbs
+            // above its base's root would lose its `..`s.
+            let mut file = dir.clone();
+            for part in Path::new(&reference).components() {
+                match part {
+                    Component::ParentDir => {
+                        file.pop();
+                        while !file.starts_with(&ancestor) && ancestor.pop() {}
+                    }
+                    Component::Normal(name) => file.push(name),
+                    _ => {}
+                }
+            }
+            if !seen.insert(file.clone()) {
+                continue;
+            }
+            let Some(next) = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+                .filter(|next| next.get(id_key).is_none())
+            else {
+                continue;
+            };
+            pending.push((file.parent().map_or_else(PathBuf::new, Path::to_owned), next));
+        }
+    }
+    ancestor
+}
+
+/// The file part of every `$ref` under `value` that names another file by a relative path
+/// (`other.json#/x`, `../a/b.json`: no scheme, not a fragment, not an absolute path).
+fn relative_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let file = reference.split(['#', '?']).next().unwrap_or("");
+                let scheme = file
+                    .split_once(':')
+                    .is_some_and(|(scheme, _)| !scheme.contains('/'));
+                if !file.is_empty() && !scheme && !file.starts_with('/') {
+                    out.push(file.to_owned());
+                }
+            }
+            for (key, sub) in map {
+                if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
+                    relative_refs(sub, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|sub| relative_refs(sub, out)),
+        _ => {}
     }
 }
 
@@ -186,12 +297,14 @@ fn fragment(pointer: &str) -> String {
 }
 
 /// Serves the document and the files under the folders the user named; records what it
-/// served.
+/// served, and why it could not serve a file (the `jsonschema` crate's error for a
+/// `json-schema:///` URI says only "No base URI is available").
 struct Local {
     base: String,
     text: String,
     ref_dirs: Vec<(String, PathBuf)>,
     served: Arc<Mutex<Vec<(String, String)>>>,
+    unserved: Arc<Mutex<Option<String>>>,
 }
 
 impl Local {
@@ -223,9 +336,20 @@ impl jsonschema::Retrieve for Local {
         if wanted == self.base {
             return Ok(serde_json::from_str(&self.text)?);
         }
-        let (path, text) = self.file(wanted)?;
-        let value: Value = serde_json::from_str(&text)
-            .map_err(|e| format!("`{}` is not JSON: {e}", path.display()))?;
+        let read = self.file(wanted).and_then(|(path, text)| {
+            serde_json::from_str::<Value>(&text)
+                .map(|value| (value, text))
+                .map_err(|e| format!("`{}` is not JSON: {e}", path.display()))
+        });
+        let (value, text) = match read {
+            Ok(read) => read,
+            Err(why) => {
+                if let Ok(mut unserved) = self.unserved.lock() {
+                    unserved.get_or_insert_with(|| why.clone());
+                }
+                return Err(why.into());
+            }
+        };
         let mut served = self.served.lock().map_err(|e| e.to_string())?;
         if !served.iter().any(|(u, _)| u == wanted) {
             served.push((wanted.to_owned(), minify(&text)));
@@ -241,14 +365,19 @@ impl jsonschema::Retrieve for Local {
 /// `(pointer, message)` of the first check the `jsonschema` crate cannot compile.
 pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String, String)> {
     let draft = Draft::of(&source.document);
-    let base = base(source, draft);
+    let (base, own_folder) = base(source, draft);
     let text = minify(&source.text);
     let served = Arc::new(Mutex::new(Vec::new()));
+    let unserved = Arc::new(Mutex::new(None));
+    // The folders the user named first, then the schema's own.
+    let ref_dirs: Vec<(String, PathBuf)> =
+        source.ref_dirs.iter().cloned().chain(own_folder).collect();
     let local = || Local {
         base: base.clone(),
         text: text.clone(),
-        ref_dirs: source.ref_dirs.clone(),
+        ref_dirs: ref_dirs.clone(),
         served: Arc::clone(&served),
+        unserved: Arc::clone(&unserved),
     };
     let failed = |at: &str, e: &dyn std::fmt::Display| {
         (
@@ -263,7 +392,12 @@ pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String,
         .add(&base, &source.document)
         .and_then(jsonschema::RegistryBuilder::prepare)
         .map_err(|e| {
-            unserved_ref(&source.document, "", &base, &local()).unwrap_or_else(|| failed("", &e))
+            unserved_ref(&source.document, "", &base, &local()).unwrap_or_else(|| {
+                match unserved.lock().ok().and_then(|mut why| why.take()) {
+                    Some(why) => ("".to_owned(), format!("a file its `$ref`s reach: {why}")),
+                    None => failed("", &e),
+                }
+            })
         })?;
     let mut targets = std::collections::BTreeMap::new();
     for at in pointers {
@@ -281,7 +415,9 @@ pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String,
         };
         built.map_err(|e| failed(at, &e))?;
     }
-    let remotes = served.lock().map(|s| s.clone()).unwrap_or_default();
+    // By URI: the `jsonschema` crate reaches them in no fixed order.
+    let mut remotes = served.lock().map(|s| s.clone()).unwrap_or_default();
+    remotes.sort();
     Ok(Document {
         base,
         draft,
