@@ -195,6 +195,12 @@ impl Builder {
     /// Serves remote `$ref`s under `prefix` (`https://example.com/schemas/`) from the files
     /// under `dir` (`<dir>/a/b.json` for `<prefix>a/b.json`). Nothing is ever fetched from the
     /// network: a remote `$ref` no folder serves is refused.
+    ///
+    /// Not needed for the relative `$ref`s of a schema file without `$id` (`parts/name.json`,
+    /// `../common/x.json`): they name files relative to the schema's own folder, which serves
+    /// them (after the folders named here). Their checks embed the files' text, under URIs that
+    /// keep only the folders between the files, so the module reads the same on every
+    /// machine.
     #[must_use]
     pub fn ref_dir(mut self, prefix: impl Into<String>, dir: impl AsRef<Path>) -> Self {
         self.ref_dirs.push((prefix.into(), dir.as_ref().to_owned()));
@@ -516,7 +522,8 @@ impl Builder {
     }
 
     /// From a build script: writes the module to `$OUT_DIR/<file_name>`, asks Cargo to run the
-    /// script again when a schema file changes, and shows each warning as a Cargo warning.
+    /// script again when a schema file changes (the file, the files its relative `$ref`s reach,
+    /// the [`Builder::ref_dir`] folders), and shows each warning as a Cargo warning.
     ///
     /// # Errors
     /// As [`Builder::write_to`], and [`BuilderError::NoOutDir`].
@@ -532,6 +539,17 @@ impl Builder {
             for schema in &schemas {
                 println!("cargo:rerun-if-changed={}", schema.display());
             }
+        }
+        // The files its relative `$ref`s reach, and the folders that serve remote ones.
+        if let Ok(files) = self.load() {
+            if let Ok(Some(source)) = self.checks_source(&files) {
+                for file in model::checks::local_files(&source) {
+                    println!("cargo:rerun-if-changed={}", file.display());
+                }
+            }
+        }
+        for (_, dir) in &self.ref_dirs {
+            println!("cargo:rerun-if-changed={}", dir.display());
         }
         let warnings = self.write_to(Path::new(&out).join(file_name))?;
         for warning in &warnings {

@@ -36,7 +36,8 @@ enum Command {
         drop_unknown_members: bool,
         /// Serve remote `$ref`s from local files, never the network: `URI-PREFIX=DIR` serves
         /// `URI-PREFIX<path>` from `DIR/<path>`; `DIR` alone serves its files at their
-        /// `file://` URLs. Repeatable.
+        /// `file://` URLs. Repeatable. Not needed for the relative `$ref`s of a schema without
+        /// `$id` (`parts/name.json`, `../common/x.json`): its own folder serves them.
         #[arg(long = "ref-dir", value_name = "[URI-PREFIX=]DIR")]
         ref_dirs: Vec<String>,
         /// Assert `format` (`email`, `date-time`...) when decoding, rather than taking it as an

@@ -160,6 +160,8 @@ cases! {
     #[cfg(feature = "checks")]
     checked_pattern_properties_closed: [Exports, Extensions],
     #[cfg(feature = "checks")]
+    checked_sibling_files: [Person],
+    #[cfg(feature = "checks")]
     checked_two_null_branches: [Maybe],
     #[cfg(feature = "checks")]
     checked_type_null: [Reply],
@@ -237,13 +239,37 @@ fn declared_types(source: &str) -> Vec<String> {
 
 /// A validator for the definition `name` of the case's schema (under `$defs`, or draft-07's
 /// `definitions`).
-fn validator(schema: &Value, name: &str) -> jsonschema::Validator {
+/// Serves the files a case's relative `$ref`s name (`file://` URLs), as the pipeline serves
+/// them from the schema's folder.
+struct Files;
+
+impl jsonschema::Retrieve for Files {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let path = uri
+            .as_str()
+            .strip_prefix("file://")
+            .ok_or_else(|| format!("`{uri}` is not a file"))?;
+        Ok(serde_json::from_str(&std::fs::read_to_string(path)?)?)
+    }
+}
+
+/// The validator of definition `name` of `schema`, the `schema.json` of the case in `dir`.
+fn validator(schema: &Value, name: &str, dir: &Path) -> jsonschema::Validator {
+    let options = || {
+        jsonschema::options()
+            .with_retriever(Files)
+            .with_base_uri(format!("file://{}/schema.json", dir.display()))
+    };
     let Some(defs) = ["$defs", "definitions"]
         .into_iter()
         .find(|defs| schema[*defs].get(name).is_some())
     else {
         // The root schema, generated as a definition of its own (`root_schema`).
-        return jsonschema::validator_for(schema)
+        return options()
+            .build(schema)
             .unwrap_or_else(|e| panic!("schema for `{name}` (the root): {e}"));
     };
     // Only the document's definitions beside the `$ref`: a root with a shape of its own
@@ -257,7 +283,9 @@ fn validator(schema: &Value, name: &str) -> jsonschema::Validator {
         .replace('%', "%25")
         .replace(' ', "%20");
     root["$ref"] = Value::from(format!("#/{defs}/{token}"));
-    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for `{name}`: {e}"))
+    options()
+        .build(&root)
+        .unwrap_or_else(|e| panic!("schema for `{name}`: {e}"))
 }
 
 /// The definition an instance is checked against: its `definition`, else the name of its type
@@ -331,7 +359,7 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
             let value = &instance["value"];
             let what = format!("{case} valid/{index} ({ty})");
             let text = written("valid", index);
-            if !validator(&schema, definition(instance)).is_valid(value) {
+            if !validator(&schema, definition(instance), &dir).is_valid(value) {
                 failures.push(format!("{what}: the JSON Schema validator refuses it"));
             }
             let Some((outcome, plain)) = decode(case, ty, &text) else {
@@ -366,7 +394,7 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
                 .expect("`pointer` of the error");
             let what = format!("{case} invalid/{index} ({ty})");
             let text = written("invalid", index);
-            if validator(&schema, definition(instance)).is_valid(value) {
+            if validator(&schema, definition(instance), &dir).is_valid(value) {
                 failures.push(format!("{what}: the JSON Schema validator accepts it"));
             }
             let Some((outcome, plain)) = decode(case, ty, &text) else {
@@ -397,7 +425,9 @@ fn instances_round_trip_or_are_refused_at_their_pointer() {
 fn a_value_built_in_code_is_checked_as_its_json_is_decoded() {
     use toolcall_contracts::{check, CheckError};
 
-    fn refused_at<T: DeserializeOwned + Serialize + std::fmt::Debug>(value: &T) -> (String, String) {
+    fn refused_at<T: DeserializeOwned + Serialize + std::fmt::Debug>(
+        value: &T,
+    ) -> (String, String) {
         let json = serde_json::to_vec(value).unwrap();
         let decoded = toolcall_contracts::decode::<T>(&json).expect_err("decode refuses it");
         match check(value) {
@@ -418,7 +448,10 @@ fn a_value_built_in_code_is_checked_as_its_json_is_decoded() {
     };
     let (pointer, message) = refused_at(&labels);
     assert_eq!(pointer, "/name");
-    assert!(message.contains("shorter than the minimum length `1`"), "{message}");
+    assert!(
+        message.contains("shorter than the minimum length `1`"),
+        "{message}"
+    );
     let labels = string_bounds::Labels {
         name: string_bounds::Name("ok".to_owned()),
         tag: Some(string_bounds::Tag("Not-a-tag".to_owned())),

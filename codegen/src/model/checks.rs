@@ -130,6 +130,15 @@ pub fn minify(text: &str) -> String {
     out
 }
 
+/// The folder that serves the files the relative `$ref`s of a document without `$id` name.
+struct OwnFolder {
+    /// The common ancestor of the document's folder and every file reached.
+    dir: PathBuf,
+    /// The URI of each file reached, and the pointer of the document's `$ref` it was first
+    /// reached through (directly, or through the files between).
+    origins: std::collections::BTreeMap<String, String>,
+}
+
 /// The base URI of `source`'s document, and the folder that serves the files its relative
 /// `$ref`s name when it has no `$id` of its own.
 ///
@@ -137,7 +146,7 @@ pub fn minify(text: &str) -> String {
 /// when the files its relative `$ref`s reach (followed from file to file) lie in folders above
 /// its own: the URI keeps the folders between their common ancestor and the file, so that
 /// `../common/x.json` resolves to the right file without an absolute path in the module.
-fn base(source: &Source, draft: Draft) -> (String, Option<(String, PathBuf)>) {
+fn base(source: &Source, draft: Draft) -> (String, Option<OwnFolder>) {
     let key = if draft == Draft::Draft4 { "id" } else { "$id" };
     match source.document.get(key).and_then(Value::as_str) {
         Some(id) if id.contains(':') => (id.trim_end_matches('#').to_owned(), None),
@@ -146,19 +155,40 @@ fn base(source: &Source, draft: Draft) -> (String, Option<(String, PathBuf)>) {
             None => (format!("json-schema:///{}", source.file_name), None),
             Some(folder) => {
                 let folder = lexical(folder);
-                let ancestor = reached_ancestor(&folder, &source.document, key);
-                let mut path = String::new();
-                for part in folder.strip_prefix(&ancestor).unwrap_or(Path::new("")) {
-                    path.push_str(&part.to_string_lossy());
-                    path.push('/');
-                }
-                path.push_str(&source.file_name);
-                (
-                    format!("{LOCAL}{path}"),
-                    Some((LOCAL.to_owned(), ancestor)),
-                )
+                let (dir, reached) = reached_files(&folder, &source.document, key);
+                let uri = |file: &Path| {
+                    let parts: Vec<_> = file
+                        .strip_prefix(&dir)
+                        .unwrap_or(file)
+                        .iter()
+                        .map(|part| part.to_string_lossy().into_owned())
+                        .collect();
+                    format!("{LOCAL}{}", parts.join("/"))
+                };
+                let origins = reached
+                    .into_iter()
+                    .map(|(file, at)| (uri(&file), at))
+                    .collect();
+                let base = uri(&folder.join(&source.file_name));
+                (base, Some(OwnFolder { dir, origins }))
             }
         },
+    }
+}
+
+/// The files the relative `$ref`s of `source`'s document reach when it has no `$id` (followed
+/// from file to file), for a build script to watch.
+#[must_use]
+pub fn local_files(source: &Source) -> Vec<PathBuf> {
+    let draft = Draft::of(&source.document);
+    let key = if draft == Draft::Draft4 { "id" } else { "$id" };
+    match (&source.folder, source.document.get(key)) {
+        (Some(folder), None) => reached_files(&lexical(folder), &source.document, key)
+            .1
+            .into_iter()
+            .map(|(file, _)| file)
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -185,15 +215,20 @@ fn lexical(path: &Path) -> PathBuf {
 
 /// The deepest folder holding `folder` and every file reached from `document` (a schema in
 /// `folder`) by relative `$ref`s, followed into each file that exists and has no `$id` of its
-/// own (a file that is missing is named later, when it is served).
-fn reached_ancestor(folder: &Path, document: &Value, id_key: &str) -> PathBuf {
+/// own (a file that is missing is named later, when it is served); and each file reached, with
+/// the pointer of the `$ref` of `document` it was first reached through.
+fn reached_files(
+    folder: &Path,
+    document: &Value,
+    id_key: &str,
+) -> (PathBuf, Vec<(PathBuf, String)>) {
     let mut ancestor = folder.to_owned();
-    let mut seen = std::collections::BTreeSet::new();
-    let mut pending = vec![(folder.to_owned(), document.clone())];
-    while let Some((dir, doc)) = pending.pop() {
+    let mut reached: Vec<(PathBuf, String)> = Vec::new();
+    let mut pending = vec![(folder.to_owned(), document.clone(), None::<String>)];
+    while let Some((dir, doc, origin)) = pending.pop() {
         let mut refs = Vec::new();
-        relative_refs(&doc, &mut refs);
-        for reference in refs {
+        relative_refs(&doc, "", &mut refs);
+        for (at, reference) in refs {
             // Every folder the path passes through counts: the URI of a `$ref` that climbs
             // above its base's root would lose its `..`s.
             let mut file = dir.clone();
@@ -207,9 +242,11 @@ fn reached_ancestor(folder: &Path, document: &Value, id_key: &str) -> PathBuf {
                     _ => {}
                 }
             }
-            if !seen.insert(file.clone()) {
+            if reached.iter().any(|(seen, _)| *seen == file) {
                 continue;
             }
+            let origin = origin.clone().unwrap_or(at);
+            reached.push((file.clone(), origin.clone()));
             let Some(next) = std::fs::read_to_string(&file)
                 .ok()
                 .and_then(|text| serde_json::from_str::<Value>(&text).ok())
@@ -217,15 +254,17 @@ fn reached_ancestor(folder: &Path, document: &Value, id_key: &str) -> PathBuf {
             else {
                 continue;
             };
-            pending.push((file.parent().map_or_else(PathBuf::new, Path::to_owned), next));
+            let next_dir = file.parent().map_or_else(PathBuf::new, Path::to_owned);
+            pending.push((next_dir, next, Some(origin)));
         }
     }
-    ancestor
+    (ancestor, reached)
 }
 
-/// The file part of every `$ref` under `value` that names another file by a relative path
-/// (`other.json#/x`, `../a/b.json`: no scheme, not a fragment, not an absolute path).
-fn relative_refs(value: &Value, out: &mut Vec<String>) {
+/// The pointer (`at` and below) and file part of every `$ref` under `value` that names another
+/// file by a relative path (`other.json#/x`, `../a/b.json`: no scheme, not a fragment, not an
+/// absolute path).
+fn relative_refs(value: &Value, at: &str, out: &mut Vec<(String, String)>) {
     match value {
         Value::Object(map) => {
             if let Some(Value::String(reference)) = map.get("$ref") {
@@ -234,16 +273,19 @@ fn relative_refs(value: &Value, out: &mut Vec<String>) {
                     .split_once(':')
                     .is_some_and(|(scheme, _)| !scheme.contains('/'));
                 if !file.is_empty() && !scheme && !file.starts_with('/') {
-                    out.push(file.to_owned());
+                    out.push((pointer::join(at, "$ref"), file.to_owned()));
                 }
             }
             for (key, sub) in map {
                 if !matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
-                    relative_refs(sub, out);
+                    relative_refs(sub, &pointer::join(at, key), out);
                 }
             }
         }
-        Value::Array(items) => items.iter().for_each(|sub| relative_refs(sub, out)),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .for_each(|(i, sub)| relative_refs(sub, &pointer::join(at, &i.to_string()), out)),
         _ => {}
     }
 }
@@ -296,6 +338,15 @@ fn fragment(pointer: &str) -> String {
     out
 }
 
+/// `path` relative to the current folder when it is under it (errors name the files as the
+/// user wrote them, and read the same on every machine).
+fn shown(path: &Path) -> &Path {
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .unwrap_or(path)
+}
+
 /// Serves the document and the files under the folders the user named; records what it
 /// served, and why it could not serve a file (the `jsonschema` crate's error for a
 /// `json-schema:///` URI says only "No base URI is available").
@@ -304,7 +355,7 @@ struct Local {
     text: String,
     ref_dirs: Vec<(String, PathBuf)>,
     served: Arc<Mutex<Vec<(String, String)>>>,
-    unserved: Arc<Mutex<Option<String>>>,
+    unserved: Arc<Mutex<Option<(String, String)>>>,
 }
 
 impl Local {
@@ -318,7 +369,7 @@ impl Local {
             }
             let path = dir.join(rest);
             let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("`{uri}` is served from `{}`: {e}", path.display()))?;
+                .map_err(|e| format!("`{uri}` is served from `{}`: {e}", shown(&path).display()))?;
             return Ok((path, text));
         }
         Err(format!(
@@ -339,13 +390,13 @@ impl jsonschema::Retrieve for Local {
         let read = self.file(wanted).and_then(|(path, text)| {
             serde_json::from_str::<Value>(&text)
                 .map(|value| (value, text))
-                .map_err(|e| format!("`{}` is not JSON: {e}", path.display()))
+                .map_err(|e| format!("`{}` is not JSON: {e}", shown(&path).display()))
         });
         let (value, text) = match read {
             Ok(read) => read,
             Err(why) => {
                 if let Ok(mut unserved) = self.unserved.lock() {
-                    unserved.get_or_insert_with(|| why.clone());
+                    unserved.get_or_insert_with(|| (wanted.to_owned(), why.clone()));
                 }
                 return Err(why.into());
             }
@@ -366,12 +417,20 @@ impl jsonschema::Retrieve for Local {
 pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String, String)> {
     let draft = Draft::of(&source.document);
     let (base, own_folder) = base(source, draft);
+    let origins = own_folder
+        .as_ref()
+        .map(|own| own.origins.clone())
+        .unwrap_or_default();
     let text = minify(&source.text);
     let served = Arc::new(Mutex::new(Vec::new()));
     let unserved = Arc::new(Mutex::new(None));
     // The folders the user named first, then the schema's own.
-    let ref_dirs: Vec<(String, PathBuf)> =
-        source.ref_dirs.iter().cloned().chain(own_folder).collect();
+    let ref_dirs: Vec<(String, PathBuf)> = source
+        .ref_dirs
+        .iter()
+        .cloned()
+        .chain(own_folder.map(|own| (LOCAL.to_owned(), own.dir)))
+        .collect();
     let local = || Local {
         base: base.clone(),
         text: text.clone(),
@@ -394,7 +453,11 @@ pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String,
         .map_err(|e| {
             unserved_ref(&source.document, "", &base, &local()).unwrap_or_else(|| {
                 match unserved.lock().ok().and_then(|mut why| why.take()) {
-                    Some(why) => ("".to_owned(), format!("a file its `$ref`s reach: {why}")),
+                    // Named at the `$ref` of the document the file was reached through.
+                    Some((uri, why)) => (
+                        origins.get(&uri).cloned().unwrap_or_default(),
+                        format!("a file its `$ref`s reach: {why}"),
+                    ),
                     None => failed("", &e),
                 }
             })
