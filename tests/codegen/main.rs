@@ -122,6 +122,8 @@ macro_rules! cases {
 
 cases! {
     #[cfg(feature = "checks")]
+    array_alias_items: [Commands, Words, Slugs, Plain, Script],
+    #[cfg(feature = "checks")]
     checked_all_of_additional_properties: [Closed, Extended],
     #[cfg(feature = "checks")]
     checked_all_of_conflict: [T],

@@ -43,6 +43,15 @@ pub(crate) fn deserialize_call(ty: &TokenStream, arg: &TokenStream, paths: &Path
 pub fn render(model: &Model, options: &Options) -> String {
     let mut paths = Paths::new(options.runtime, model.items.iter().map(|i| i.name.clone()));
     paths.set_json_values(model.json_values);
+    paths.set_aliases(
+        model
+            .items
+            .iter()
+            .filter_map(|item| match (&item.kind, &item.check) {
+                (Kind::Alias(ty), None) => Some((item.name.clone(), ty.clone())),
+                _ => None,
+            }),
+    );
     if let Some(document) = &model.document {
         paths.set_targets(document.targets.clone());
     }

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
+use crate::model::Ty;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -157,6 +158,10 @@ pub struct Paths {
     /// Names of the module's statics so far (two types may derive the same one: `A_ITEM`, the
     /// items of `A`, and `AItem`).
     statics: RefCell<BTreeSet<String>>,
+    /// The module's aliases of arrays and maps (`type Tags = Vec<String>;`), by name: a value
+    /// of one is decoded through the seed of what it names, so that an item's error names the
+    /// item (`/tags/1`), not the array.
+    aliases: std::collections::BTreeMap<String, Ty>,
 }
 
 impl Paths {
@@ -175,7 +180,22 @@ impl Paths {
             targets: std::collections::BTreeMap::new(),
             features: RefCell::new(BTreeSet::new()),
             statics: RefCell::new(BTreeSet::new()),
+            aliases: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// Records the module's aliases of arrays and maps.
+    pub fn set_aliases(&mut self, aliases: impl IntoIterator<Item = (String, Ty)>) {
+        self.aliases = aliases
+            .into_iter()
+            .filter(|(_, ty)| matches!(ty, Ty::Vec(_) | Ty::Map(_)))
+            .collect();
+    }
+
+    /// The array or map type the alias `name` names.
+    #[must_use]
+    pub fn alias(&self, name: &str) -> Option<&Ty> {
+        self.aliases.get(name)
     }
 
     /// A static's identifier, `name` unless the module already has a static of that name

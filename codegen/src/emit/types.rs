@@ -64,6 +64,10 @@ pub fn seed(ty: &Ty, paths: &Paths, statics: &mut Statics, name: &str) -> TokenS
             quote!(rt::plain::<#value>())
         }
         Ty::Value => quote!(rt::any()),
+        Ty::Named(alias) if paths.alias(alias).is_some() => {
+            let target = paths.alias(alias).cloned().unwrap_or(Ty::Value);
+            seed(&target, paths, statics, name)
+        }
         Ty::Boxed(inner) => {
             let inner = seed(inner, paths, statics, name);
             quote!(rt::boxed(#inner))

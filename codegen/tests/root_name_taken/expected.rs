@@ -45,7 +45,7 @@ impl<'de> Deserialize<'de> for CommandsRoot {
                                 &mut access,
                                 &mut commands,
                                 "commands",
-                                rt::plain::<Commands>(),
+                                rt::seq(rt::plain::<String>()),
                             )?
                         }
                         "schema" => {
