@@ -76,11 +76,57 @@ fn fence(line: &str, open: &mut bool) -> String {
     }
 }
 
+/// Whether `line` is indented as a Markdown indented code block's line (four spaces or a tab).
+fn indented(line: &str) -> bool {
+    line.starts_with("    ") || line.starts_with('\t')
+}
+
+/// The lines of `text` with every code block rustdoc would compile as a doctest made a `text`
+/// block: fences without a language or with `rust` ([`fence`]), and indented code blocks (a
+/// run of lines indented four spaces after a blank line, outside a list), which get fences of
+/// their own.
+fn code_blocks(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let (mut open, mut in_block, mut in_list) = (false, false, false);
+    let mut previous_blank = true;
+    for line in text.lines() {
+        let blank = line.trim().is_empty();
+        if in_block && !blank && !indented(line) {
+            // The block ends before its trailing blank lines.
+            let trailing = out.iter().rev().take_while(|l| l.trim().is_empty()).count();
+            out.insert(out.len() - trailing, "```".to_owned());
+            in_block = false;
+        }
+        if !open && !in_block && !blank && !indented(line) {
+            let item = line.trim_start();
+            in_list = item.starts_with("- ")
+                || item.starts_with("* ")
+                || item.starts_with("+ ")
+                || item
+                    .split_once(". ")
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        }
+        if !open && !in_block && !in_list && previous_blank && indented(line) && !blank {
+            out.push("```text".to_owned());
+            in_block = true;
+        }
+        if in_block {
+            out.push(line.to_owned());
+        } else {
+            out.push(fence(line, &mut open));
+        }
+        previous_blank = blank;
+    }
+    if in_block {
+        let trailing = out.iter().rev().take_while(|l| l.trim().is_empty()).count();
+        out.insert(out.len() - trailing, "```".to_owned());
+    }
+    out
+}
+
 /// `#[doc = ...]` attributes for `text`, one per line (an empty text gives none).
 pub fn doc(text: &str) -> TokenStream {
-    let mut open = false;
-    let lines = text.lines().map(|line| {
-        let line = fence(line, &mut open);
+    let lines = code_blocks(text).into_iter().map(|line| {
         let line = autolink(&visible(&line));
         let line = if line.is_empty() {
             line
@@ -141,7 +187,43 @@ pub fn member_note(wire: &str, field: &Field) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{autolink, fence};
+    use super::{autolink, code_blocks, fence};
+
+    #[test]
+    fn indented_code_blocks_are_text_and_list_items_stay() {
+        let text = "Example:\n\n    {\"a\": 1}\n\n    x\n\nAfter.\n\n- item\n\n    more of the item\n\nEnd:\n\n\tlast";
+        assert_eq!(
+            code_blocks(text),
+            [
+                "Example:",
+                "",
+                "```text",
+                "    {\"a\": 1}",
+                "",
+                "    x",
+                "```",
+                "",
+                "After.",
+                "",
+                "- item",
+                "",
+                "    more of the item",
+                "",
+                "End:",
+                "",
+                "```text",
+                "\tlast",
+                "```",
+            ]
+        );
+        // Inside a fence, indentation is the fence's content.
+        assert_eq!(
+            code_blocks("```json\n\n    {}\n```"),
+            ["```json", "", "    {}", "```"]
+        );
+        // A paragraph's continuation line, however indented, is not a block.
+        assert_eq!(code_blocks("one\n    two"), ["one", "    two"]);
+    }
 
     #[test]
     fn code_fences_rustdoc_would_run_are_text() {
