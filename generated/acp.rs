@@ -111,6 +111,7 @@ impl<'de> Deserialize<'de> for AgentRequest {
 }
 impl rt::Members for AgentRequest {
     const MEMBERS: &'static [&'static str] = &["id", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "method"];
 }
 impl rt::Sealed for AgentRequest {}
 impl Contract for AgentRequest {}
@@ -504,6 +505,7 @@ impl<'de> Deserialize<'de> for WriteTextFileRequest {
 }
 impl rt::Members for WriteTextFileRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "path", "content", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "path", "content"];
 }
 impl rt::Sealed for WriteTextFileRequest {}
 impl Contract for WriteTextFileRequest {}
@@ -735,6 +737,7 @@ impl rt::Members for ReadTextFileRequest {
         "limit",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "path"];
 }
 impl rt::Sealed for ReadTextFileRequest {}
 impl Contract for ReadTextFileRequest {}
@@ -888,6 +891,7 @@ impl rt::Members for RequestPermissionRequest {
         "options",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "toolCall", "options"];
 }
 impl rt::Sealed for RequestPermissionRequest {}
 impl Contract for RequestPermissionRequest {}
@@ -1205,6 +1209,7 @@ impl rt::Members for ToolCallUpdate {
         "rawOutput",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["toolCallId"];
 }
 impl rt::Sealed for ToolCallUpdate {}
 impl Contract for ToolCallUpdate {}
@@ -1980,6 +1985,7 @@ impl<'de> Deserialize<'de> for TextContent {
 }
 impl rt::Members for TextContent {
     const MEMBERS: &'static [&'static str] = &["annotations", "text", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["text"];
 }
 impl rt::Sealed for TextContent {}
 impl Contract for TextContent {}
@@ -2152,6 +2158,7 @@ impl rt::Members for ImageContent {
         "uri",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType"];
 }
 impl rt::Sealed for ImageContent {}
 impl Contract for ImageContent {}
@@ -2298,6 +2305,7 @@ impl rt::Members for AudioContent {
         "mimeType",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType"];
 }
 impl rt::Sealed for AudioContent {}
 impl Contract for AudioContent {}
@@ -2548,6 +2556,7 @@ impl rt::Members for ResourceLink {
         "uri",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uri"];
 }
 impl rt::Sealed for ResourceLink {}
 impl Contract for ResourceLink {}
@@ -2733,6 +2742,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
 }
 impl rt::Members for TextResourceContents {
     const MEMBERS: &'static [&'static str] = &["mimeType", "text", "uri", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["text", "uri"];
 }
 impl rt::Sealed for TextResourceContents {}
 impl Contract for TextResourceContents {}
@@ -2874,6 +2884,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
 }
 impl rt::Members for BlobResourceContents {
     const MEMBERS: &'static [&'static str] = &["blob", "mimeType", "uri", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["blob", "uri"];
 }
 impl rt::Sealed for BlobResourceContents {}
 impl Contract for BlobResourceContents {}
@@ -2999,6 +3010,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
 }
 impl rt::Members for EmbeddedResource {
     const MEMBERS: &'static [&'static str] = &["annotations", "resource", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["resource"];
 }
 impl rt::Sealed for EmbeddedResource {}
 impl Contract for EmbeddedResource {}
@@ -3099,6 +3111,7 @@ impl<'de> Deserialize<'de> for Content {
 }
 impl rt::Members for Content {
     const MEMBERS: &'static [&'static str] = &["content", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for Content {}
 impl Contract for Content {}
@@ -3244,6 +3257,7 @@ impl<'de> Deserialize<'de> for Diff {
 }
 impl rt::Members for Diff {
     const MEMBERS: &'static [&'static str] = &["path", "oldText", "newText", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["path", "newText"];
 }
 impl rt::Sealed for Diff {}
 impl Contract for Diff {}
@@ -3396,6 +3410,7 @@ impl<'de> Deserialize<'de> for Terminal {
 }
 impl rt::Members for Terminal {
     const MEMBERS: &'static [&'static str] = &["terminalId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["terminalId"];
 }
 impl rt::Sealed for Terminal {}
 impl Contract for Terminal {}
@@ -3502,6 +3517,7 @@ impl<'de> Deserialize<'de> for SessionReference {
 }
 impl rt::Members for SessionReference {
     const MEMBERS: &'static [&'static str] = &["sessionId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for SessionReference {}
 impl Contract for SessionReference {}
@@ -3637,6 +3653,7 @@ impl<'de> Deserialize<'de> for ToolCallLocation {
 }
 impl rt::Members for ToolCallLocation {
     const MEMBERS: &'static [&'static str] = &["path", "line", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["path"];
 }
 impl rt::Sealed for ToolCallLocation {}
 impl Contract for ToolCallLocation {}
@@ -3777,6 +3794,7 @@ impl<'de> Deserialize<'de> for PermissionOption {
 }
 impl rt::Members for PermissionOption {
     const MEMBERS: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["optionId", "name", "kind"];
 }
 impl rt::Sealed for PermissionOption {}
 impl Contract for PermissionOption {}
@@ -4116,6 +4134,7 @@ impl rt::Members for CreateTerminalRequest {
         "outputByteLimit",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "command"];
 }
 impl rt::Sealed for CreateTerminalRequest {}
 impl Contract for CreateTerminalRequest {}
@@ -4236,6 +4255,7 @@ impl<'de> Deserialize<'de> for EnvVariable {
 }
 impl rt::Members for EnvVariable {
     const MEMBERS: &'static [&'static str] = &["name", "value", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for EnvVariable {}
 impl Contract for EnvVariable {}
@@ -4355,6 +4375,7 @@ impl<'de> Deserialize<'de> for TerminalOutputRequest {
 }
 impl rt::Members for TerminalOutputRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "terminalId"];
 }
 impl rt::Sealed for TerminalOutputRequest {}
 impl Contract for TerminalOutputRequest {}
@@ -4474,6 +4495,7 @@ impl<'de> Deserialize<'de> for ReleaseTerminalRequest {
 }
 impl rt::Members for ReleaseTerminalRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "terminalId"];
 }
 impl rt::Sealed for ReleaseTerminalRequest {}
 impl Contract for ReleaseTerminalRequest {}
@@ -4593,6 +4615,7 @@ impl<'de> Deserialize<'de> for WaitForTerminalExitRequest {
 }
 impl rt::Members for WaitForTerminalExitRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "terminalId"];
 }
 impl rt::Sealed for WaitForTerminalExitRequest {}
 impl Contract for WaitForTerminalExitRequest {}
@@ -4712,6 +4735,7 @@ impl<'de> Deserialize<'de> for KillTerminalRequest {
 }
 impl rt::Members for KillTerminalRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "terminalId"];
 }
 impl rt::Sealed for KillTerminalRequest {}
 impl Contract for KillTerminalRequest {}
@@ -4798,6 +4822,7 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
 }
 impl rt::Members for CreateElicitationRequest {
     const MEMBERS: &'static [&'static str] = &["message", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["message"];
 }
 impl rt::Sealed for CreateElicitationRequest {}
 impl Contract for CreateElicitationRequest {}
@@ -4979,6 +5004,7 @@ impl<'de> Deserialize<'de> for ElicitationSessionScope {
 }
 impl rt::Members for ElicitationSessionScope {
     const MEMBERS: &'static [&'static str] = &["sessionId", "toolCallId"];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for ElicitationSessionScope {}
 impl Contract for ElicitationSessionScope {}
@@ -5051,6 +5077,7 @@ impl<'de> Deserialize<'de> for ElicitationRequestScope {
 }
 impl rt::Members for ElicitationRequestScope {
     const MEMBERS: &'static [&'static str] = &["requestId"];
+    const REQUIRED: &'static [&'static str] = &["requestId"];
 }
 impl rt::Sealed for ElicitationRequestScope {}
 impl Contract for ElicitationRequestScope {}
@@ -5653,6 +5680,7 @@ impl<'de> Deserialize<'de> for EnumOption {
 }
 impl rt::Members for EnumOption {
     const MEMBERS: &'static [&'static str] = &["const", "title", "description", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["const", "title"];
 }
 impl rt::Sealed for EnumOption {}
 impl Contract for EnumOption {}
@@ -6782,6 +6810,7 @@ impl<'de> Deserialize<'de> for StringMultiSelectItems {
 }
 impl rt::Members for StringMultiSelectItems {
     const MEMBERS: &'static [&'static str] = &["enum", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["enum"];
 }
 impl rt::Sealed for StringMultiSelectItems {}
 impl Contract for StringMultiSelectItems {}
@@ -6884,6 +6913,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectItems {
 }
 impl rt::Members for TitledMultiSelectItems {
     const MEMBERS: &'static [&'static str] = &["anyOf", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["anyOf"];
 }
 impl rt::Sealed for TitledMultiSelectItems {}
 impl Contract for TitledMultiSelectItems {}
@@ -7133,6 +7163,7 @@ impl rt::Members for MultiSelectPropertySchema {
         "default",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["items"];
 }
 impl rt::Sealed for MultiSelectPropertySchema {}
 impl Contract for MultiSelectPropertySchema {}
@@ -7196,6 +7227,7 @@ impl<'de> Deserialize<'de> for ElicitationFormMode {
 }
 impl rt::Members for ElicitationFormMode {
     const MEMBERS: &'static [&'static str] = &["requestedSchema"];
+    const REQUIRED: &'static [&'static str] = &["requestedSchema"];
 }
 impl rt::Sealed for ElicitationFormMode {}
 impl Contract for ElicitationFormMode {}
@@ -7353,6 +7385,7 @@ impl<'de> Deserialize<'de> for ElicitationUrlMode {
 }
 impl rt::Members for ElicitationUrlMode {
     const MEMBERS: &'static [&'static str] = &["elicitationId", "url"];
+    const REQUIRED: &'static [&'static str] = &["elicitationId", "url"];
 }
 impl rt::Sealed for ElicitationUrlMode {}
 impl Contract for ElicitationUrlMode {}
@@ -7562,6 +7595,7 @@ impl<'de> Deserialize<'de> for AgentResponseResult {
 }
 impl rt::Members for AgentResponseResult {
     const MEMBERS: &'static [&'static str] = &["id", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "result"];
 }
 impl rt::Sealed for AgentResponseResult {}
 impl Contract for AgentResponseResult {}
@@ -7798,6 +7832,7 @@ impl<'de> Deserialize<'de> for AgentResponseError {
 }
 impl rt::Members for AgentResponseError {
     const MEMBERS: &'static [&'static str] = &["id", "error"];
+    const REQUIRED: &'static [&'static str] = &["id", "error"];
 }
 impl rt::Sealed for AgentResponseError {}
 impl Contract for AgentResponseError {}
@@ -7990,6 +8025,7 @@ impl rt::Members for InitializeResponse {
         "agentInfo",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["protocolVersion"];
 }
 impl rt::Sealed for InitializeResponse {}
 impl Contract for InitializeResponse {}
@@ -10129,6 +10165,7 @@ impl rt::Members for AuthMethodTerminal {
         "env",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["id", "name"];
 }
 impl rt::Sealed for AuthMethodTerminal {}
 impl Contract for AuthMethodTerminal {}
@@ -10272,6 +10309,7 @@ impl<'de> Deserialize<'de> for AuthMethodAgent {
 }
 impl rt::Members for AuthMethodAgent {
     const MEMBERS: &'static [&'static str] = &["id", "name", "description", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["id", "name"];
 }
 impl rt::Sealed for AuthMethodAgent {}
 impl Contract for AuthMethodAgent {}
@@ -10420,6 +10458,7 @@ impl<'de> Deserialize<'de> for Implementation {
 }
 impl rt::Members for Implementation {
     const MEMBERS: &'static [&'static str] = &["name", "title", "version", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["name", "version"];
 }
 impl rt::Sealed for Implementation {}
 impl Contract for Implementation {}
@@ -10751,6 +10790,7 @@ impl rt::Members for NewSessionResponse {
         "configOptions",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for NewSessionResponse {}
 impl Contract for NewSessionResponse {}
@@ -10878,6 +10918,7 @@ impl rt::Members for SessionModeState {
         "availableModes",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["currentModeId", "availableModes"];
 }
 impl rt::Sealed for SessionModeState {}
 impl Contract for SessionModeState {}
@@ -11069,6 +11110,7 @@ impl<'de> Deserialize<'de> for SessionMode {
 }
 impl rt::Members for SessionMode {
     const MEMBERS: &'static [&'static str] = &["id", "name", "description", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["id", "name"];
 }
 impl rt::Sealed for SessionMode {}
 impl Contract for SessionMode {}
@@ -11203,6 +11245,7 @@ impl rt::Members for SessionConfigOption {
         "category",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["id", "name"];
 }
 impl rt::Sealed for SessionConfigOption {}
 impl Contract for SessionConfigOption {}
@@ -11611,6 +11654,7 @@ impl<'de> Deserialize<'de> for SessionConfigSelectOption {
 }
 impl rt::Members for SessionConfigSelectOption {
     const MEMBERS: &'static [&'static str] = &["value", "name", "description", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["value", "name"];
 }
 impl rt::Sealed for SessionConfigSelectOption {}
 impl Contract for SessionConfigSelectOption {}
@@ -11750,6 +11794,7 @@ impl<'de> Deserialize<'de> for SessionConfigSelectGroup {
 }
 impl rt::Members for SessionConfigSelectGroup {
     const MEMBERS: &'static [&'static str] = &["group", "name", "options", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["group", "name", "options"];
 }
 impl rt::Sealed for SessionConfigSelectGroup {}
 impl Contract for SessionConfigSelectGroup {}
@@ -11888,6 +11933,7 @@ impl<'de> Deserialize<'de> for SessionConfigSelect {
 }
 impl rt::Members for SessionConfigSelect {
     const MEMBERS: &'static [&'static str] = &["currentValue", "options"];
+    const REQUIRED: &'static [&'static str] = &["currentValue", "options"];
 }
 impl rt::Sealed for SessionConfigSelect {}
 impl Contract for SessionConfigSelect {}
@@ -11959,6 +12005,7 @@ impl<'de> Deserialize<'de> for SessionConfigBoolean {
 }
 impl rt::Members for SessionConfigBoolean {
     const MEMBERS: &'static [&'static str] = &["currentValue"];
+    const REQUIRED: &'static [&'static str] = &["currentValue"];
 }
 impl rt::Sealed for SessionConfigBoolean {}
 impl Contract for SessionConfigBoolean {}
@@ -12226,6 +12273,7 @@ impl<'de> Deserialize<'de> for ListSessionsResponse {
 }
 impl rt::Members for ListSessionsResponse {
     const MEMBERS: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessions"];
 }
 impl rt::Sealed for ListSessionsResponse {}
 impl Contract for ListSessionsResponse {}
@@ -12430,6 +12478,7 @@ impl rt::Members for SessionInfo {
         "updatedAt",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "cwd"];
 }
 impl rt::Sealed for SessionInfo {}
 impl Contract for SessionInfo {}
@@ -12924,6 +12973,7 @@ impl<'de> Deserialize<'de> for SetSessionConfigOptionResponse {
 }
 impl rt::Members for SetSessionConfigOptionResponse {
     const MEMBERS: &'static [&'static str] = &["configOptions", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["configOptions"];
 }
 impl rt::Sealed for SetSessionConfigOptionResponse {}
 impl Contract for SetSessionConfigOptionResponse {}
@@ -13026,6 +13076,7 @@ impl<'de> Deserialize<'de> for PromptResponse {
 }
 impl rt::Members for PromptResponse {
     const MEMBERS: &'static [&'static str] = &["stopReason", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["stopReason"];
 }
 impl rt::Sealed for PromptResponse {}
 impl Contract for PromptResponse {}
@@ -13260,6 +13311,7 @@ impl<'de> Deserialize<'de> for Error {
 }
 impl rt::Members for Error {
     const MEMBERS: &'static [&'static str] = &["code", "message", "data"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for Error {}
 impl Contract for Error {}
@@ -13445,6 +13497,7 @@ impl<'de> Deserialize<'de> for AgentNotification {
 }
 impl rt::Members for AgentNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for AgentNotification {}
 impl Contract for AgentNotification {}
@@ -13650,6 +13703,7 @@ impl<'de> Deserialize<'de> for SessionNotification {
 }
 impl rt::Members for SessionNotification {
     const MEMBERS: &'static [&'static str] = &["sessionId", "update", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "update"];
 }
 impl rt::Sealed for SessionNotification {}
 impl Contract for SessionNotification {}
@@ -14198,6 +14252,7 @@ impl<'de> Deserialize<'de> for ContentChunk {
 }
 impl rt::Members for ContentChunk {
     const MEMBERS: &'static [&'static str] = &["content", "messageId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for ContentChunk {}
 impl Contract for ContentChunk {}
@@ -14508,6 +14563,7 @@ impl rt::Members for ToolCall {
         "rawOutput",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["toolCallId", "title"];
 }
 impl rt::Sealed for ToolCall {}
 impl Contract for ToolCall {}
@@ -14649,6 +14705,7 @@ impl<'de> Deserialize<'de> for PlanEntry {
 }
 impl rt::Members for PlanEntry {
     const MEMBERS: &'static [&'static str] = &["content", "priority", "status", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["content", "priority", "status"];
 }
 impl rt::Sealed for PlanEntry {}
 impl Contract for PlanEntry {}
@@ -14875,6 +14932,7 @@ impl<'de> Deserialize<'de> for Plan {
 }
 impl rt::Members for Plan {
     const MEMBERS: &'static [&'static str] = &["entries", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["entries"];
 }
 impl rt::Sealed for Plan {}
 impl Contract for Plan {}
@@ -15103,6 +15161,7 @@ impl<'de> Deserialize<'de> for PlanItems {
 }
 impl rt::Members for PlanItems {
     const MEMBERS: &'static [&'static str] = &["planId", "entries", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["planId", "entries"];
 }
 impl rt::Sealed for PlanItems {}
 impl Contract for PlanItems {}
@@ -15248,6 +15307,7 @@ impl<'de> Deserialize<'de> for PlanMarkdown {
 }
 impl rt::Members for PlanMarkdown {
     const MEMBERS: &'static [&'static str] = &["planId", "content", "path", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["planId", "content"];
 }
 impl rt::Sealed for PlanMarkdown {}
 impl Contract for PlanMarkdown {}
@@ -15348,6 +15408,7 @@ impl<'de> Deserialize<'de> for PlanUpdate {
 }
 impl rt::Members for PlanUpdate {
     const MEMBERS: &'static [&'static str] = &["plan", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["plan"];
 }
 impl rt::Sealed for PlanUpdate {}
 impl Contract for PlanUpdate {}
@@ -15448,6 +15509,7 @@ impl<'de> Deserialize<'de> for PlanRemoved {
 }
 impl rt::Members for PlanRemoved {
     const MEMBERS: &'static [&'static str] = &["planId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["planId"];
 }
 impl rt::Sealed for PlanRemoved {}
 impl Contract for PlanRemoved {}
@@ -15589,6 +15651,7 @@ impl<'de> Deserialize<'de> for AvailableCommand {
 }
 impl rt::Members for AvailableCommand {
     const MEMBERS: &'static [&'static str] = &["name", "description", "input", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["name", "description"];
 }
 impl rt::Sealed for AvailableCommand {}
 impl Contract for AvailableCommand {}
@@ -15722,6 +15785,7 @@ impl<'de> Deserialize<'de> for UnstructuredCommandInput {
 }
 impl rt::Members for UnstructuredCommandInput {
     const MEMBERS: &'static [&'static str] = &["hint", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["hint"];
 }
 impl rt::Sealed for UnstructuredCommandInput {}
 impl Contract for UnstructuredCommandInput {}
@@ -15829,6 +15893,7 @@ impl<'de> Deserialize<'de> for AvailableCommandsUpdate {
 }
 impl rt::Members for AvailableCommandsUpdate {
     const MEMBERS: &'static [&'static str] = &["availableCommands", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["availableCommands"];
 }
 impl rt::Sealed for AvailableCommandsUpdate {}
 impl Contract for AvailableCommandsUpdate {}
@@ -15931,6 +15996,7 @@ impl<'de> Deserialize<'de> for CurrentModeUpdate {
 }
 impl rt::Members for CurrentModeUpdate {
     const MEMBERS: &'static [&'static str] = &["currentModeId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["currentModeId"];
 }
 impl rt::Sealed for CurrentModeUpdate {}
 impl Contract for CurrentModeUpdate {}
@@ -16035,6 +16101,7 @@ impl<'de> Deserialize<'de> for ConfigOptionUpdate {
 }
 impl rt::Members for ConfigOptionUpdate {
     const MEMBERS: &'static [&'static str] = &["configOptions", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["configOptions"];
 }
 impl rt::Sealed for ConfigOptionUpdate {}
 impl Contract for ConfigOptionUpdate {}
@@ -16289,6 +16356,7 @@ impl<'de> Deserialize<'de> for Cost {
 }
 impl rt::Members for Cost {
     const MEMBERS: &'static [&'static str] = &["amount", "currency", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["amount", "currency"];
 }
 impl rt::Sealed for Cost {}
 impl Contract for Cost {}
@@ -16430,6 +16498,7 @@ impl<'de> Deserialize<'de> for UsageUpdate {
 }
 impl rt::Members for UsageUpdate {
     const MEMBERS: &'static [&'static str] = &["used", "size", "cost", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["used", "size"];
 }
 impl rt::Sealed for UsageUpdate {}
 impl Contract for UsageUpdate {}
@@ -16652,6 +16721,7 @@ impl rt::Members for Notice {
         "description",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["severity", "title"];
 }
 impl rt::Sealed for Notice {}
 impl Contract for Notice {}
@@ -16948,6 +17018,7 @@ impl rt::Members for CompactionUpdate {
         "error",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["compactionId", "status"];
 }
 impl rt::Sealed for CompactionUpdate {}
 impl Contract for CompactionUpdate {}
@@ -17066,6 +17137,7 @@ impl<'de> Deserialize<'de> for CompactionSummaryChunk {
 }
 impl rt::Members for CompactionSummaryChunk {
     const MEMBERS: &'static [&'static str] = &["compactionId", "content", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["compactionId", "content"];
 }
 impl rt::Sealed for CompactionSummaryChunk {}
 impl Contract for CompactionSummaryChunk {}
@@ -18548,6 +18620,7 @@ impl rt::Members for SubagentUpdate {
         "additionalDirectories",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for SubagentUpdate {}
 impl Contract for SubagentUpdate {}
@@ -18796,6 +18869,7 @@ impl rt::Members for SessionMessage {
         "content",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["messageId"];
 }
 impl rt::Sealed for SessionMessage {}
 impl Contract for SessionMessage {}
@@ -18916,6 +18990,7 @@ impl<'de> Deserialize<'de> for SessionMessageChunk {
 }
 impl rt::Members for SessionMessageChunk {
     const MEMBERS: &'static [&'static str] = &["messageId", "content", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["messageId", "content"];
 }
 impl rt::Sealed for SessionMessageChunk {}
 impl Contract for SessionMessageChunk {}
@@ -19018,6 +19093,7 @@ impl<'de> Deserialize<'de> for CompleteElicitationNotification {
 }
 impl rt::Members for CompleteElicitationNotification {
     const MEMBERS: &'static [&'static str] = &["elicitationId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["elicitationId"];
 }
 impl rt::Sealed for CompleteElicitationNotification {}
 impl Contract for CompleteElicitationNotification {}
@@ -19157,6 +19233,7 @@ impl<'de> Deserialize<'de> for ClientRequest {
 }
 impl rt::Members for ClientRequest {
     const MEMBERS: &'static [&'static str] = &["id", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "method"];
 }
 impl rt::Sealed for ClientRequest {}
 impl Contract for ClientRequest {}
@@ -19554,6 +19631,7 @@ impl rt::Members for InitializeRequest {
         "clientInfo",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["protocolVersion"];
 }
 impl rt::Sealed for InitializeRequest {}
 impl Contract for InitializeRequest {}
@@ -21122,6 +21200,7 @@ impl<'de> Deserialize<'de> for AuthenticateRequest {
 }
 impl rt::Members for AuthenticateRequest {
     const MEMBERS: &'static [&'static str] = &["methodId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["methodId"];
 }
 impl rt::Sealed for AuthenticateRequest {}
 impl Contract for AuthenticateRequest {}
@@ -21385,6 +21464,7 @@ impl rt::Members for NewSessionRequest {
         "systemPrompt",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["cwd", "mcpServers"];
 }
 impl rt::Sealed for NewSessionRequest {}
 impl Contract for NewSessionRequest {}
@@ -21583,6 +21663,7 @@ impl<'de> Deserialize<'de> for HttpHeader {
 }
 impl rt::Members for HttpHeader {
     const MEMBERS: &'static [&'static str] = &["name", "value", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for HttpHeader {}
 impl Contract for HttpHeader {}
@@ -21719,6 +21800,7 @@ impl<'de> Deserialize<'de> for McpServerHttp {
 }
 impl rt::Members for McpServerHttp {
     const MEMBERS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["name", "url", "headers"];
 }
 impl rt::Sealed for McpServerHttp {}
 impl Contract for McpServerHttp {}
@@ -21855,6 +21937,7 @@ impl<'de> Deserialize<'de> for McpServerSse {
 }
 impl rt::Members for McpServerSse {
     const MEMBERS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["name", "url", "headers"];
 }
 impl rt::Sealed for McpServerSse {}
 impl Contract for McpServerSse {}
@@ -22014,6 +22097,7 @@ impl rt::Members for McpServerStdio {
         "env",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "command", "args", "env"];
 }
 impl rt::Sealed for McpServerStdio {}
 impl Contract for McpServerStdio {}
@@ -22149,6 +22233,7 @@ impl<'de> Deserialize<'de> for SystemPrompt {
 }
 impl rt::Members for SystemPrompt {
     const MEMBERS: &'static [&'static str] = &["mode", "content", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["mode", "content"];
 }
 impl rt::Sealed for SystemPrompt {}
 impl Contract for SystemPrompt {}
@@ -22423,6 +22508,7 @@ impl rt::Members for LoadSessionRequest {
         "systemPrompt",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["mcpServers", "cwd", "sessionId"];
 }
 impl rt::Sealed for LoadSessionRequest {}
 impl Contract for LoadSessionRequest {}
@@ -22655,6 +22741,7 @@ impl<'de> Deserialize<'de> for DeleteSessionRequest {
 }
 impl rt::Members for DeleteSessionRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for DeleteSessionRequest {}
 impl Contract for DeleteSessionRequest {}
@@ -22860,6 +22947,7 @@ impl rt::Members for ResumeSessionRequest {
         "systemPrompt",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "cwd"];
 }
 impl rt::Sealed for ResumeSessionRequest {}
 impl Contract for ResumeSessionRequest {}
@@ -22966,6 +23054,7 @@ impl<'de> Deserialize<'de> for CloseSessionRequest {
 }
 impl rt::Members for CloseSessionRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for CloseSessionRequest {}
 impl Contract for CloseSessionRequest {}
@@ -23085,6 +23174,7 @@ impl<'de> Deserialize<'de> for SetSessionModeRequest {
 }
 impl rt::Members for SetSessionModeRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "modeId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "modeId"];
 }
 impl rt::Sealed for SetSessionModeRequest {}
 impl Contract for SetSessionModeRequest {}
@@ -23175,6 +23265,7 @@ impl<'de> Deserialize<'de> for SetSessionConfigOptionRequest {
 }
 impl rt::Members for SetSessionConfigOptionRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "configId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "configId"];
 }
 impl rt::Sealed for SetSessionConfigOptionRequest {}
 impl Contract for SetSessionConfigOptionRequest {}
@@ -23246,6 +23337,7 @@ impl<'de> Deserialize<'de> for SetSessionConfigOptionRequestKindBoolean {
 }
 impl rt::Members for SetSessionConfigOptionRequestKindBoolean {
     const MEMBERS: &'static [&'static str] = &["value"];
+    const REQUIRED: &'static [&'static str] = &["value"];
 }
 impl rt::Sealed for SetSessionConfigOptionRequestKindBoolean {}
 impl Contract for SetSessionConfigOptionRequestKindBoolean {}
@@ -23321,6 +23413,7 @@ impl<'de> Deserialize<'de> for SetSessionConfigOptionRequestKindValueId {
 }
 impl rt::Members for SetSessionConfigOptionRequestKindValueId {
     const MEMBERS: &'static [&'static str] = &["value"];
+    const REQUIRED: &'static [&'static str] = &["value"];
 }
 impl rt::Sealed for SetSessionConfigOptionRequestKindValueId {}
 impl Contract for SetSessionConfigOptionRequestKindValueId {}
@@ -23528,6 +23621,7 @@ impl<'de> Deserialize<'de> for PromptRequest {
 }
 impl rt::Members for PromptRequest {
     const MEMBERS: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId", "prompt"];
 }
 impl rt::Sealed for PromptRequest {}
 impl Contract for PromptRequest {}
@@ -23662,6 +23756,7 @@ impl<'de> Deserialize<'de> for ClientResponseResult {
 }
 impl rt::Members for ClientResponseResult {
     const MEMBERS: &'static [&'static str] = &["id", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "result"];
 }
 impl rt::Sealed for ClientResponseResult {}
 impl Contract for ClientResponseResult {}
@@ -23869,6 +23964,7 @@ impl<'de> Deserialize<'de> for ClientResponseError {
 }
 impl rt::Members for ClientResponseError {
     const MEMBERS: &'static [&'static str] = &["id", "error"];
+    const REQUIRED: &'static [&'static str] = &["id", "error"];
 }
 impl rt::Sealed for ClientResponseError {}
 impl Contract for ClientResponseError {}
@@ -24053,6 +24149,7 @@ impl<'de> Deserialize<'de> for ReadTextFileResponse {
 }
 impl rt::Members for ReadTextFileResponse {
     const MEMBERS: &'static [&'static str] = &["content", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for ReadTextFileResponse {}
 impl Contract for ReadTextFileResponse {}
@@ -24153,6 +24250,7 @@ impl<'de> Deserialize<'de> for RequestPermissionResponse {
 }
 impl rt::Members for RequestPermissionResponse {
     const MEMBERS: &'static [&'static str] = &["outcome", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["outcome"];
 }
 impl rt::Sealed for RequestPermissionResponse {}
 impl Contract for RequestPermissionResponse {}
@@ -24376,6 +24474,7 @@ impl<'de> Deserialize<'de> for SelectedPermissionOutcome {
 }
 impl rt::Members for SelectedPermissionOutcome {
     const MEMBERS: &'static [&'static str] = &["optionId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["optionId"];
 }
 impl rt::Sealed for SelectedPermissionOutcome {}
 impl Contract for SelectedPermissionOutcome {}
@@ -24476,6 +24575,7 @@ impl<'de> Deserialize<'de> for CreateTerminalResponse {
 }
 impl rt::Members for CreateTerminalResponse {
     const MEMBERS: &'static [&'static str] = &["terminalId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["terminalId"];
 }
 impl rt::Sealed for CreateTerminalResponse {}
 impl Contract for CreateTerminalResponse {}
@@ -24622,6 +24722,7 @@ impl rt::Members for TerminalOutputResponse {
         "exitStatus",
         "_meta",
     ];
+    const REQUIRED: &'static [&'static str] = &["output", "truncated"];
 }
 impl rt::Sealed for TerminalOutputResponse {}
 impl Contract for TerminalOutputResponse {}
@@ -25599,6 +25700,7 @@ impl<'de> Deserialize<'de> for ClientNotification {
 }
 impl rt::Members for ClientNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ClientNotification {}
 impl Contract for ClientNotification {}
@@ -25769,6 +25871,7 @@ impl<'de> Deserialize<'de> for CancelNotification {
 }
 impl rt::Members for CancelNotification {
     const MEMBERS: &'static [&'static str] = &["sessionId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["sessionId"];
 }
 impl rt::Sealed for CancelNotification {}
 impl Contract for CancelNotification {}
@@ -25871,6 +25974,7 @@ impl<'de> Deserialize<'de> for CancelRequestNotification {
 }
 impl rt::Members for CancelRequestNotification {
     const MEMBERS: &'static [&'static str] = &["requestId", "_meta"];
+    const REQUIRED: &'static [&'static str] = &["requestId"];
 }
 impl rt::Sealed for CancelRequestNotification {}
 impl Contract for CancelRequestNotification {}

@@ -72,6 +72,7 @@ impl<'de> Deserialize<'de> for SessionKey {
 }
 impl rt::Members for SessionKey {
     const MEMBERS: &'static [&'static str] = &["channel_id", "session_id"];
+    const REQUIRED: &'static [&'static str] = &["channel_id", "session_id"];
 }
 impl rt::Sealed for SessionKey {}
 impl Contract for SessionKey {}
@@ -178,6 +179,12 @@ impl<'de> Deserialize<'de> for ToolLimits {
 }
 impl rt::Members for ToolLimits {
     const MEMBERS: &'static [&'static str] = &[
+        "max_concurrent",
+        "max_input_bytes",
+        "max_output_bytes",
+        "execution_deadline_ms",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "max_concurrent",
         "max_input_bytes",
         "max_output_bytes",
@@ -323,6 +330,7 @@ impl<'de> Deserialize<'de> for ToolExecutionClassCooperativeInProcess {
 }
 impl rt::Members for ToolExecutionClassCooperativeInProcess {
     const MEMBERS: &'static [&'static str] = &["grace_ms"];
+    const REQUIRED: &'static [&'static str] = &["grace_ms"];
 }
 impl rt::Sealed for ToolExecutionClassCooperativeInProcess {}
 impl Contract for ToolExecutionClassCooperativeInProcess {}
@@ -378,6 +386,7 @@ impl<'de> Deserialize<'de> for ToolExecutionClassAbortableAtYield {
 }
 impl rt::Members for ToolExecutionClassAbortableAtYield {
     const MEMBERS: &'static [&'static str] = &["grace_ms"];
+    const REQUIRED: &'static [&'static str] = &["grace_ms"];
 }
 impl rt::Sealed for ToolExecutionClassAbortableAtYield {}
 impl Contract for ToolExecutionClassAbortableAtYield {}
@@ -448,6 +457,7 @@ impl<'de> Deserialize<'de> for ToolExecutionClassProcessIsolated {
 }
 impl rt::Members for ToolExecutionClassProcessIsolated {
     const MEMBERS: &'static [&'static str] = &["grace_ms", "kill_deadline_ms"];
+    const REQUIRED: &'static [&'static str] = &["grace_ms", "kill_deadline_ms"];
 }
 impl rt::Sealed for ToolExecutionClassProcessIsolated {}
 impl Contract for ToolExecutionClassProcessIsolated {}
@@ -601,6 +611,15 @@ impl rt::Members for ToolSpec {
         "limits",
         "execution_class",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "id",
+        "name",
+        "description",
+        "input_schema",
+        "output_contract",
+        "limits",
+        "execution_class",
+    ];
 }
 impl rt::Sealed for ToolSpec {}
 impl Contract for ToolSpec {}
@@ -706,6 +725,7 @@ impl<'de> Deserialize<'de> for ToolSuccessContractJson {
 }
 impl rt::Members for ToolSuccessContractJson {
     const MEMBERS: &'static [&'static str] = &["schema"];
+    const REQUIRED: &'static [&'static str] = &["schema"];
 }
 impl rt::Sealed for ToolSuccessContractJson {}
 impl Contract for ToolSuccessContractJson {}
@@ -761,6 +781,7 @@ impl<'de> Deserialize<'de> for ToolSuccessContractText {
 }
 impl rt::Members for ToolSuccessContractText {
     const MEMBERS: &'static [&'static str] = &["media_type"];
+    const REQUIRED: &'static [&'static str] = &["media_type"];
 }
 impl rt::Sealed for ToolSuccessContractText {}
 impl Contract for ToolSuccessContractText {}
@@ -831,6 +852,7 @@ impl<'de> Deserialize<'de> for ToolOutputContract {
 }
 impl rt::Members for ToolOutputContract {
     const MEMBERS: &'static [&'static str] = &["success", "error_data_schema"];
+    const REQUIRED: &'static [&'static str] = &["success"];
 }
 impl rt::Sealed for ToolOutputContract {}
 impl Contract for ToolOutputContract {}
@@ -949,6 +971,13 @@ impl<'de> Deserialize<'de> for ToolCall {
 }
 impl rt::Members for ToolCall {
     const MEMBERS: &'static [&'static str] = &[
+        "tool_name",
+        "tool_id",
+        "provider_tool_call_id",
+        "arguments",
+        "request_ordinal",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "tool_name",
         "tool_id",
         "provider_tool_call_id",
@@ -1127,6 +1156,15 @@ impl rt::Members for CanonicalToolResult {
         "request_ordinal",
         "outcome",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "transaction_id",
+        "session_key",
+        "tool_action_id",
+        "tool_id",
+        "provider_tool_call_id",
+        "request_ordinal",
+        "outcome",
+    ];
 }
 impl rt::Sealed for CanonicalToolResult {}
 impl Contract for CanonicalToolResult {}
@@ -1247,6 +1285,7 @@ impl<'de> Deserialize<'de> for CanonicalToolResultOutcomeSucceeded {
 }
 impl rt::Members for CanonicalToolResultOutcomeSucceeded {
     const MEMBERS: &'static [&'static str] = &["output"];
+    const REQUIRED: &'static [&'static str] = &["output"];
 }
 impl rt::Sealed for CanonicalToolResultOutcomeSucceeded {}
 impl Contract for CanonicalToolResultOutcomeSucceeded {}
@@ -1302,6 +1341,7 @@ impl<'de> Deserialize<'de> for CanonicalToolResultOutcomeDomainFailed {
 }
 impl rt::Members for CanonicalToolResultOutcomeDomainFailed {
     const MEMBERS: &'static [&'static str] = &["error"];
+    const REQUIRED: &'static [&'static str] = &["error"];
 }
 impl rt::Sealed for CanonicalToolResultOutcomeDomainFailed {}
 impl Contract for CanonicalToolResultOutcomeDomainFailed {}
@@ -1407,6 +1447,7 @@ impl<'de> Deserialize<'de> for CanonicalToolOutputJson {
 }
 impl rt::Members for CanonicalToolOutputJson {
     const MEMBERS: &'static [&'static str] = &["value"];
+    const REQUIRED: &'static [&'static str] = &["value"];
 }
 impl rt::Sealed for CanonicalToolOutputJson {}
 impl Contract for CanonicalToolOutputJson {}
@@ -1462,6 +1503,7 @@ impl<'de> Deserialize<'de> for CanonicalToolOutputText {
 }
 impl rt::Members for CanonicalToolOutputText {
     const MEMBERS: &'static [&'static str] = &["text"];
+    const REQUIRED: &'static [&'static str] = &["text"];
 }
 impl rt::Sealed for CanonicalToolOutputText {}
 impl Contract for CanonicalToolOutputText {}
@@ -1547,6 +1589,7 @@ impl<'de> Deserialize<'de> for CanonicalToolError {
 }
 impl rt::Members for CanonicalToolError {
     const MEMBERS: &'static [&'static str] = &["code", "message", "data"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for CanonicalToolError {}
 impl Contract for CanonicalToolError {}
@@ -1694,6 +1737,7 @@ impl<'de> Deserialize<'de> for ToolLifecycleEventStarted {
 }
 impl rt::Members for ToolLifecycleEventStarted {
     const MEMBERS: &'static [&'static str] = &["tool_action_id", "tool_id"];
+    const REQUIRED: &'static [&'static str] = &["tool_action_id", "tool_id"];
 }
 impl rt::Sealed for ToolLifecycleEventStarted {}
 impl Contract for ToolLifecycleEventStarted {}
@@ -1749,6 +1793,7 @@ impl<'de> Deserialize<'de> for ToolLifecycleEventCompleted {
 }
 impl rt::Members for ToolLifecycleEventCompleted {
     const MEMBERS: &'static [&'static str] = &["result"];
+    const REQUIRED: &'static [&'static str] = &["result"];
 }
 impl rt::Sealed for ToolLifecycleEventCompleted {}
 impl Contract for ToolLifecycleEventCompleted {}
@@ -1834,6 +1879,7 @@ impl<'de> Deserialize<'de> for ToolLifecycleEventRuntimeFailed {
 }
 impl rt::Members for ToolLifecycleEventRuntimeFailed {
     const MEMBERS: &'static [&'static str] = &["tool_action_id", "tool_id", "code"];
+    const REQUIRED: &'static [&'static str] = &["tool_action_id", "tool_id", "code"];
 }
 impl rt::Sealed for ToolLifecycleEventRuntimeFailed {}
 impl Contract for ToolLifecycleEventRuntimeFailed {}

@@ -141,6 +141,7 @@ impl rt::Members for ToolCallRequest {
         "call_key",
         "schema_pin",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "arguments"];
 }
 impl rt::Sealed for ToolCallRequest {}
 impl Contract for ToolCallRequest {}

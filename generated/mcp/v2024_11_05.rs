@@ -312,6 +312,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
 }
 impl rt::Members for BlobResourceContents {
     const MEMBERS: &'static [&'static str] = &["blob", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["blob", "uri"];
 }
 impl rt::Sealed for BlobResourceContents {}
 impl Contract for BlobResourceContents {}
@@ -399,6 +400,7 @@ impl<'de> Deserialize<'de> for CallToolRequest {
 }
 impl rt::Members for CallToolRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CallToolRequest {}
 impl Contract for CallToolRequest {}
@@ -492,6 +494,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
 }
 impl rt::Members for CallToolRequestParams {
     const MEMBERS: &'static [&'static str] = &["arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for CallToolRequestParams {}
 impl Contract for CallToolRequestParams {}
@@ -621,6 +624,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
 }
 impl rt::Members for CallToolResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "content", "isError"];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for CallToolResult {}
 impl Contract for CallToolResult {}
@@ -790,6 +794,7 @@ impl<'de> Deserialize<'de> for CancelledNotification {
 }
 impl rt::Members for CancelledNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CancelledNotification {}
 impl Contract for CancelledNotification {}
@@ -889,6 +894,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
 }
 impl rt::Members for CancelledNotificationParams {
     const MEMBERS: &'static [&'static str] = &["reason", "requestId"];
+    const REQUIRED: &'static [&'static str] = &["requestId"];
 }
 impl rt::Sealed for CancelledNotificationParams {}
 impl Contract for CancelledNotificationParams {}
@@ -1693,6 +1699,7 @@ impl<'de> Deserialize<'de> for CompleteRequest {
 }
 impl rt::Members for CompleteRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CompleteRequest {}
 impl Contract for CompleteRequest {}
@@ -1785,6 +1792,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
 }
 impl rt::Members for CompleteRequestParams {
     const MEMBERS: &'static [&'static str] = &["argument", "ref"];
+    const REQUIRED: &'static [&'static str] = &["argument", "ref"];
 }
 impl rt::Sealed for CompleteRequestParams {}
 impl Contract for CompleteRequestParams {}
@@ -1877,6 +1885,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
 }
 impl rt::Members for CompleteRequestParamsArgument {
     const MEMBERS: &'static [&'static str] = &["name", "value"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for CompleteRequestParamsArgument {}
 impl Contract for CompleteRequestParamsArgument {}
@@ -2039,6 +2048,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
 }
 impl rt::Members for CompleteResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "completion"];
+    const REQUIRED: &'static [&'static str] = &["completion"];
 }
 impl rt::Sealed for CompleteResult {}
 impl Contract for CompleteResult {}
@@ -2158,6 +2168,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
 }
 impl rt::Members for CompleteResultCompletion {
     const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
+    const REQUIRED: &'static [&'static str] = &["values"];
 }
 impl rt::Sealed for CompleteResultCompletion {}
 impl Contract for CompleteResultCompletion {}
@@ -2245,6 +2256,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequest {
 }
 impl rt::Members for CreateMessageRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CreateMessageRequest {}
 impl Contract for CreateMessageRequest {}
@@ -2480,6 +2492,7 @@ impl rt::Members for CreateMessageRequestParams {
         "systemPrompt",
         "temperature",
     ];
+    const REQUIRED: &'static [&'static str] = &["maxTokens", "messages"];
 }
 impl rt::Sealed for CreateMessageRequestParams {}
 impl Contract for CreateMessageRequestParams {}
@@ -2754,6 +2767,7 @@ impl rt::Members for CreateMessageResult {
         "role",
         "stopReason",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "model", "role"];
 }
 impl rt::Sealed for CreateMessageResult {}
 impl Contract for CreateMessageResult {}
@@ -2979,6 +2993,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
 }
 impl rt::Members for EmbeddedResource {
     const MEMBERS: &'static [&'static str] = &["annotations", "resource", "type"];
+    const REQUIRED: &'static [&'static str] = &["resource", "type"];
 }
 impl rt::Sealed for EmbeddedResource {}
 impl Contract for EmbeddedResource {}
@@ -3231,6 +3246,7 @@ impl<'de> Deserialize<'de> for GetPromptRequest {
 }
 impl rt::Members for GetPromptRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for GetPromptRequest {}
 impl Contract for GetPromptRequest {}
@@ -3328,6 +3344,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
 }
 impl rt::Members for GetPromptRequestParams {
     const MEMBERS: &'static [&'static str] = &["arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for GetPromptRequestParams {}
 impl Contract for GetPromptRequestParams {}
@@ -3446,6 +3463,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
 }
 impl rt::Members for GetPromptResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "description", "messages"];
+    const REQUIRED: &'static [&'static str] = &["messages"];
 }
 impl rt::Sealed for GetPromptResult {}
 impl Contract for GetPromptResult {}
@@ -3576,6 +3594,7 @@ impl rt::Members for ImageContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for ImageContent {}
 impl Contract for ImageContent {}
@@ -3781,6 +3800,7 @@ impl<'de> Deserialize<'de> for Implementation {
 }
 impl rt::Members for Implementation {
     const MEMBERS: &'static [&'static str] = &["name", "version"];
+    const REQUIRED: &'static [&'static str] = &["name", "version"];
 }
 impl rt::Sealed for Implementation {}
 impl Contract for Implementation {}
@@ -3868,6 +3888,7 @@ impl<'de> Deserialize<'de> for InitializeRequest {
 }
 impl rt::Members for InitializeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for InitializeRequest {}
 impl Contract for InitializeRequest {}
@@ -3975,6 +3996,11 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
 }
 impl rt::Members for InitializeRequestParams {
     const MEMBERS: &'static [&'static str] = &[
+        "capabilities",
+        "clientInfo",
+        "protocolVersion",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "capabilities",
         "clientInfo",
         "protocolVersion",
@@ -4139,6 +4165,11 @@ impl rt::Members for InitializeResult {
         "protocolVersion",
         "serverInfo",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "capabilities",
+        "protocolVersion",
+        "serverInfo",
+    ];
 }
 impl rt::Sealed for InitializeResult {}
 impl Contract for InitializeResult {}
@@ -4232,6 +4263,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
 }
 impl rt::Members for InitializedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for InitializedNotification {}
 impl Contract for InitializedNotification {}
@@ -4414,6 +4446,7 @@ impl<'de> Deserialize<'de> for JSONRPCError {
 }
 impl rt::Members for JSONRPCError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "id", "jsonrpc"];
 }
 impl rt::Sealed for JSONRPCError {}
 impl Contract for JSONRPCError {}
@@ -4527,6 +4560,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorError {
 }
 impl rt::Members for JSONRPCErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for JSONRPCErrorError {}
 impl Contract for JSONRPCErrorError {}
@@ -4696,6 +4730,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
 }
 impl rt::Members for JSONRPCNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCNotification {}
 impl Contract for JSONRPCNotification {}
@@ -4898,6 +4933,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
 }
 impl rt::Members for JSONRPCRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCRequest {}
 impl Contract for JSONRPCRequest {}
@@ -5159,6 +5195,7 @@ impl<'de> Deserialize<'de> for JSONRPCResponse {
 }
 impl rt::Members for JSONRPCResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for JSONRPCResponse {}
 impl Contract for JSONRPCResponse {}
@@ -5252,6 +5289,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
 }
 impl rt::Members for ListPromptsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListPromptsRequest {}
 impl Contract for ListPromptsRequest {}
@@ -5453,6 +5491,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
 }
 impl rt::Members for ListPromptsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "prompts"];
+    const REQUIRED: &'static [&'static str] = &["prompts"];
 }
 impl rt::Sealed for ListPromptsResult {}
 impl Contract for ListPromptsResult {}
@@ -5549,6 +5588,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
 }
 impl rt::Members for ListResourceTemplatesRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListResourceTemplatesRequest {}
 impl Contract for ListResourceTemplatesRequest {}
@@ -5757,6 +5797,7 @@ impl rt::Members for ListResourceTemplatesResult {
         "nextCursor",
         "resourceTemplates",
     ];
+    const REQUIRED: &'static [&'static str] = &["resourceTemplates"];
 }
 impl rt::Sealed for ListResourceTemplatesResult {}
 impl Contract for ListResourceTemplatesResult {}
@@ -5850,6 +5891,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
 }
 impl rt::Members for ListResourcesRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListResourcesRequest {}
 impl Contract for ListResourcesRequest {}
@@ -6051,6 +6093,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
 }
 impl rt::Members for ListResourcesResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resources"];
+    const REQUIRED: &'static [&'static str] = &["resources"];
 }
 impl rt::Sealed for ListResourcesResult {}
 impl Contract for ListResourcesResult {}
@@ -6150,6 +6193,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
 }
 impl rt::Members for ListRootsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListRootsRequest {}
 impl Contract for ListRootsRequest {}
@@ -6408,6 +6452,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
 }
 impl rt::Members for ListRootsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "roots"];
+    const REQUIRED: &'static [&'static str] = &["roots"];
 }
 impl rt::Sealed for ListRootsResult {}
 impl Contract for ListRootsResult {}
@@ -6501,6 +6546,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
 }
 impl rt::Members for ListToolsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListToolsRequest {}
 impl Contract for ListToolsRequest {}
@@ -6702,6 +6748,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
 }
 impl rt::Members for ListToolsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tools"];
+    const REQUIRED: &'static [&'static str] = &["tools"];
 }
 impl rt::Sealed for ListToolsResult {}
 impl Contract for ListToolsResult {}
@@ -6879,6 +6926,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotification {
 }
 impl rt::Members for LoggingMessageNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for LoggingMessageNotification {}
 impl Contract for LoggingMessageNotification {}
@@ -6985,6 +7033,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
 }
 impl rt::Members for LoggingMessageNotificationParams {
     const MEMBERS: &'static [&'static str] = &["data", "level", "logger"];
+    const REQUIRED: &'static [&'static str] = &["data", "level"];
 }
 impl rt::Sealed for LoggingMessageNotificationParams {}
 impl Contract for LoggingMessageNotificationParams {}
@@ -7367,6 +7416,7 @@ impl<'de> Deserialize<'de> for Notification {
 }
 impl rt::Members for Notification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Notification {}
 impl Contract for Notification {}
@@ -7541,6 +7591,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
 }
 impl rt::Members for PaginatedRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PaginatedRequest {}
 impl Contract for PaginatedRequest {}
@@ -7820,6 +7871,7 @@ impl<'de> Deserialize<'de> for PingRequest {
 }
 impl rt::Members for PingRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PingRequest {}
 impl Contract for PingRequest {}
@@ -8067,6 +8119,7 @@ impl<'de> Deserialize<'de> for ProgressNotification {
 }
 impl rt::Members for ProgressNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ProgressNotification {}
 impl Contract for ProgressNotification {}
@@ -8183,6 +8236,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
 }
 impl rt::Members for ProgressNotificationParams {
     const MEMBERS: &'static [&'static str] = &["progress", "progressToken", "total"];
+    const REQUIRED: &'static [&'static str] = &["progress", "progressToken"];
 }
 impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
@@ -8355,6 +8409,7 @@ impl<'de> Deserialize<'de> for Prompt {
 }
 impl rt::Members for Prompt {
     const MEMBERS: &'static [&'static str] = &["arguments", "description", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Prompt {}
 impl Contract for Prompt {}
@@ -8475,6 +8530,7 @@ impl<'de> Deserialize<'de> for PromptArgument {
 }
 impl rt::Members for PromptArgument {
     const MEMBERS: &'static [&'static str] = &["description", "name", "required"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for PromptArgument {}
 impl Contract for PromptArgument {}
@@ -8574,6 +8630,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
 }
 impl rt::Members for PromptListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PromptListChangedNotification {}
 impl Contract for PromptListChangedNotification {}
@@ -8746,6 +8803,7 @@ impl<'de> Deserialize<'de> for PromptMessage {
 }
 impl rt::Members for PromptMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for PromptMessage {}
 impl Contract for PromptMessage {}
@@ -8911,6 +8969,7 @@ impl<'de> Deserialize<'de> for PromptReference {
 }
 impl rt::Members for PromptReference {
     const MEMBERS: &'static [&'static str] = &["name", "type"];
+    const REQUIRED: &'static [&'static str] = &["name", "type"];
 }
 impl rt::Sealed for PromptReference {}
 impl Contract for PromptReference {}
@@ -8998,6 +9057,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequest {
 }
 impl rt::Members for ReadResourceRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ReadResourceRequest {}
 impl Contract for ReadResourceRequest {}
@@ -9073,6 +9133,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
 }
 impl rt::Members for ReadResourceRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ReadResourceRequestParams {}
 impl Contract for ReadResourceRequestParams {}
@@ -9169,6 +9230,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
 }
 impl rt::Members for ReadResourceResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "contents"];
+    const REQUIRED: &'static [&'static str] = &["contents"];
 }
 impl rt::Sealed for ReadResourceResult {}
 impl Contract for ReadResourceResult {}
@@ -9308,6 +9370,7 @@ impl<'de> Deserialize<'de> for Request {
 }
 impl rt::Members for Request {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Request {}
 impl Contract for Request {}
@@ -9711,6 +9774,7 @@ impl rt::Members for Resource {
         "size",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uri"];
 }
 impl rt::Sealed for Resource {}
 impl Contract for Resource {}
@@ -9926,6 +9990,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
 }
 impl rt::Members for ResourceContents {
     const MEMBERS: &'static [&'static str] = &["mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceContents {}
 impl Contract for ResourceContents {}
@@ -10025,6 +10090,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
 }
 impl rt::Members for ResourceListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ResourceListChangedNotification {}
 impl Contract for ResourceListChangedNotification {}
@@ -10195,6 +10261,7 @@ impl<'de> Deserialize<'de> for ResourceReference {
 }
 impl rt::Members for ResourceReference {
     const MEMBERS: &'static [&'static str] = &["type", "uri"];
+    const REQUIRED: &'static [&'static str] = &["type", "uri"];
 }
 impl rt::Sealed for ResourceReference {}
 impl Contract for ResourceReference {}
@@ -10361,6 +10428,7 @@ impl rt::Members for ResourceTemplate {
         "name",
         "uriTemplate",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uriTemplate"];
 }
 impl rt::Sealed for ResourceTemplate {}
 impl Contract for ResourceTemplate {}
@@ -10568,6 +10636,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotification {
 }
 impl rt::Members for ResourceUpdatedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ResourceUpdatedNotification {}
 impl Contract for ResourceUpdatedNotification {}
@@ -10643,6 +10712,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
 }
 impl rt::Members for ResourceUpdatedNotificationParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceUpdatedNotificationParams {}
 impl Contract for ResourceUpdatedNotificationParams {}
@@ -10870,6 +10940,7 @@ impl<'de> Deserialize<'de> for Root {
 }
 impl rt::Members for Root {
     const MEMBERS: &'static [&'static str] = &["name", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for Root {}
 impl Contract for Root {}
@@ -10971,6 +11042,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
 }
 impl rt::Members for RootsListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for RootsListChangedNotification {}
 impl Contract for RootsListChangedNotification {}
@@ -11143,6 +11215,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
 }
 impl rt::Members for SamplingMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for SamplingMessage {}
 impl Contract for SamplingMessage {}
@@ -12212,6 +12285,7 @@ impl<'de> Deserialize<'de> for SetLevelRequest {
 }
 impl rt::Members for SetLevelRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for SetLevelRequest {}
 impl Contract for SetLevelRequest {}
@@ -12287,6 +12361,7 @@ impl<'de> Deserialize<'de> for SetLevelRequestParams {
 }
 impl rt::Members for SetLevelRequestParams {
     const MEMBERS: &'static [&'static str] = &["level"];
+    const REQUIRED: &'static [&'static str] = &["level"];
 }
 impl rt::Sealed for SetLevelRequestParams {}
 impl Contract for SetLevelRequestParams {}
@@ -12374,6 +12449,7 @@ impl<'de> Deserialize<'de> for SubscribeRequest {
 }
 impl rt::Members for SubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for SubscribeRequest {}
 impl Contract for SubscribeRequest {}
@@ -12449,6 +12525,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
 }
 impl rt::Members for SubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for SubscribeRequestParams {}
 impl Contract for SubscribeRequestParams {}
@@ -12558,6 +12635,7 @@ impl<'de> Deserialize<'de> for TextContent {
 }
 impl rt::Members for TextContent {
     const MEMBERS: &'static [&'static str] = &["annotations", "text", "type"];
+    const REQUIRED: &'static [&'static str] = &["text", "type"];
 }
 impl rt::Sealed for TextContent {}
 impl Contract for TextContent {}
@@ -12788,6 +12866,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
 }
 impl rt::Members for TextResourceContents {
     const MEMBERS: &'static [&'static str] = &["mimeType", "text", "uri"];
+    const REQUIRED: &'static [&'static str] = &["text", "uri"];
 }
 impl rt::Sealed for TextResourceContents {}
 impl Contract for TextResourceContents {}
@@ -12905,6 +12984,7 @@ impl<'de> Deserialize<'de> for Tool {
 }
 impl rt::Members for Tool {
     const MEMBERS: &'static [&'static str] = &["description", "inputSchema", "name"];
+    const REQUIRED: &'static [&'static str] = &["inputSchema", "name"];
 }
 impl rt::Sealed for Tool {}
 impl Contract for Tool {}
@@ -13021,6 +13101,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
 }
 impl rt::Members for ToolInputSchema {
     const MEMBERS: &'static [&'static str] = &["properties", "required", "type"];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolInputSchema {}
 impl Contract for ToolInputSchema {}
@@ -13177,6 +13258,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
 }
 impl rt::Members for ToolListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ToolListChangedNotification {}
 impl Contract for ToolListChangedNotification {}
@@ -13345,6 +13427,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequest {
 }
 impl rt::Members for UnsubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for UnsubscribeRequest {}
 impl Contract for UnsubscribeRequest {}
@@ -13420,6 +13503,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
 }
 impl rt::Members for UnsubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for UnsubscribeRequestParams {}
 impl Contract for UnsubscribeRequestParams {}

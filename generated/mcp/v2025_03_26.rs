@@ -252,6 +252,7 @@ impl rt::Members for AudioContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for AudioContent {}
 impl Contract for AudioContent {}
@@ -365,6 +366,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
 }
 impl rt::Members for BlobResourceContents {
     const MEMBERS: &'static [&'static str] = &["blob", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["blob", "uri"];
 }
 impl rt::Sealed for BlobResourceContents {}
 impl Contract for BlobResourceContents {}
@@ -452,6 +454,7 @@ impl<'de> Deserialize<'de> for CallToolRequest {
 }
 impl rt::Members for CallToolRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CallToolRequest {}
 impl Contract for CallToolRequest {}
@@ -545,6 +548,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
 }
 impl rt::Members for CallToolRequestParams {
     const MEMBERS: &'static [&'static str] = &["arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for CallToolRequestParams {}
 impl Contract for CallToolRequestParams {}
@@ -674,6 +678,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
 }
 impl rt::Members for CallToolResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "content", "isError"];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for CallToolResult {}
 impl Contract for CallToolResult {}
@@ -855,6 +860,7 @@ impl<'de> Deserialize<'de> for CancelledNotification {
 }
 impl rt::Members for CancelledNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CancelledNotification {}
 impl Contract for CancelledNotification {}
@@ -954,6 +960,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
 }
 impl rt::Members for CancelledNotificationParams {
     const MEMBERS: &'static [&'static str] = &["reason", "requestId"];
+    const REQUIRED: &'static [&'static str] = &["requestId"];
 }
 impl rt::Sealed for CancelledNotificationParams {}
 impl Contract for CancelledNotificationParams {}
@@ -1758,6 +1765,7 @@ impl<'de> Deserialize<'de> for CompleteRequest {
 }
 impl rt::Members for CompleteRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CompleteRequest {}
 impl Contract for CompleteRequest {}
@@ -1850,6 +1858,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
 }
 impl rt::Members for CompleteRequestParams {
     const MEMBERS: &'static [&'static str] = &["argument", "ref"];
+    const REQUIRED: &'static [&'static str] = &["argument", "ref"];
 }
 impl rt::Sealed for CompleteRequestParams {}
 impl Contract for CompleteRequestParams {}
@@ -1942,6 +1951,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
 }
 impl rt::Members for CompleteRequestParamsArgument {
     const MEMBERS: &'static [&'static str] = &["name", "value"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for CompleteRequestParamsArgument {}
 impl Contract for CompleteRequestParamsArgument {}
@@ -2104,6 +2114,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
 }
 impl rt::Members for CompleteResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "completion"];
+    const REQUIRED: &'static [&'static str] = &["completion"];
 }
 impl rt::Sealed for CompleteResult {}
 impl Contract for CompleteResult {}
@@ -2223,6 +2234,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
 }
 impl rt::Members for CompleteResultCompletion {
     const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
+    const REQUIRED: &'static [&'static str] = &["values"];
 }
 impl rt::Sealed for CompleteResultCompletion {}
 impl Contract for CompleteResultCompletion {}
@@ -2310,6 +2322,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequest {
 }
 impl rt::Members for CreateMessageRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CreateMessageRequest {}
 impl Contract for CreateMessageRequest {}
@@ -2545,6 +2558,7 @@ impl rt::Members for CreateMessageRequestParams {
         "systemPrompt",
         "temperature",
     ];
+    const REQUIRED: &'static [&'static str] = &["maxTokens", "messages"];
 }
 impl rt::Sealed for CreateMessageRequestParams {}
 impl Contract for CreateMessageRequestParams {}
@@ -2819,6 +2833,7 @@ impl rt::Members for CreateMessageResult {
         "role",
         "stopReason",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "model", "role"];
 }
 impl rt::Sealed for CreateMessageResult {}
 impl Contract for CreateMessageResult {}
@@ -3058,6 +3073,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
 }
 impl rt::Members for EmbeddedResource {
     const MEMBERS: &'static [&'static str] = &["annotations", "resource", "type"];
+    const REQUIRED: &'static [&'static str] = &["resource", "type"];
 }
 impl rt::Sealed for EmbeddedResource {}
 impl Contract for EmbeddedResource {}
@@ -3193,6 +3209,7 @@ impl<'de> Deserialize<'de> for GetPromptRequest {
 }
 impl rt::Members for GetPromptRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for GetPromptRequest {}
 impl Contract for GetPromptRequest {}
@@ -3290,6 +3307,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
 }
 impl rt::Members for GetPromptRequestParams {
     const MEMBERS: &'static [&'static str] = &["arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for GetPromptRequestParams {}
 impl Contract for GetPromptRequestParams {}
@@ -3408,6 +3426,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
 }
 impl rt::Members for GetPromptResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "description", "messages"];
+    const REQUIRED: &'static [&'static str] = &["messages"];
 }
 impl rt::Sealed for GetPromptResult {}
 impl Contract for GetPromptResult {}
@@ -3540,6 +3559,7 @@ impl rt::Members for ImageContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for ImageContent {}
 impl Contract for ImageContent {}
@@ -3628,6 +3648,7 @@ impl<'de> Deserialize<'de> for Implementation {
 }
 impl rt::Members for Implementation {
     const MEMBERS: &'static [&'static str] = &["name", "version"];
+    const REQUIRED: &'static [&'static str] = &["name", "version"];
 }
 impl rt::Sealed for Implementation {}
 impl Contract for Implementation {}
@@ -3715,6 +3736,7 @@ impl<'de> Deserialize<'de> for InitializeRequest {
 }
 impl rt::Members for InitializeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for InitializeRequest {}
 impl Contract for InitializeRequest {}
@@ -3822,6 +3844,11 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
 }
 impl rt::Members for InitializeRequestParams {
     const MEMBERS: &'static [&'static str] = &[
+        "capabilities",
+        "clientInfo",
+        "protocolVersion",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "capabilities",
         "clientInfo",
         "protocolVersion",
@@ -3986,6 +4013,11 @@ impl rt::Members for InitializeResult {
         "protocolVersion",
         "serverInfo",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "capabilities",
+        "protocolVersion",
+        "serverInfo",
+    ];
 }
 impl rt::Sealed for InitializeResult {}
 impl Contract for InitializeResult {}
@@ -4079,6 +4111,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
 }
 impl rt::Members for InitializedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for InitializedNotification {}
 impl Contract for InitializedNotification {}
@@ -4359,6 +4392,7 @@ impl<'de> Deserialize<'de> for JSONRPCError {
 }
 impl rt::Members for JSONRPCError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "id", "jsonrpc"];
 }
 impl rt::Sealed for JSONRPCError {}
 impl Contract for JSONRPCError {}
@@ -4472,6 +4506,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorError {
 }
 impl rt::Members for JSONRPCErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for JSONRPCErrorError {}
 impl Contract for JSONRPCErrorError {}
@@ -4750,6 +4785,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
 }
 impl rt::Members for JSONRPCNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCNotification {}
 impl Contract for JSONRPCNotification {}
@@ -4952,6 +4988,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
 }
 impl rt::Members for JSONRPCRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCRequest {}
 impl Contract for JSONRPCRequest {}
@@ -5213,6 +5250,7 @@ impl<'de> Deserialize<'de> for JSONRPCResponse {
 }
 impl rt::Members for JSONRPCResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for JSONRPCResponse {}
 impl Contract for JSONRPCResponse {}
@@ -5306,6 +5344,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
 }
 impl rt::Members for ListPromptsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListPromptsRequest {}
 impl Contract for ListPromptsRequest {}
@@ -5507,6 +5546,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
 }
 impl rt::Members for ListPromptsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "prompts"];
+    const REQUIRED: &'static [&'static str] = &["prompts"];
 }
 impl rt::Sealed for ListPromptsResult {}
 impl Contract for ListPromptsResult {}
@@ -5603,6 +5643,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
 }
 impl rt::Members for ListResourceTemplatesRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListResourceTemplatesRequest {}
 impl Contract for ListResourceTemplatesRequest {}
@@ -5811,6 +5852,7 @@ impl rt::Members for ListResourceTemplatesResult {
         "nextCursor",
         "resourceTemplates",
     ];
+    const REQUIRED: &'static [&'static str] = &["resourceTemplates"];
 }
 impl rt::Sealed for ListResourceTemplatesResult {}
 impl Contract for ListResourceTemplatesResult {}
@@ -5904,6 +5946,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
 }
 impl rt::Members for ListResourcesRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListResourcesRequest {}
 impl Contract for ListResourcesRequest {}
@@ -6105,6 +6148,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
 }
 impl rt::Members for ListResourcesResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resources"];
+    const REQUIRED: &'static [&'static str] = &["resources"];
 }
 impl rt::Sealed for ListResourcesResult {}
 impl Contract for ListResourcesResult {}
@@ -6204,6 +6248,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
 }
 impl rt::Members for ListRootsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListRootsRequest {}
 impl Contract for ListRootsRequest {}
@@ -6462,6 +6507,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
 }
 impl rt::Members for ListRootsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "roots"];
+    const REQUIRED: &'static [&'static str] = &["roots"];
 }
 impl rt::Sealed for ListRootsResult {}
 impl Contract for ListRootsResult {}
@@ -6555,6 +6601,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
 }
 impl rt::Members for ListToolsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListToolsRequest {}
 impl Contract for ListToolsRequest {}
@@ -6756,6 +6803,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
 }
 impl rt::Members for ListToolsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tools"];
+    const REQUIRED: &'static [&'static str] = &["tools"];
 }
 impl rt::Sealed for ListToolsResult {}
 impl Contract for ListToolsResult {}
@@ -6933,6 +6981,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotification {
 }
 impl rt::Members for LoggingMessageNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for LoggingMessageNotification {}
 impl Contract for LoggingMessageNotification {}
@@ -7039,6 +7088,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
 }
 impl rt::Members for LoggingMessageNotificationParams {
     const MEMBERS: &'static [&'static str] = &["data", "level", "logger"];
+    const REQUIRED: &'static [&'static str] = &["data", "level"];
 }
 impl rt::Sealed for LoggingMessageNotificationParams {}
 impl Contract for LoggingMessageNotificationParams {}
@@ -7421,6 +7471,7 @@ impl<'de> Deserialize<'de> for Notification {
 }
 impl rt::Members for Notification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Notification {}
 impl Contract for Notification {}
@@ -7595,6 +7646,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
 }
 impl rt::Members for PaginatedRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PaginatedRequest {}
 impl Contract for PaginatedRequest {}
@@ -7874,6 +7926,7 @@ impl<'de> Deserialize<'de> for PingRequest {
 }
 impl rt::Members for PingRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PingRequest {}
 impl Contract for PingRequest {}
@@ -8121,6 +8174,7 @@ impl<'de> Deserialize<'de> for ProgressNotification {
 }
 impl rt::Members for ProgressNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ProgressNotification {}
 impl Contract for ProgressNotification {}
@@ -8264,6 +8318,7 @@ impl rt::Members for ProgressNotificationParams {
         "progressToken",
         "total",
     ];
+    const REQUIRED: &'static [&'static str] = &["progress", "progressToken"];
 }
 impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
@@ -8436,6 +8491,7 @@ impl<'de> Deserialize<'de> for Prompt {
 }
 impl rt::Members for Prompt {
     const MEMBERS: &'static [&'static str] = &["arguments", "description", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Prompt {}
 impl Contract for Prompt {}
@@ -8556,6 +8612,7 @@ impl<'de> Deserialize<'de> for PromptArgument {
 }
 impl rt::Members for PromptArgument {
     const MEMBERS: &'static [&'static str] = &["description", "name", "required"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for PromptArgument {}
 impl Contract for PromptArgument {}
@@ -8655,6 +8712,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
 }
 impl rt::Members for PromptListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PromptListChangedNotification {}
 impl Contract for PromptListChangedNotification {}
@@ -8827,6 +8885,7 @@ impl<'de> Deserialize<'de> for PromptMessage {
 }
 impl rt::Members for PromptMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for PromptMessage {}
 impl Contract for PromptMessage {}
@@ -9004,6 +9063,7 @@ impl<'de> Deserialize<'de> for PromptReference {
 }
 impl rt::Members for PromptReference {
     const MEMBERS: &'static [&'static str] = &["name", "type"];
+    const REQUIRED: &'static [&'static str] = &["name", "type"];
 }
 impl rt::Sealed for PromptReference {}
 impl Contract for PromptReference {}
@@ -9091,6 +9151,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequest {
 }
 impl rt::Members for ReadResourceRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ReadResourceRequest {}
 impl Contract for ReadResourceRequest {}
@@ -9166,6 +9227,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
 }
 impl rt::Members for ReadResourceRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ReadResourceRequestParams {}
 impl Contract for ReadResourceRequestParams {}
@@ -9262,6 +9324,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
 }
 impl rt::Members for ReadResourceResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "contents"];
+    const REQUIRED: &'static [&'static str] = &["contents"];
 }
 impl rt::Sealed for ReadResourceResult {}
 impl Contract for ReadResourceResult {}
@@ -9401,6 +9464,7 @@ impl<'de> Deserialize<'de> for Request {
 }
 impl rt::Members for Request {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Request {}
 impl Contract for Request {}
@@ -9806,6 +9870,7 @@ impl rt::Members for Resource {
         "size",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uri"];
 }
 impl rt::Sealed for Resource {}
 impl Contract for Resource {}
@@ -9904,6 +9969,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
 }
 impl rt::Members for ResourceContents {
     const MEMBERS: &'static [&'static str] = &["mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceContents {}
 impl Contract for ResourceContents {}
@@ -10003,6 +10069,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
 }
 impl rt::Members for ResourceListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ResourceListChangedNotification {}
 impl Contract for ResourceListChangedNotification {}
@@ -10173,6 +10240,7 @@ impl<'de> Deserialize<'de> for ResourceReference {
 }
 impl rt::Members for ResourceReference {
     const MEMBERS: &'static [&'static str] = &["type", "uri"];
+    const REQUIRED: &'static [&'static str] = &["type", "uri"];
 }
 impl rt::Sealed for ResourceReference {}
 impl Contract for ResourceReference {}
@@ -10341,6 +10409,7 @@ impl rt::Members for ResourceTemplate {
         "name",
         "uriTemplate",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uriTemplate"];
 }
 impl rt::Sealed for ResourceTemplate {}
 impl Contract for ResourceTemplate {}
@@ -10431,6 +10500,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotification {
 }
 impl rt::Members for ResourceUpdatedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ResourceUpdatedNotification {}
 impl Contract for ResourceUpdatedNotification {}
@@ -10506,6 +10576,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
 }
 impl rt::Members for ResourceUpdatedNotificationParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceUpdatedNotificationParams {}
 impl Contract for ResourceUpdatedNotificationParams {}
@@ -10733,6 +10804,7 @@ impl<'de> Deserialize<'de> for Root {
 }
 impl rt::Members for Root {
     const MEMBERS: &'static [&'static str] = &["name", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for Root {}
 impl Contract for Root {}
@@ -10834,6 +10906,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
 }
 impl rt::Members for RootsListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for RootsListChangedNotification {}
 impl Contract for RootsListChangedNotification {}
@@ -11006,6 +11079,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
 }
 impl rt::Members for SamplingMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for SamplingMessage {}
 impl Contract for SamplingMessage {}
@@ -12171,6 +12245,7 @@ impl<'de> Deserialize<'de> for SetLevelRequest {
 }
 impl rt::Members for SetLevelRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for SetLevelRequest {}
 impl Contract for SetLevelRequest {}
@@ -12246,6 +12321,7 @@ impl<'de> Deserialize<'de> for SetLevelRequestParams {
 }
 impl rt::Members for SetLevelRequestParams {
     const MEMBERS: &'static [&'static str] = &["level"];
+    const REQUIRED: &'static [&'static str] = &["level"];
 }
 impl rt::Sealed for SetLevelRequestParams {}
 impl Contract for SetLevelRequestParams {}
@@ -12333,6 +12409,7 @@ impl<'de> Deserialize<'de> for SubscribeRequest {
 }
 impl rt::Members for SubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for SubscribeRequest {}
 impl Contract for SubscribeRequest {}
@@ -12408,6 +12485,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
 }
 impl rt::Members for SubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for SubscribeRequestParams {}
 impl Contract for SubscribeRequestParams {}
@@ -12519,6 +12597,7 @@ impl<'de> Deserialize<'de> for TextContent {
 }
 impl rt::Members for TextContent {
     const MEMBERS: &'static [&'static str] = &["annotations", "text", "type"];
+    const REQUIRED: &'static [&'static str] = &["text", "type"];
 }
 impl rt::Sealed for TextContent {}
 impl Contract for TextContent {}
@@ -12632,6 +12711,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
 }
 impl rt::Members for TextResourceContents {
     const MEMBERS: &'static [&'static str] = &["mimeType", "text", "uri"];
+    const REQUIRED: &'static [&'static str] = &["text", "uri"];
 }
 impl rt::Sealed for TextResourceContents {}
 impl Contract for TextResourceContents {}
@@ -12778,6 +12858,7 @@ impl rt::Members for Tool {
         "inputSchema",
         "name",
     ];
+    const REQUIRED: &'static [&'static str] = &["inputSchema", "name"];
 }
 impl rt::Sealed for Tool {}
 impl Contract for Tool {}
@@ -12894,6 +12975,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
 }
 impl rt::Members for ToolInputSchema {
     const MEMBERS: &'static [&'static str] = &["properties", "required", "type"];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolInputSchema {}
 impl Contract for ToolInputSchema {}
@@ -13250,6 +13332,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
 }
 impl rt::Members for ToolListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ToolListChangedNotification {}
 impl Contract for ToolListChangedNotification {}
@@ -13418,6 +13501,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequest {
 }
 impl rt::Members for UnsubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for UnsubscribeRequest {}
 impl Contract for UnsubscribeRequest {}
@@ -13493,6 +13577,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
 }
 impl rt::Members for UnsubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for UnsubscribeRequestParams {}
 impl Contract for UnsubscribeRequestParams {}

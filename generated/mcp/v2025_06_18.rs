@@ -302,6 +302,7 @@ impl rt::Members for AudioContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for AudioContent {}
 impl Contract for AudioContent {}
@@ -405,6 +406,7 @@ impl<'de> Deserialize<'de> for BaseMetadata {
 }
 impl rt::Members for BaseMetadata {
     const MEMBERS: &'static [&'static str] = &["name", "title"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for BaseMetadata {}
 impl Contract for BaseMetadata {}
@@ -540,6 +542,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
 }
 impl rt::Members for BlobResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "blob", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["blob", "uri"];
 }
 impl rt::Sealed for BlobResourceContents {}
 impl Contract for BlobResourceContents {}
@@ -676,6 +679,7 @@ impl rt::Members for BooleanSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for BooleanSchema {}
 impl Contract for BooleanSchema {}
@@ -763,6 +767,7 @@ impl<'de> Deserialize<'de> for CallToolRequest {
 }
 impl rt::Members for CallToolRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CallToolRequest {}
 impl Contract for CallToolRequest {}
@@ -856,6 +861,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
 }
 impl rt::Members for CallToolRequestParams {
     const MEMBERS: &'static [&'static str] = &["arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for CallToolRequestParams {}
 impl Contract for CallToolRequestParams {}
@@ -1014,6 +1020,7 @@ impl rt::Members for CallToolResult {
         "isError",
         "structuredContent",
     ];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for CallToolResult {}
 impl Contract for CallToolResult {}
@@ -1107,6 +1114,7 @@ impl<'de> Deserialize<'de> for CancelledNotification {
 }
 impl rt::Members for CancelledNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CancelledNotification {}
 impl Contract for CancelledNotification {}
@@ -1206,6 +1214,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
 }
 impl rt::Members for CancelledNotificationParams {
     const MEMBERS: &'static [&'static str] = &["reason", "requestId"];
+    const REQUIRED: &'static [&'static str] = &["requestId"];
 }
 impl rt::Sealed for CancelledNotificationParams {}
 impl Contract for CancelledNotificationParams {}
@@ -2106,6 +2115,7 @@ impl<'de> Deserialize<'de> for CompleteRequest {
 }
 impl rt::Members for CompleteRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CompleteRequest {}
 impl Contract for CompleteRequest {}
@@ -2220,6 +2230,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
 }
 impl rt::Members for CompleteRequestParams {
     const MEMBERS: &'static [&'static str] = &["argument", "context", "ref"];
+    const REQUIRED: &'static [&'static str] = &["argument", "ref"];
 }
 impl rt::Sealed for CompleteRequestParams {}
 impl Contract for CompleteRequestParams {}
@@ -2312,6 +2323,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
 }
 impl rt::Members for CompleteRequestParamsArgument {
     const MEMBERS: &'static [&'static str] = &["name", "value"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for CompleteRequestParamsArgument {}
 impl Contract for CompleteRequestParamsArgument {}
@@ -2556,6 +2568,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
 }
 impl rt::Members for CompleteResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "completion"];
+    const REQUIRED: &'static [&'static str] = &["completion"];
 }
 impl rt::Sealed for CompleteResult {}
 impl Contract for CompleteResult {}
@@ -2675,6 +2688,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
 }
 impl rt::Members for CompleteResultCompletion {
     const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
+    const REQUIRED: &'static [&'static str] = &["values"];
 }
 impl rt::Sealed for CompleteResultCompletion {}
 impl Contract for CompleteResultCompletion {}
@@ -2870,6 +2884,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequest {
 }
 impl rt::Members for CreateMessageRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CreateMessageRequest {}
 impl Contract for CreateMessageRequest {}
@@ -3107,6 +3122,7 @@ impl rt::Members for CreateMessageRequestParams {
         "systemPrompt",
         "temperature",
     ];
+    const REQUIRED: &'static [&'static str] = &["maxTokens", "messages"];
 }
 impl rt::Sealed for CreateMessageRequestParams {}
 impl Contract for CreateMessageRequestParams {}
@@ -3381,6 +3397,7 @@ impl rt::Members for CreateMessageResult {
         "role",
         "stopReason",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "model", "role"];
 }
 impl rt::Sealed for CreateMessageResult {}
 impl Contract for CreateMessageResult {}
@@ -3595,6 +3612,7 @@ impl<'de> Deserialize<'de> for ElicitRequest {
 }
 impl rt::Members for ElicitRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ElicitRequest {}
 impl Contract for ElicitRequest {}
@@ -3690,6 +3708,7 @@ impl<'de> Deserialize<'de> for ElicitRequestParams {
 }
 impl rt::Members for ElicitRequestParams {
     const MEMBERS: &'static [&'static str] = &["message", "requestedSchema"];
+    const REQUIRED: &'static [&'static str] = &["message", "requestedSchema"];
 }
 impl rt::Sealed for ElicitRequestParams {}
 impl Contract for ElicitRequestParams {}
@@ -3800,6 +3819,7 @@ impl<'de> Deserialize<'de> for ElicitRequestParamsRequestedSchema {
 }
 impl rt::Members for ElicitRequestParamsRequestedSchema {
     const MEMBERS: &'static [&'static str] = &["properties", "required", "type"];
+    const REQUIRED: &'static [&'static str] = &["properties", "type"];
 }
 impl rt::Sealed for ElicitRequestParamsRequestedSchema {}
 impl Contract for ElicitRequestParamsRequestedSchema {}
@@ -3927,6 +3947,7 @@ impl<'de> Deserialize<'de> for ElicitResult {
 }
 impl rt::Members for ElicitResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "action", "content"];
+    const REQUIRED: &'static [&'static str] = &["action"];
 }
 impl rt::Sealed for ElicitResult {}
 impl Contract for ElicitResult {}
@@ -4181,6 +4202,7 @@ impl rt::Members for EmbeddedResource {
         "resource",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["resource", "type"];
 }
 impl rt::Sealed for EmbeddedResource {}
 impl Contract for EmbeddedResource {}
@@ -4380,6 +4402,7 @@ impl rt::Members for EnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for EnumSchema {}
 impl Contract for EnumSchema {}
@@ -4467,6 +4490,7 @@ impl<'de> Deserialize<'de> for GetPromptRequest {
 }
 impl rt::Members for GetPromptRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for GetPromptRequest {}
 impl Contract for GetPromptRequest {}
@@ -4564,6 +4588,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
 }
 impl rt::Members for GetPromptRequestParams {
     const MEMBERS: &'static [&'static str] = &["arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for GetPromptRequestParams {}
 impl Contract for GetPromptRequestParams {}
@@ -4682,6 +4707,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
 }
 impl rt::Members for GetPromptResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "description", "messages"];
+    const REQUIRED: &'static [&'static str] = &["messages"];
 }
 impl rt::Sealed for GetPromptResult {}
 impl Contract for GetPromptResult {}
@@ -4837,6 +4863,7 @@ impl rt::Members for ImageContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for ImageContent {}
 impl Contract for ImageContent {}
@@ -4954,6 +4981,7 @@ impl<'de> Deserialize<'de> for Implementation {
 }
 impl rt::Members for Implementation {
     const MEMBERS: &'static [&'static str] = &["name", "title", "version"];
+    const REQUIRED: &'static [&'static str] = &["name", "version"];
 }
 impl rt::Sealed for Implementation {}
 impl Contract for Implementation {}
@@ -5041,6 +5069,7 @@ impl<'de> Deserialize<'de> for InitializeRequest {
 }
 impl rt::Members for InitializeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for InitializeRequest {}
 impl Contract for InitializeRequest {}
@@ -5148,6 +5177,11 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
 }
 impl rt::Members for InitializeRequestParams {
     const MEMBERS: &'static [&'static str] = &[
+        "capabilities",
+        "clientInfo",
+        "protocolVersion",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "capabilities",
         "clientInfo",
         "protocolVersion",
@@ -5312,6 +5346,11 @@ impl rt::Members for InitializeResult {
         "protocolVersion",
         "serverInfo",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "capabilities",
+        "protocolVersion",
+        "serverInfo",
+    ];
 }
 impl rt::Sealed for InitializeResult {}
 impl Contract for InitializeResult {}
@@ -5405,6 +5444,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
 }
 impl rt::Members for InitializedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for InitializedNotification {}
 impl Contract for InitializedNotification {}
@@ -5587,6 +5627,7 @@ impl<'de> Deserialize<'de> for JSONRPCError {
 }
 impl rt::Members for JSONRPCError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "id", "jsonrpc"];
 }
 impl rt::Sealed for JSONRPCError {}
 impl Contract for JSONRPCError {}
@@ -5700,6 +5741,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorError {
 }
 impl rt::Members for JSONRPCErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for JSONRPCErrorError {}
 impl Contract for JSONRPCErrorError {}
@@ -5870,6 +5912,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
 }
 impl rt::Members for JSONRPCNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCNotification {}
 impl Contract for JSONRPCNotification {}
@@ -6072,6 +6115,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
 }
 impl rt::Members for JSONRPCRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCRequest {}
 impl Contract for JSONRPCRequest {}
@@ -6336,6 +6380,7 @@ impl<'de> Deserialize<'de> for JSONRPCResponse {
 }
 impl rt::Members for JSONRPCResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for JSONRPCResponse {}
 impl Contract for JSONRPCResponse {}
@@ -6429,6 +6474,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
 }
 impl rt::Members for ListPromptsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListPromptsRequest {}
 impl Contract for ListPromptsRequest {}
@@ -6630,6 +6676,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
 }
 impl rt::Members for ListPromptsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "prompts"];
+    const REQUIRED: &'static [&'static str] = &["prompts"];
 }
 impl rt::Sealed for ListPromptsResult {}
 impl Contract for ListPromptsResult {}
@@ -6726,6 +6773,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
 }
 impl rt::Members for ListResourceTemplatesRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListResourceTemplatesRequest {}
 impl Contract for ListResourceTemplatesRequest {}
@@ -6934,6 +6982,7 @@ impl rt::Members for ListResourceTemplatesResult {
         "nextCursor",
         "resourceTemplates",
     ];
+    const REQUIRED: &'static [&'static str] = &["resourceTemplates"];
 }
 impl rt::Sealed for ListResourceTemplatesResult {}
 impl Contract for ListResourceTemplatesResult {}
@@ -7027,6 +7076,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
 }
 impl rt::Members for ListResourcesRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListResourcesRequest {}
 impl Contract for ListResourcesRequest {}
@@ -7228,6 +7278,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
 }
 impl rt::Members for ListResourcesResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resources"];
+    const REQUIRED: &'static [&'static str] = &["resources"];
 }
 impl rt::Sealed for ListResourcesResult {}
 impl Contract for ListResourcesResult {}
@@ -7327,6 +7378,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
 }
 impl rt::Members for ListRootsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListRootsRequest {}
 impl Contract for ListRootsRequest {}
@@ -7588,6 +7640,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
 }
 impl rt::Members for ListRootsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "roots"];
+    const REQUIRED: &'static [&'static str] = &["roots"];
 }
 impl rt::Sealed for ListRootsResult {}
 impl Contract for ListRootsResult {}
@@ -7681,6 +7734,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
 }
 impl rt::Members for ListToolsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListToolsRequest {}
 impl Contract for ListToolsRequest {}
@@ -7882,6 +7936,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
 }
 impl rt::Members for ListToolsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tools"];
+    const REQUIRED: &'static [&'static str] = &["tools"];
 }
 impl rt::Sealed for ListToolsResult {}
 impl Contract for ListToolsResult {}
@@ -8059,6 +8114,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotification {
 }
 impl rt::Members for LoggingMessageNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for LoggingMessageNotification {}
 impl Contract for LoggingMessageNotification {}
@@ -8165,6 +8221,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
 }
 impl rt::Members for LoggingMessageNotificationParams {
     const MEMBERS: &'static [&'static str] = &["data", "level", "logger"];
+    const REQUIRED: &'static [&'static str] = &["data", "level"];
 }
 impl rt::Sealed for LoggingMessageNotificationParams {}
 impl Contract for LoggingMessageNotificationParams {}
@@ -8547,6 +8604,7 @@ impl<'de> Deserialize<'de> for Notification {
 }
 impl rt::Members for Notification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Notification {}
 impl Contract for Notification {}
@@ -8787,6 +8845,7 @@ impl rt::Members for NumberSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for NumberSchema {}
 impl Contract for NumberSchema {}
@@ -8926,6 +8985,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
 }
 impl rt::Members for PaginatedRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PaginatedRequest {}
 impl Contract for PaginatedRequest {}
@@ -9205,6 +9265,7 @@ impl<'de> Deserialize<'de> for PingRequest {
 }
 impl rt::Members for PingRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PingRequest {}
 impl Contract for PingRequest {}
@@ -9519,6 +9580,7 @@ impl<'de> Deserialize<'de> for ProgressNotification {
 }
 impl rt::Members for ProgressNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ProgressNotification {}
 impl Contract for ProgressNotification {}
@@ -9662,6 +9724,7 @@ impl rt::Members for ProgressNotificationParams {
         "progressToken",
         "total",
     ];
+    const REQUIRED: &'static [&'static str] = &["progress", "progressToken"];
 }
 impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
@@ -9889,6 +9952,7 @@ impl rt::Members for Prompt {
         "name",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Prompt {}
 impl Contract for Prompt {}
@@ -10041,6 +10105,7 @@ impl rt::Members for PromptArgument {
         "required",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for PromptArgument {}
 impl Contract for PromptArgument {}
@@ -10140,6 +10205,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
 }
 impl rt::Members for PromptListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PromptListChangedNotification {}
 impl Contract for PromptListChangedNotification {}
@@ -10312,6 +10378,7 @@ impl<'de> Deserialize<'de> for PromptMessage {
 }
 impl rt::Members for PromptMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for PromptMessage {}
 impl Contract for PromptMessage {}
@@ -10428,6 +10495,7 @@ impl<'de> Deserialize<'de> for PromptReference {
 }
 impl rt::Members for PromptReference {
     const MEMBERS: &'static [&'static str] = &["name", "title", "type"];
+    const REQUIRED: &'static [&'static str] = &["name", "type"];
 }
 impl rt::Sealed for PromptReference {}
 impl Contract for PromptReference {}
@@ -10515,6 +10583,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequest {
 }
 impl rt::Members for ReadResourceRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ReadResourceRequest {}
 impl Contract for ReadResourceRequest {}
@@ -10590,6 +10659,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
 }
 impl rt::Members for ReadResourceRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ReadResourceRequestParams {}
 impl Contract for ReadResourceRequestParams {}
@@ -10686,6 +10756,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
 }
 impl rt::Members for ReadResourceResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "contents"];
+    const REQUIRED: &'static [&'static str] = &["contents"];
 }
 impl rt::Sealed for ReadResourceResult {}
 impl Contract for ReadResourceResult {}
@@ -10825,6 +10896,7 @@ impl<'de> Deserialize<'de> for Request {
 }
 impl rt::Members for Request {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Request {}
 impl Contract for Request {}
@@ -11282,6 +11354,7 @@ impl rt::Members for Resource {
         "title",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uri"];
 }
 impl rt::Sealed for Resource {}
 impl Contract for Resource {}
@@ -11402,6 +11475,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
 }
 impl rt::Members for ResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceContents {}
 impl Contract for ResourceContents {}
@@ -11660,6 +11734,7 @@ impl rt::Members for ResourceLink {
         "type",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "type", "uri"];
 }
 impl rt::Sealed for ResourceLink {}
 impl Contract for ResourceLink {}
@@ -11759,6 +11834,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
 }
 impl rt::Members for ResourceListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ResourceListChangedNotification {}
 impl Contract for ResourceListChangedNotification {}
@@ -12057,6 +12133,7 @@ impl rt::Members for ResourceTemplate {
         "title",
         "uriTemplate",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uriTemplate"];
 }
 impl rt::Sealed for ResourceTemplate {}
 impl Contract for ResourceTemplate {}
@@ -12146,6 +12223,7 @@ impl<'de> Deserialize<'de> for ResourceTemplateReference {
 }
 impl rt::Members for ResourceTemplateReference {
     const MEMBERS: &'static [&'static str] = &["type", "uri"];
+    const REQUIRED: &'static [&'static str] = &["type", "uri"];
 }
 impl rt::Sealed for ResourceTemplateReference {}
 impl Contract for ResourceTemplateReference {}
@@ -12236,6 +12314,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotification {
 }
 impl rt::Members for ResourceUpdatedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ResourceUpdatedNotification {}
 impl Contract for ResourceUpdatedNotification {}
@@ -12311,6 +12390,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
 }
 impl rt::Members for ResourceUpdatedNotificationParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceUpdatedNotificationParams {}
 impl Contract for ResourceUpdatedNotificationParams {}
@@ -12560,6 +12640,7 @@ impl<'de> Deserialize<'de> for Root {
 }
 impl rt::Members for Root {
     const MEMBERS: &'static [&'static str] = &["_meta", "name", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for Root {}
 impl Contract for Root {}
@@ -12661,6 +12742,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
 }
 impl rt::Members for RootsListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for RootsListChangedNotification {}
 impl Contract for RootsListChangedNotification {}
@@ -12833,6 +12915,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
 }
 impl rt::Members for SamplingMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for SamplingMessage {}
 impl Contract for SamplingMessage {}
@@ -14013,6 +14096,7 @@ impl<'de> Deserialize<'de> for SetLevelRequest {
 }
 impl rt::Members for SetLevelRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for SetLevelRequest {}
 impl Contract for SetLevelRequest {}
@@ -14088,6 +14172,7 @@ impl<'de> Deserialize<'de> for SetLevelRequestParams {
 }
 impl rt::Members for SetLevelRequestParams {
     const MEMBERS: &'static [&'static str] = &["level"];
+    const REQUIRED: &'static [&'static str] = &["level"];
 }
 impl rt::Sealed for SetLevelRequestParams {}
 impl Contract for SetLevelRequestParams {}
@@ -14266,6 +14351,7 @@ impl rt::Members for StringSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for StringSchema {}
 impl Contract for StringSchema {}
@@ -14414,6 +14500,7 @@ impl<'de> Deserialize<'de> for SubscribeRequest {
 }
 impl rt::Members for SubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for SubscribeRequest {}
 impl Contract for SubscribeRequest {}
@@ -14489,6 +14576,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
 }
 impl rt::Members for SubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for SubscribeRequestParams {}
 impl Contract for SubscribeRequestParams {}
@@ -14622,6 +14710,7 @@ impl<'de> Deserialize<'de> for TextContent {
 }
 impl rt::Members for TextContent {
     const MEMBERS: &'static [&'static str] = &["_meta", "annotations", "text", "type"];
+    const REQUIRED: &'static [&'static str] = &["text", "type"];
 }
 impl rt::Sealed for TextContent {}
 impl Contract for TextContent {}
@@ -14757,6 +14846,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
 }
 impl rt::Members for TextResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "text", "uri"];
+    const REQUIRED: &'static [&'static str] = &["text", "uri"];
 }
 impl rt::Sealed for TextResourceContents {}
 impl Contract for TextResourceContents {}
@@ -14980,6 +15070,7 @@ impl rt::Members for Tool {
         "outputSchema",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["inputSchema", "name"];
 }
 impl rt::Sealed for Tool {}
 impl Contract for Tool {}
@@ -15096,6 +15187,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
 }
 impl rt::Members for ToolInputSchema {
     const MEMBERS: &'static [&'static str] = &["properties", "required", "type"];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolInputSchema {}
 impl Contract for ToolInputSchema {}
@@ -15270,6 +15362,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
 }
 impl rt::Members for ToolOutputSchema {
     const MEMBERS: &'static [&'static str] = &["properties", "required", "type"];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolOutputSchema {}
 impl Contract for ToolOutputSchema {}
@@ -15626,6 +15719,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
 }
 impl rt::Members for ToolListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ToolListChangedNotification {}
 impl Contract for ToolListChangedNotification {}
@@ -15794,6 +15888,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequest {
 }
 impl rt::Members for UnsubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for UnsubscribeRequest {}
 impl Contract for UnsubscribeRequest {}
@@ -15869,6 +15964,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
 }
 impl rt::Members for UnsubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for UnsubscribeRequestParams {}
 impl Contract for UnsubscribeRequestParams {}

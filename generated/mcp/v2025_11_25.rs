@@ -302,6 +302,7 @@ impl rt::Members for AudioContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for AudioContent {}
 impl Contract for AudioContent {}
@@ -405,6 +406,7 @@ impl<'de> Deserialize<'de> for BaseMetadata {
 }
 impl rt::Members for BaseMetadata {
     const MEMBERS: &'static [&'static str] = &["name", "title"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for BaseMetadata {}
 impl Contract for BaseMetadata {}
@@ -540,6 +542,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
 }
 impl rt::Members for BlobResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "blob", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["blob", "uri"];
 }
 impl rt::Sealed for BlobResourceContents {}
 impl Contract for BlobResourceContents {}
@@ -676,6 +679,7 @@ impl rt::Members for BooleanSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for BooleanSchema {}
 impl Contract for BooleanSchema {}
@@ -791,6 +795,7 @@ impl<'de> Deserialize<'de> for CallToolRequest {
 }
 impl rt::Members for CallToolRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CallToolRequest {}
 impl Contract for CallToolRequest {}
@@ -938,6 +943,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
 }
 impl rt::Members for CallToolRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "arguments", "name", "task"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for CallToolRequestParams {}
 impl Contract for CallToolRequestParams {}
@@ -1178,6 +1184,7 @@ impl rt::Members for CallToolResult {
         "isError",
         "structuredContent",
     ];
+    const REQUIRED: &'static [&'static str] = &["content"];
 }
 impl rt::Sealed for CallToolResult {}
 impl Contract for CallToolResult {}
@@ -1293,6 +1300,7 @@ impl<'de> Deserialize<'de> for CancelTaskRequest {
 }
 impl rt::Members for CancelTaskRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CancelTaskRequest {}
 impl Contract for CancelTaskRequest {}
@@ -1368,6 +1376,7 @@ impl<'de> Deserialize<'de> for CancelTaskRequestParams {
 }
 impl rt::Members for CancelTaskRequestParams {
     const MEMBERS: &'static [&'static str] = &["taskId"];
+    const REQUIRED: &'static [&'static str] = &["taskId"];
 }
 impl rt::Sealed for CancelTaskRequestParams {}
 impl Contract for CancelTaskRequestParams {}
@@ -1593,6 +1602,13 @@ impl rt::Members for CancelTaskResult {
         "taskId",
         "ttl",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "createdAt",
+        "lastUpdatedAt",
+        "status",
+        "taskId",
+        "ttl",
+    ];
 }
 impl rt::Sealed for CancelTaskResult {}
 impl Contract for CancelTaskResult {}
@@ -1699,6 +1715,7 @@ impl<'de> Deserialize<'de> for CancelledNotification {
 }
 impl rt::Members for CancelledNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CancelledNotification {}
 impl Contract for CancelledNotification {}
@@ -3873,6 +3890,7 @@ impl<'de> Deserialize<'de> for CompleteRequest {
 }
 impl rt::Members for CompleteRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CompleteRequest {}
 impl Contract for CompleteRequest {}
@@ -4010,6 +4028,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
 }
 impl rt::Members for CompleteRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "argument", "context", "ref"];
+    const REQUIRED: &'static [&'static str] = &["argument", "ref"];
 }
 impl rt::Sealed for CompleteRequestParams {}
 impl Contract for CompleteRequestParams {}
@@ -4184,6 +4203,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
 }
 impl rt::Members for CompleteRequestParamsArgument {
     const MEMBERS: &'static [&'static str] = &["name", "value"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for CompleteRequestParamsArgument {}
 impl Contract for CompleteRequestParamsArgument {}
@@ -4428,6 +4448,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
 }
 impl rt::Members for CompleteResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "completion"];
+    const REQUIRED: &'static [&'static str] = &["completion"];
 }
 impl rt::Sealed for CompleteResult {}
 impl Contract for CompleteResult {}
@@ -4547,6 +4568,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
 }
 impl rt::Members for CompleteResultCompletion {
     const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
+    const REQUIRED: &'static [&'static str] = &["values"];
 }
 impl rt::Sealed for CompleteResultCompletion {}
 impl Contract for CompleteResultCompletion {}
@@ -4770,6 +4792,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequest {
 }
 impl rt::Members for CreateMessageRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CreateMessageRequest {}
 impl Contract for CreateMessageRequest {}
@@ -5112,6 +5135,7 @@ impl rt::Members for CreateMessageRequestParams {
         "toolChoice",
         "tools",
     ];
+    const REQUIRED: &'static [&'static str] = &["maxTokens", "messages"];
 }
 impl rt::Sealed for CreateMessageRequestParams {}
 impl Contract for CreateMessageRequestParams {}
@@ -5482,6 +5506,7 @@ impl rt::Members for CreateMessageResult {
         "role",
         "stopReason",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "model", "role"];
 }
 impl rt::Sealed for CreateMessageResult {}
 impl Contract for CreateMessageResult {}
@@ -5655,6 +5680,7 @@ impl<'de> Deserialize<'de> for CreateTaskResult {
 }
 impl rt::Members for CreateTaskResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "task"];
+    const REQUIRED: &'static [&'static str] = &["task"];
 }
 impl rt::Sealed for CreateTaskResult {}
 impl Contract for CreateTaskResult {}
@@ -5823,6 +5849,7 @@ impl<'de> Deserialize<'de> for ElicitRequest {
 }
 impl rt::Members for ElicitRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ElicitRequest {}
 impl Contract for ElicitRequest {}
@@ -5998,6 +6025,7 @@ impl rt::Members for ElicitRequestFormParams {
         "requestedSchema",
         "task",
     ];
+    const REQUIRED: &'static [&'static str] = &["message", "requestedSchema"];
 }
 impl rt::Sealed for ElicitRequestFormParams {}
 impl Contract for ElicitRequestFormParams {}
@@ -6218,6 +6246,7 @@ impl rt::Members for ElicitRequestFormParamsRequestedSchema {
         "required",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["properties", "type"];
 }
 impl rt::Sealed for ElicitRequestFormParamsRequestedSchema {}
 impl Contract for ElicitRequestFormParamsRequestedSchema {}
@@ -6467,6 +6496,12 @@ impl rt::Members for ElicitRequestURLParams {
         "task",
         "url",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "elicitationId",
+        "message",
+        "mode",
+        "url",
+    ];
 }
 impl rt::Sealed for ElicitRequestURLParams {}
 impl Contract for ElicitRequestURLParams {}
@@ -6677,6 +6712,7 @@ impl<'de> Deserialize<'de> for ElicitResult {
 }
 impl rt::Members for ElicitResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "action", "content"];
+    const REQUIRED: &'static [&'static str] = &["action"];
 }
 impl rt::Sealed for ElicitResult {}
 impl Contract for ElicitResult {}
@@ -6896,6 +6932,7 @@ impl<'de> Deserialize<'de> for ElicitationCompleteNotification {
 }
 impl rt::Members for ElicitationCompleteNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ElicitationCompleteNotification {}
 impl Contract for ElicitationCompleteNotification {}
@@ -6971,6 +7008,7 @@ impl<'de> Deserialize<'de> for ElicitationCompleteNotificationParams {
 }
 impl rt::Members for ElicitationCompleteNotificationParams {
     const MEMBERS: &'static [&'static str] = &["elicitationId"];
+    const REQUIRED: &'static [&'static str] = &["elicitationId"];
 }
 impl rt::Sealed for ElicitationCompleteNotificationParams {}
 impl Contract for ElicitationCompleteNotificationParams {}
@@ -7110,6 +7148,7 @@ impl rt::Members for EmbeddedResource {
         "resource",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["resource", "type"];
 }
 impl rt::Sealed for EmbeddedResource {}
 impl Contract for EmbeddedResource {}
@@ -7343,6 +7382,7 @@ impl<'de> Deserialize<'de> for Error {
 }
 impl rt::Members for Error {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for Error {}
 impl Contract for Error {}
@@ -7458,6 +7498,7 @@ impl<'de> Deserialize<'de> for GetPromptRequest {
 }
 impl rt::Members for GetPromptRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for GetPromptRequest {}
 impl Contract for GetPromptRequest {}
@@ -7578,6 +7619,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
 }
 impl rt::Members for GetPromptRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "arguments", "name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for GetPromptRequestParams {}
 impl Contract for GetPromptRequestParams {}
@@ -7778,6 +7820,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
 }
 impl rt::Members for GetPromptResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "description", "messages"];
+    const REQUIRED: &'static [&'static str] = &["messages"];
 }
 impl rt::Sealed for GetPromptResult {}
 impl Contract for GetPromptResult {}
@@ -7893,6 +7936,7 @@ impl<'de> Deserialize<'de> for GetTaskPayloadRequest {
 }
 impl rt::Members for GetTaskPayloadRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for GetTaskPayloadRequest {}
 impl Contract for GetTaskPayloadRequest {}
@@ -7968,6 +8012,7 @@ impl<'de> Deserialize<'de> for GetTaskPayloadRequestParams {
 }
 impl rt::Members for GetTaskPayloadRequestParams {
     const MEMBERS: &'static [&'static str] = &["taskId"];
+    const REQUIRED: &'static [&'static str] = &["taskId"];
 }
 impl rt::Sealed for GetTaskPayloadRequestParams {}
 impl Contract for GetTaskPayloadRequestParams {}
@@ -8167,6 +8212,7 @@ impl<'de> Deserialize<'de> for GetTaskRequest {
 }
 impl rt::Members for GetTaskRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for GetTaskRequest {}
 impl Contract for GetTaskRequest {}
@@ -8242,6 +8288,7 @@ impl<'de> Deserialize<'de> for GetTaskRequestParams {
 }
 impl rt::Members for GetTaskRequestParams {
     const MEMBERS: &'static [&'static str] = &["taskId"];
+    const REQUIRED: &'static [&'static str] = &["taskId"];
 }
 impl rt::Sealed for GetTaskRequestParams {}
 impl Contract for GetTaskRequestParams {}
@@ -8467,6 +8514,13 @@ impl rt::Members for GetTaskResult {
         "taskId",
         "ttl",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "createdAt",
+        "lastUpdatedAt",
+        "status",
+        "taskId",
+        "ttl",
+    ];
 }
 impl rt::Sealed for GetTaskResult {}
 impl Contract for GetTaskResult {}
@@ -8624,6 +8678,7 @@ impl<'de> Deserialize<'de> for Icon {
 }
 impl rt::Members for Icon {
     const MEMBERS: &'static [&'static str] = &["mimeType", "sizes", "src", "theme"];
+    const REQUIRED: &'static [&'static str] = &["src"];
 }
 impl rt::Sealed for Icon {}
 impl Contract for Icon {}
@@ -8917,6 +8972,7 @@ impl rt::Members for ImageContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for ImageContent {}
 impl Contract for ImageContent {}
@@ -9119,6 +9175,7 @@ impl rt::Members for Implementation {
         "version",
         "websiteUrl",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "version"];
 }
 impl rt::Sealed for Implementation {}
 impl Contract for Implementation {}
@@ -9234,6 +9291,7 @@ impl<'de> Deserialize<'de> for InitializeRequest {
 }
 impl rt::Members for InitializeRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for InitializeRequest {}
 impl Contract for InitializeRequest {}
@@ -9365,6 +9423,11 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
 impl rt::Members for InitializeRequestParams {
     const MEMBERS: &'static [&'static str] = &[
         "_meta",
+        "capabilities",
+        "clientInfo",
+        "protocolVersion",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "capabilities",
         "clientInfo",
         "protocolVersion",
@@ -9611,6 +9674,11 @@ impl rt::Members for InitializeResult {
         "protocolVersion",
         "serverInfo",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "capabilities",
+        "protocolVersion",
+        "serverInfo",
+    ];
 }
 impl rt::Sealed for InitializeResult {}
 impl Contract for InitializeResult {}
@@ -9715,6 +9783,7 @@ impl<'de> Deserialize<'de> for InitializedNotification {
 }
 impl rt::Members for InitializedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for InitializedNotification {}
 impl Contract for InitializedNotification {}
@@ -9822,6 +9891,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorResponse {
 }
 impl rt::Members for JSONRPCErrorResponse {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "jsonrpc"];
 }
 impl rt::Sealed for JSONRPCErrorResponse {}
 impl Contract for JSONRPCErrorResponse {}
@@ -9992,6 +10062,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
 }
 impl rt::Members for JSONRPCNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCNotification {}
 impl Contract for JSONRPCNotification {}
@@ -10113,6 +10184,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
 }
 impl rt::Members for JSONRPCRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCRequest {}
 impl Contract for JSONRPCRequest {}
@@ -10261,6 +10333,7 @@ impl<'de> Deserialize<'de> for JSONRPCResultResponse {
 }
 impl rt::Members for JSONRPCResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for JSONRPCResultResponse {}
 impl Contract for JSONRPCResultResponse {}
@@ -10439,6 +10512,7 @@ impl rt::Members for LegacyTitledEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for LegacyTitledEnumSchema {}
 impl Contract for LegacyTitledEnumSchema {}
@@ -10557,6 +10631,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
 }
 impl rt::Members for ListPromptsRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for ListPromptsRequest {}
 impl Contract for ListPromptsRequest {}
@@ -10676,6 +10751,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
 }
 impl rt::Members for ListPromptsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "prompts"];
+    const REQUIRED: &'static [&'static str] = &["prompts"];
 }
 impl rt::Sealed for ListPromptsResult {}
 impl Contract for ListPromptsResult {}
@@ -10794,6 +10870,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
 }
 impl rt::Members for ListResourceTemplatesRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for ListResourceTemplatesRequest {}
 impl Contract for ListResourceTemplatesRequest {}
@@ -10920,6 +10997,7 @@ impl rt::Members for ListResourceTemplatesResult {
         "nextCursor",
         "resourceTemplates",
     ];
+    const REQUIRED: &'static [&'static str] = &["resourceTemplates"];
 }
 impl rt::Sealed for ListResourceTemplatesResult {}
 impl Contract for ListResourceTemplatesResult {}
@@ -11038,6 +11116,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
 }
 impl rt::Members for ListResourcesRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for ListResourcesRequest {}
 impl Contract for ListResourcesRequest {}
@@ -11157,6 +11236,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
 }
 impl rt::Members for ListResourcesResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resources"];
+    const REQUIRED: &'static [&'static str] = &["resources"];
 }
 impl rt::Sealed for ListResourcesResult {}
 impl Contract for ListResourcesResult {}
@@ -11281,6 +11361,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
 }
 impl rt::Members for ListRootsRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for ListRootsRequest {}
 impl Contract for ListRootsRequest {}
@@ -11379,6 +11460,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
 }
 impl rt::Members for ListRootsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "roots"];
+    const REQUIRED: &'static [&'static str] = &["roots"];
 }
 impl rt::Sealed for ListRootsResult {}
 impl Contract for ListRootsResult {}
@@ -11497,6 +11579,7 @@ impl<'de> Deserialize<'de> for ListTasksRequest {
 }
 impl rt::Members for ListTasksRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for ListTasksRequest {}
 impl Contract for ListTasksRequest {}
@@ -11616,6 +11699,7 @@ impl<'de> Deserialize<'de> for ListTasksResult {
 }
 impl rt::Members for ListTasksResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tasks"];
+    const REQUIRED: &'static [&'static str] = &["tasks"];
 }
 impl rt::Sealed for ListTasksResult {}
 impl Contract for ListTasksResult {}
@@ -11734,6 +11818,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
 }
 impl rt::Members for ListToolsRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for ListToolsRequest {}
 impl Contract for ListToolsRequest {}
@@ -11853,6 +11938,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
 }
 impl rt::Members for ListToolsResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "tools"];
+    const REQUIRED: &'static [&'static str] = &["tools"];
 }
 impl rt::Sealed for ListToolsResult {}
 impl Contract for ListToolsResult {}
@@ -12041,6 +12127,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotification {
 }
 impl rt::Members for LoggingMessageNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for LoggingMessageNotification {}
 impl Contract for LoggingMessageNotification {}
@@ -12170,6 +12257,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
 }
 impl rt::Members for LoggingMessageNotificationParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "data", "level", "logger"];
+    const REQUIRED: &'static [&'static str] = &["data", "level"];
 }
 impl rt::Sealed for LoggingMessageNotificationParams {}
 impl Contract for LoggingMessageNotificationParams {}
@@ -12598,6 +12686,7 @@ impl<'de> Deserialize<'de> for Notification {
 }
 impl rt::Members for Notification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Notification {}
 impl Contract for Notification {}
@@ -12859,6 +12948,7 @@ impl rt::Members for NumberSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for NumberSchema {}
 impl Contract for NumberSchema {}
@@ -13024,6 +13114,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
 }
 impl rt::Members for PaginatedRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for PaginatedRequest {}
 impl Contract for PaginatedRequest {}
@@ -13433,6 +13524,7 @@ impl<'de> Deserialize<'de> for PingRequest {
 }
 impl rt::Members for PingRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for PingRequest {}
 impl Contract for PingRequest {}
@@ -13629,6 +13721,7 @@ impl<'de> Deserialize<'de> for ProgressNotification {
 }
 impl rt::Members for ProgressNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ProgressNotification {}
 impl Contract for ProgressNotification {}
@@ -13796,6 +13889,7 @@ impl rt::Members for ProgressNotificationParams {
         "progressToken",
         "total",
     ];
+    const REQUIRED: &'static [&'static str] = &["progress", "progressToken"];
 }
 impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
@@ -14054,6 +14148,7 @@ impl rt::Members for Prompt {
         "name",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Prompt {}
 impl Contract for Prompt {}
@@ -14206,6 +14301,7 @@ impl rt::Members for PromptArgument {
         "required",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for PromptArgument {}
 impl Contract for PromptArgument {}
@@ -14313,6 +14409,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
 }
 impl rt::Members for PromptListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for PromptListChangedNotification {}
 impl Contract for PromptListChangedNotification {}
@@ -14404,6 +14501,7 @@ impl<'de> Deserialize<'de> for PromptMessage {
 }
 impl rt::Members for PromptMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for PromptMessage {}
 impl Contract for PromptMessage {}
@@ -14520,6 +14618,7 @@ impl<'de> Deserialize<'de> for PromptReference {
 }
 impl rt::Members for PromptReference {
     const MEMBERS: &'static [&'static str] = &["name", "title", "type"];
+    const REQUIRED: &'static [&'static str] = &["name", "type"];
 }
 impl rt::Sealed for PromptReference {}
 impl Contract for PromptReference {}
@@ -14635,6 +14734,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequest {
 }
 impl rt::Members for ReadResourceRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ReadResourceRequest {}
 impl Contract for ReadResourceRequest {}
@@ -14733,6 +14833,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
 }
 impl rt::Members for ReadResourceRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ReadResourceRequestParams {}
 impl Contract for ReadResourceRequestParams {}
@@ -14911,6 +15012,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
 }
 impl rt::Members for ReadResourceResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "contents"];
+    const REQUIRED: &'static [&'static str] = &["contents"];
 }
 impl rt::Sealed for ReadResourceResult {}
 impl Contract for ReadResourceResult {}
@@ -15034,6 +15136,7 @@ impl<'de> Deserialize<'de> for RelatedTaskMetadata {
 }
 impl rt::Members for RelatedTaskMetadata {
     const MEMBERS: &'static [&'static str] = &["taskId"];
+    const REQUIRED: &'static [&'static str] = &["taskId"];
 }
 impl rt::Sealed for RelatedTaskMetadata {}
 impl Contract for RelatedTaskMetadata {}
@@ -15127,6 +15230,7 @@ impl<'de> Deserialize<'de> for Request {
 }
 impl rt::Members for Request {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Request {}
 impl Contract for Request {}
@@ -15616,6 +15720,7 @@ impl rt::Members for Resource {
         "title",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uri"];
 }
 impl rt::Sealed for Resource {}
 impl Contract for Resource {}
@@ -15736,6 +15841,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
 }
 impl rt::Members for ResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceContents {}
 impl Contract for ResourceContents {}
@@ -16025,6 +16131,7 @@ impl rt::Members for ResourceLink {
         "type",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "type", "uri"];
 }
 impl rt::Sealed for ResourceLink {}
 impl Contract for ResourceLink {}
@@ -16132,6 +16239,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
 }
 impl rt::Members for ResourceListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for ResourceListChangedNotification {}
 impl Contract for ResourceListChangedNotification {}
@@ -16230,6 +16338,7 @@ impl<'de> Deserialize<'de> for ResourceRequestParams {
 }
 impl rt::Members for ResourceRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceRequestParams {}
 impl Contract for ResourceRequestParams {}
@@ -16560,6 +16669,7 @@ impl rt::Members for ResourceTemplate {
         "title",
         "uriTemplate",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uriTemplate"];
 }
 impl rt::Sealed for ResourceTemplate {}
 impl Contract for ResourceTemplate {}
@@ -16649,6 +16759,7 @@ impl<'de> Deserialize<'de> for ResourceTemplateReference {
 }
 impl rt::Members for ResourceTemplateReference {
     const MEMBERS: &'static [&'static str] = &["type", "uri"];
+    const REQUIRED: &'static [&'static str] = &["type", "uri"];
 }
 impl rt::Sealed for ResourceTemplateReference {}
 impl Contract for ResourceTemplateReference {}
@@ -16750,6 +16861,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotification {
 }
 impl rt::Members for ResourceUpdatedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ResourceUpdatedNotification {}
 impl Contract for ResourceUpdatedNotification {}
@@ -16848,6 +16960,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
 }
 impl rt::Members for ResourceUpdatedNotificationParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceUpdatedNotificationParams {}
 impl Contract for ResourceUpdatedNotificationParams {}
@@ -17097,6 +17210,7 @@ impl<'de> Deserialize<'de> for Root {
 }
 impl rt::Members for Root {
     const MEMBERS: &'static [&'static str] = &["_meta", "name", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for Root {}
 impl Contract for Root {}
@@ -17206,6 +17320,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotification {
 }
 impl rt::Members for RootsListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for RootsListChangedNotification {}
 impl Contract for RootsListChangedNotification {}
@@ -17319,6 +17434,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
 }
 impl rt::Members for SamplingMessage {
     const MEMBERS: &'static [&'static str] = &["_meta", "content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for SamplingMessage {}
 impl Contract for SamplingMessage {}
@@ -19267,6 +19383,7 @@ impl<'de> Deserialize<'de> for SetLevelRequest {
 }
 impl rt::Members for SetLevelRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for SetLevelRequest {}
 impl Contract for SetLevelRequest {}
@@ -19365,6 +19482,7 @@ impl<'de> Deserialize<'de> for SetLevelRequestParams {
 }
 impl rt::Members for SetLevelRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "level"];
+    const REQUIRED: &'static [&'static str] = &["level"];
 }
 impl rt::Sealed for SetLevelRequestParams {}
 impl Contract for SetLevelRequestParams {}
@@ -19694,6 +19812,7 @@ impl rt::Members for StringSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for StringSchema {}
 impl Contract for StringSchema {}
@@ -19870,6 +19989,7 @@ impl<'de> Deserialize<'de> for SubscribeRequest {
 }
 impl rt::Members for SubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for SubscribeRequest {}
 impl Contract for SubscribeRequest {}
@@ -19968,6 +20088,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
 }
 impl rt::Members for SubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for SubscribeRequestParams {}
 impl Contract for SubscribeRequestParams {}
@@ -20249,6 +20370,13 @@ impl rt::Members for Task {
         "pollInterval",
         "status",
         "statusMessage",
+        "taskId",
+        "ttl",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
+        "createdAt",
+        "lastUpdatedAt",
+        "status",
         "taskId",
         "ttl",
     ];
@@ -20691,6 +20819,7 @@ impl<'de> Deserialize<'de> for TaskStatusNotification {
 }
 impl rt::Members for TaskStatusNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for TaskStatusNotification {}
 impl Contract for TaskStatusNotification {}
@@ -20916,6 +21045,13 @@ impl rt::Members for TaskStatusNotificationParams {
         "taskId",
         "ttl",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "createdAt",
+        "lastUpdatedAt",
+        "status",
+        "taskId",
+        "ttl",
+    ];
 }
 impl rt::Sealed for TaskStatusNotificationParams {}
 impl Contract for TaskStatusNotificationParams {}
@@ -21049,6 +21185,7 @@ impl<'de> Deserialize<'de> for TextContent {
 }
 impl rt::Members for TextContent {
     const MEMBERS: &'static [&'static str] = &["_meta", "annotations", "text", "type"];
+    const REQUIRED: &'static [&'static str] = &["text", "type"];
 }
 impl rt::Sealed for TextContent {}
 impl Contract for TextContent {}
@@ -21184,6 +21321,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
 }
 impl rt::Members for TextResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "text", "uri"];
+    const REQUIRED: &'static [&'static str] = &["text", "uri"];
 }
 impl rt::Sealed for TextResourceContents {}
 impl Contract for TextResourceContents {}
@@ -21391,6 +21529,7 @@ impl rt::Members for TitledMultiSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["items", "type"];
 }
 impl rt::Sealed for TitledMultiSelectEnumSchema {}
 impl Contract for TitledMultiSelectEnumSchema {}
@@ -21471,6 +21610,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
 }
 impl rt::Members for TitledMultiSelectEnumSchemaItems {
     const MEMBERS: &'static [&'static str] = &["anyOf"];
+    const REQUIRED: &'static [&'static str] = &["anyOf"];
 }
 impl rt::Sealed for TitledMultiSelectEnumSchemaItems {}
 impl Contract for TitledMultiSelectEnumSchemaItems {}
@@ -21565,6 +21705,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl rt::Members for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     const MEMBERS: &'static [&'static str] = &["const", "title"];
+    const REQUIRED: &'static [&'static str] = &["const", "title"];
 }
 impl rt::Sealed for TitledMultiSelectEnumSchemaItemsAnyOfItem {}
 impl Contract for TitledMultiSelectEnumSchemaItemsAnyOfItem {}
@@ -21728,6 +21869,7 @@ impl rt::Members for TitledSingleSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["oneOf", "type"];
 }
 impl rt::Sealed for TitledSingleSelectEnumSchema {}
 impl Contract for TitledSingleSelectEnumSchema {}
@@ -21819,6 +21961,7 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl rt::Members for TitledSingleSelectEnumSchemaOneOfItem {
     const MEMBERS: &'static [&'static str] = &["const", "title"];
+    const REQUIRED: &'static [&'static str] = &["const", "title"];
 }
 impl rt::Sealed for TitledSingleSelectEnumSchemaOneOfItem {}
 impl Contract for TitledSingleSelectEnumSchemaOneOfItem {}
@@ -22099,6 +22242,7 @@ impl rt::Members for Tool {
         "outputSchema",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["inputSchema", "name"];
 }
 impl rt::Sealed for Tool {}
 impl Contract for Tool {}
@@ -22240,6 +22384,7 @@ impl rt::Members for ToolInputSchema {
         "required",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolInputSchema {}
 impl Contract for ToolInputSchema {}
@@ -22442,6 +22587,7 @@ impl rt::Members for ToolOutputSchema {
         "required",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolOutputSchema {}
 impl Contract for ToolOutputSchema {}
@@ -23103,6 +23249,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
 }
 impl rt::Members for ToolListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for ToolListChangedNotification {}
 impl Contract for ToolListChangedNotification {}
@@ -23297,6 +23444,7 @@ impl rt::Members for ToolResultContent {
         "toolUseId",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "toolUseId", "type"];
 }
 impl rt::Sealed for ToolResultContent {}
 impl Contract for ToolResultContent {}
@@ -23449,6 +23597,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
 }
 impl rt::Members for ToolUseContent {
     const MEMBERS: &'static [&'static str] = &["_meta", "id", "input", "name", "type"];
+    const REQUIRED: &'static [&'static str] = &["id", "input", "name", "type"];
 }
 impl rt::Sealed for ToolUseContent {}
 impl Contract for ToolUseContent {}
@@ -23556,6 +23705,7 @@ impl<'de> Deserialize<'de> for URLElicitationRequiredError {
 }
 impl rt::Members for URLElicitationRequiredError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "jsonrpc"];
 }
 impl rt::Sealed for URLElicitationRequiredError {}
 impl Contract for URLElicitationRequiredError {}
@@ -23662,6 +23812,7 @@ impl<'de> Deserialize<'de> for URLElicitationRequiredErrorError {
 }
 impl rt::Members for URLElicitationRequiredErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "data", "message"];
 }
 impl rt::Sealed for URLElicitationRequiredErrorError {}
 impl Contract for URLElicitationRequiredErrorError {}
@@ -23736,6 +23887,7 @@ impl<'de> Deserialize<'de> for URLElicitationRequiredErrorErrorData {
 }
 impl rt::Members for URLElicitationRequiredErrorErrorData {
     const MEMBERS: &'static [&'static str] = &["elicitations"];
+    const REQUIRED: &'static [&'static str] = &["elicitations"];
 }
 impl rt::Sealed for URLElicitationRequiredErrorErrorData {}
 impl Contract for URLElicitationRequiredErrorErrorData {}
@@ -23851,6 +24003,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequest {
 }
 impl rt::Members for UnsubscribeRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for UnsubscribeRequest {}
 impl Contract for UnsubscribeRequest {}
@@ -23949,6 +24102,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
 }
 impl rt::Members for UnsubscribeRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for UnsubscribeRequestParams {}
 impl Contract for UnsubscribeRequestParams {}
@@ -24238,6 +24392,7 @@ impl rt::Members for UntitledMultiSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["items", "type"];
 }
 impl rt::Sealed for UntitledMultiSelectEnumSchema {}
 impl Contract for UntitledMultiSelectEnumSchema {}
@@ -24327,6 +24482,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
 }
 impl rt::Members for UntitledMultiSelectEnumSchemaItems {
     const MEMBERS: &'static [&'static str] = &["enum", "type"];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for UntitledMultiSelectEnumSchemaItems {}
 impl Contract for UntitledMultiSelectEnumSchemaItems {}
@@ -24488,6 +24644,7 @@ impl rt::Members for UntitledSingleSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for UntitledSingleSelectEnumSchema {}
 impl Contract for UntitledSingleSelectEnumSchema {}

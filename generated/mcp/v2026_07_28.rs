@@ -300,6 +300,7 @@ impl rt::Members for AudioContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for AudioContent {}
 impl Contract for AudioContent {}
@@ -403,6 +404,7 @@ impl<'de> Deserialize<'de> for BaseMetadata {
 }
 impl rt::Members for BaseMetadata {
     const MEMBERS: &'static [&'static str] = &["name", "title"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for BaseMetadata {}
 impl Contract for BaseMetadata {}
@@ -536,6 +538,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
 }
 impl rt::Members for BlobResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "blob", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["blob", "uri"];
 }
 impl rt::Sealed for BlobResourceContents {}
 impl Contract for BlobResourceContents {}
@@ -672,6 +675,7 @@ impl rt::Members for BooleanSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for BooleanSchema {}
 impl Contract for BooleanSchema {}
@@ -834,6 +838,7 @@ impl rt::Members for CacheableResult {
         "resultType",
         "ttlMs",
     ];
+    const REQUIRED: &'static [&'static str] = &["cacheScope", "resultType", "ttlMs"];
 }
 impl rt::Sealed for CacheableResult {}
 impl Contract for CacheableResult {}
@@ -1009,6 +1014,7 @@ impl<'de> Deserialize<'de> for CallToolRequest {
 }
 impl rt::Members for CallToolRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CallToolRequest {}
 impl Contract for CallToolRequest {}
@@ -1167,6 +1173,7 @@ impl rt::Members for CallToolRequestParams {
         "name",
         "requestState",
     ];
+    const REQUIRED: &'static [&'static str] = &["_meta", "name"];
 }
 impl rt::Sealed for CallToolRequestParams {}
 impl Contract for CallToolRequestParams {}
@@ -1352,6 +1359,7 @@ impl rt::Members for CallToolResult {
         "resultType",
         "structuredContent",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "resultType"];
 }
 impl rt::Sealed for CallToolResult {}
 impl Contract for CallToolResult {}
@@ -1456,6 +1464,7 @@ impl<'de> Deserialize<'de> for CallToolResultResponse {
 }
 impl rt::Members for CallToolResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for CallToolResultResponse {}
 impl Contract for CallToolResultResponse {}
@@ -1606,6 +1615,7 @@ impl<'de> Deserialize<'de> for CancelledNotification {
 }
 impl rt::Members for CancelledNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CancelledNotification {}
 impl Contract for CancelledNotification {}
@@ -1726,6 +1736,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
 }
 impl rt::Members for CancelledNotificationParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "reason", "requestId"];
+    const REQUIRED: &'static [&'static str] = &["requestId"];
 }
 impl rt::Sealed for CancelledNotificationParams {}
 impl Contract for CancelledNotificationParams {}
@@ -2280,6 +2291,7 @@ impl<'de> Deserialize<'de> for ClientNotification {
 }
 impl rt::Members for ClientNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ClientNotification {}
 impl Contract for ClientNotification {}
@@ -2587,6 +2599,7 @@ impl<'de> Deserialize<'de> for CompleteRequest {
 }
 impl rt::Members for CompleteRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for CompleteRequest {}
 impl Contract for CompleteRequest {}
@@ -2717,6 +2730,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParams {
 }
 impl rt::Members for CompleteRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "argument", "context", "ref"];
+    const REQUIRED: &'static [&'static str] = &["_meta", "argument", "ref"];
 }
 impl rt::Sealed for CompleteRequestParams {}
 impl Contract for CompleteRequestParams {}
@@ -2809,6 +2823,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
 }
 impl rt::Members for CompleteRequestParamsArgument {
     const MEMBERS: &'static [&'static str] = &["name", "value"];
+    const REQUIRED: &'static [&'static str] = &["name", "value"];
 }
 impl rt::Sealed for CompleteRequestParamsArgument {}
 impl Contract for CompleteRequestParamsArgument {}
@@ -3076,6 +3091,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
 }
 impl rt::Members for CompleteResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "completion", "resultType"];
+    const REQUIRED: &'static [&'static str] = &["completion", "resultType"];
 }
 impl rt::Sealed for CompleteResult {}
 impl Contract for CompleteResult {}
@@ -3198,6 +3214,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
 }
 impl rt::Members for CompleteResultCompletion {
     const MEMBERS: &'static [&'static str] = &["hasMore", "total", "values"];
+    const REQUIRED: &'static [&'static str] = &["values"];
 }
 impl rt::Sealed for CompleteResultCompletion {}
 impl Contract for CompleteResultCompletion {}
@@ -3303,6 +3320,7 @@ impl<'de> Deserialize<'de> for CompleteResultResponse {
 }
 impl rt::Members for CompleteResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for CompleteResultResponse {}
 impl Contract for CompleteResultResponse {}
@@ -3498,6 +3516,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequest {
 }
 impl rt::Members for CreateMessageRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CreateMessageRequest {}
 impl Contract for CreateMessageRequest {}
@@ -3787,6 +3806,7 @@ impl rt::Members for CreateMessageRequestParams {
         "toolChoice",
         "tools",
     ];
+    const REQUIRED: &'static [&'static str] = &["maxTokens", "messages"];
 }
 impl rt::Sealed for CreateMessageRequestParams {}
 impl Contract for CreateMessageRequestParams {}
@@ -4016,6 +4036,7 @@ impl rt::Members for CreateMessageResult {
         "role",
         "stopReason",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "model", "role"];
 }
 impl rt::Sealed for CreateMessageResult {}
 impl Contract for CreateMessageResult {}
@@ -4261,6 +4282,7 @@ impl<'de> Deserialize<'de> for DiscoverRequest {
 }
 impl rt::Members for DiscoverRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for DiscoverRequest {}
 impl Contract for DiscoverRequest {}
@@ -4491,6 +4513,13 @@ impl rt::Members for DiscoverResult {
         "supportedVersions",
         "ttlMs",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "cacheScope",
+        "capabilities",
+        "resultType",
+        "supportedVersions",
+        "ttlMs",
+    ];
 }
 impl rt::Sealed for DiscoverResult {}
 impl Contract for DiscoverResult {}
@@ -4652,6 +4681,7 @@ impl<'de> Deserialize<'de> for DiscoverResultResponse {
 }
 impl rt::Members for DiscoverResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for DiscoverResultResponse {}
 impl Contract for DiscoverResultResponse {}
@@ -4739,6 +4769,7 @@ impl<'de> Deserialize<'de> for ElicitRequest {
 }
 impl rt::Members for ElicitRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for ElicitRequest {}
 impl Contract for ElicitRequest {}
@@ -4859,6 +4890,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParams {
 }
 impl rt::Members for ElicitRequestFormParams {
     const MEMBERS: &'static [&'static str] = &["message", "mode", "requestedSchema"];
+    const REQUIRED: &'static [&'static str] = &["message", "requestedSchema"];
 }
 impl rt::Sealed for ElicitRequestFormParams {}
 impl Contract for ElicitRequestFormParams {}
@@ -4997,6 +5029,7 @@ impl rt::Members for ElicitRequestFormParamsRequestedSchema {
         "required",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["properties", "type"];
 }
 impl rt::Sealed for ElicitRequestFormParamsRequestedSchema {}
 impl Contract for ElicitRequestFormParamsRequestedSchema {}
@@ -5169,6 +5202,7 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParams {
 }
 impl rt::Members for ElicitRequestURLParams {
     const MEMBERS: &'static [&'static str] = &["message", "mode", "url"];
+    const REQUIRED: &'static [&'static str] = &["message", "mode", "url"];
 }
 impl rt::Sealed for ElicitRequestURLParams {}
 impl Contract for ElicitRequestURLParams {}
@@ -5275,6 +5309,7 @@ impl<'de> Deserialize<'de> for ElicitResult {
 }
 impl rt::Members for ElicitResult {
     const MEMBERS: &'static [&'static str] = &["action", "content"];
+    const REQUIRED: &'static [&'static str] = &["action"];
 }
 impl rt::Sealed for ElicitResult {}
 impl Contract for ElicitResult {}
@@ -5530,6 +5565,7 @@ impl rt::Members for EmbeddedResource {
         "resource",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["resource", "type"];
 }
 impl rt::Sealed for EmbeddedResource {}
 impl Contract for EmbeddedResource {}
@@ -5764,6 +5800,7 @@ impl<'de> Deserialize<'de> for Error {
 }
 impl rt::Members for Error {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for Error {}
 impl Contract for Error {}
@@ -5879,6 +5916,7 @@ impl<'de> Deserialize<'de> for GetPromptRequest {
 }
 impl rt::Members for GetPromptRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for GetPromptRequest {}
 impl Contract for GetPromptRequest {}
@@ -6037,6 +6075,7 @@ impl rt::Members for GetPromptRequestParams {
         "name",
         "requestState",
     ];
+    const REQUIRED: &'static [&'static str] = &["_meta", "name"];
 }
 impl rt::Sealed for GetPromptRequestParams {}
 impl Contract for GetPromptRequestParams {}
@@ -6183,6 +6222,7 @@ impl rt::Members for GetPromptResult {
         "messages",
         "resultType",
     ];
+    const REQUIRED: &'static [&'static str] = &["messages", "resultType"];
 }
 impl rt::Sealed for GetPromptResult {}
 impl Contract for GetPromptResult {}
@@ -6287,6 +6327,7 @@ impl<'de> Deserialize<'de> for GetPromptResultResponse {
 }
 impl rt::Members for GetPromptResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for GetPromptResultResponse {}
 impl Contract for GetPromptResultResponse {}
@@ -6443,6 +6484,7 @@ impl<'de> Deserialize<'de> for HeaderMismatchError {
 }
 impl rt::Members for HeaderMismatchError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "jsonrpc"];
 }
 impl rt::Sealed for HeaderMismatchError {}
 impl Contract for HeaderMismatchError {}
@@ -6552,6 +6594,7 @@ impl<'de> Deserialize<'de> for HeaderMismatchErrorError {
 }
 impl rt::Members for HeaderMismatchErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for HeaderMismatchErrorError {}
 impl Contract for HeaderMismatchErrorError {}
@@ -6709,6 +6752,7 @@ impl<'de> Deserialize<'de> for Icon {
 }
 impl rt::Members for Icon {
     const MEMBERS: &'static [&'static str] = &["mimeType", "sizes", "src", "theme"];
+    const REQUIRED: &'static [&'static str] = &["src"];
 }
 impl rt::Sealed for Icon {}
 impl Contract for Icon {}
@@ -7000,6 +7044,7 @@ impl rt::Members for ImageContent {
         "mimeType",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["data", "mimeType", "type"];
 }
 impl rt::Sealed for ImageContent {}
 impl Contract for ImageContent {}
@@ -7204,6 +7249,7 @@ impl rt::Members for Implementation {
         "version",
         "websiteUrl",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "version"];
 }
 impl rt::Sealed for Implementation {}
 impl Contract for Implementation {}
@@ -7470,6 +7516,7 @@ impl rt::Members for InputRequiredResult {
         "requestState",
         "resultType",
     ];
+    const REQUIRED: &'static [&'static str] = &["resultType"];
 }
 impl rt::Sealed for InputRequiredResult {}
 impl Contract for InputRequiredResult {}
@@ -7641,6 +7688,7 @@ impl rt::Members for InputResponseRequestParams {
         "inputResponses",
         "requestState",
     ];
+    const REQUIRED: &'static [&'static str] = &["_meta"];
 }
 impl rt::Sealed for InputResponseRequestParams {}
 impl Contract for InputResponseRequestParams {}
@@ -7785,6 +7833,7 @@ impl<'de> Deserialize<'de> for InternalError {
 }
 impl rt::Members for InternalError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for InternalError {}
 impl Contract for InternalError {}
@@ -7905,6 +7954,7 @@ impl<'de> Deserialize<'de> for InvalidParamsError {
 }
 impl rt::Members for InvalidParamsError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for InvalidParamsError {}
 impl Contract for InvalidParamsError {}
@@ -8016,6 +8066,7 @@ impl<'de> Deserialize<'de> for InvalidRequestError {
 }
 impl rt::Members for InvalidRequestError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for InvalidRequestError {}
 impl Contract for InvalidRequestError {}
@@ -8155,6 +8206,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorResponse {
 }
 impl rt::Members for JSONRPCErrorResponse {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "jsonrpc"];
 }
 impl rt::Sealed for JSONRPCErrorResponse {}
 impl Contract for JSONRPCErrorResponse {}
@@ -8325,6 +8377,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
 }
 impl rt::Members for JSONRPCNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCNotification {}
 impl Contract for JSONRPCNotification {}
@@ -8446,6 +8499,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
 }
 impl rt::Members for JSONRPCRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method"];
 }
 impl rt::Sealed for JSONRPCRequest {}
 impl Contract for JSONRPCRequest {}
@@ -8594,6 +8648,7 @@ impl<'de> Deserialize<'de> for JSONRPCResultResponse {
 }
 impl rt::Members for JSONRPCResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for JSONRPCResultResponse {}
 impl Contract for JSONRPCResultResponse {}
@@ -8846,6 +8901,7 @@ impl rt::Members for LegacyTitledEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for LegacyTitledEnumSchema {}
 impl Contract for LegacyTitledEnumSchema {}
@@ -8961,6 +9017,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequest {
 }
 impl rt::Members for ListPromptsRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ListPromptsRequest {}
 impl Contract for ListPromptsRequest {}
@@ -9163,6 +9220,12 @@ impl rt::Members for ListPromptsResult {
         "resultType",
         "ttlMs",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "cacheScope",
+        "prompts",
+        "resultType",
+        "ttlMs",
+    ];
 }
 impl rt::Sealed for ListPromptsResult {}
 impl Contract for ListPromptsResult {}
@@ -9324,6 +9387,7 @@ impl<'de> Deserialize<'de> for ListPromptsResultResponse {
 }
 impl rt::Members for ListPromptsResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for ListPromptsResultResponse {}
 impl Contract for ListPromptsResultResponse {}
@@ -9439,6 +9503,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequest {
 }
 impl rt::Members for ListResourceTemplatesRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ListResourceTemplatesRequest {}
 impl Contract for ListResourceTemplatesRequest {}
@@ -9644,6 +9709,12 @@ impl rt::Members for ListResourceTemplatesResult {
         "resultType",
         "ttlMs",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "cacheScope",
+        "resourceTemplates",
+        "resultType",
+        "ttlMs",
+    ];
 }
 impl rt::Sealed for ListResourceTemplatesResult {}
 impl Contract for ListResourceTemplatesResult {}
@@ -9808,6 +9879,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResultResponse {
 }
 impl rt::Members for ListResourceTemplatesResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for ListResourceTemplatesResultResponse {}
 impl Contract for ListResourceTemplatesResultResponse {}
@@ -9923,6 +9995,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequest {
 }
 impl rt::Members for ListResourcesRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ListResourcesRequest {}
 impl Contract for ListResourcesRequest {}
@@ -10125,6 +10198,12 @@ impl rt::Members for ListResourcesResult {
         "resultType",
         "ttlMs",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "cacheScope",
+        "resources",
+        "resultType",
+        "ttlMs",
+    ];
 }
 impl rt::Sealed for ListResourcesResult {}
 impl Contract for ListResourcesResult {}
@@ -10289,6 +10368,7 @@ impl<'de> Deserialize<'de> for ListResourcesResultResponse {
 }
 impl rt::Members for ListResourcesResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for ListResourcesResultResponse {}
 impl Contract for ListResourcesResultResponse {}
@@ -10388,6 +10468,7 @@ impl<'de> Deserialize<'de> for ListRootsRequest {
 }
 impl rt::Members for ListRootsRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for ListRootsRequest {}
 impl Contract for ListRootsRequest {}
@@ -10543,6 +10624,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
 }
 impl rt::Members for ListRootsResult {
     const MEMBERS: &'static [&'static str] = &["roots"];
+    const REQUIRED: &'static [&'static str] = &["roots"];
 }
 impl rt::Sealed for ListRootsResult {}
 impl Contract for ListRootsResult {}
@@ -10658,6 +10740,7 @@ impl<'de> Deserialize<'de> for ListToolsRequest {
 }
 impl rt::Members for ListToolsRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ListToolsRequest {}
 impl Contract for ListToolsRequest {}
@@ -10860,6 +10943,12 @@ impl rt::Members for ListToolsResult {
         "tools",
         "ttlMs",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "cacheScope",
+        "resultType",
+        "tools",
+        "ttlMs",
+    ];
 }
 impl rt::Sealed for ListToolsResult {}
 impl Contract for ListToolsResult {}
@@ -11021,6 +11110,7 @@ impl<'de> Deserialize<'de> for ListToolsResultResponse {
 }
 impl rt::Members for ListToolsResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for ListToolsResultResponse {}
 impl Contract for ListToolsResultResponse {}
@@ -11209,6 +11299,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotification {
 }
 impl rt::Members for LoggingMessageNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for LoggingMessageNotification {}
 impl Contract for LoggingMessageNotification {}
@@ -11336,6 +11427,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
 }
 impl rt::Members for LoggingMessageNotificationParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "data", "level", "logger"];
+    const REQUIRED: &'static [&'static str] = &["data", "level"];
 }
 impl rt::Sealed for LoggingMessageNotificationParams {}
 impl Contract for LoggingMessageNotificationParams {}
@@ -11496,6 +11588,7 @@ impl<'de> Deserialize<'de> for MethodNotFoundError {
 }
 impl rt::Members for MethodNotFoundError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for MethodNotFoundError {}
 impl Contract for MethodNotFoundError {}
@@ -11605,6 +11698,7 @@ impl<'de> Deserialize<'de> for MissingRequiredClientCapabilityError {
 }
 impl rt::Members for MissingRequiredClientCapabilityError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "jsonrpc"];
 }
 impl rt::Sealed for MissingRequiredClientCapabilityError {}
 impl Contract for MissingRequiredClientCapabilityError {}
@@ -11714,6 +11808,7 @@ impl<'de> Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
 }
 impl rt::Members for MissingRequiredClientCapabilityErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "data", "message"];
 }
 impl rt::Sealed for MissingRequiredClientCapabilityErrorError {}
 impl Contract for MissingRequiredClientCapabilityErrorError {}
@@ -11798,6 +11893,7 @@ impl<'de> Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
 }
 impl rt::Members for MissingRequiredClientCapabilityErrorErrorData {
     const MEMBERS: &'static [&'static str] = &["requiredCapabilities"];
+    const REQUIRED: &'static [&'static str] = &["requiredCapabilities"];
 }
 impl rt::Sealed for MissingRequiredClientCapabilityErrorErrorData {}
 impl Contract for MissingRequiredClientCapabilityErrorErrorData {}
@@ -12226,6 +12322,7 @@ impl<'de> Deserialize<'de> for Notification {
 }
 impl rt::Members for Notification {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Notification {}
 impl Contract for Notification {}
@@ -12584,6 +12681,7 @@ impl rt::Members for NumberSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for NumberSchema {}
 impl Contract for NumberSchema {}
@@ -12747,6 +12845,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
 }
 impl rt::Members for PaginatedRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for PaginatedRequest {}
 impl Contract for PaginatedRequest {}
@@ -12844,6 +12943,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
 }
 impl rt::Members for PaginatedRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "cursor"];
+    const REQUIRED: &'static [&'static str] = &["_meta"];
 }
 impl rt::Sealed for PaginatedRequestParams {}
 impl Contract for PaginatedRequestParams {}
@@ -12968,6 +13068,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
 }
 impl rt::Members for PaginatedResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "nextCursor", "resultType"];
+    const REQUIRED: &'static [&'static str] = &["resultType"];
 }
 impl rt::Sealed for PaginatedResult {}
 impl Contract for PaginatedResult {}
@@ -13079,6 +13180,7 @@ impl<'de> Deserialize<'de> for ParseError {
 }
 impl rt::Members for ParseError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "message"];
 }
 impl rt::Sealed for ParseError {}
 impl Contract for ParseError {}
@@ -13275,6 +13377,7 @@ impl<'de> Deserialize<'de> for ProgressNotification {
 }
 impl rt::Members for ProgressNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ProgressNotification {}
 impl Contract for ProgressNotification {}
@@ -13440,6 +13543,7 @@ impl rt::Members for ProgressNotificationParams {
         "progressToken",
         "total",
     ];
+    const REQUIRED: &'static [&'static str] = &["progress", "progressToken"];
 }
 impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
@@ -13696,6 +13800,7 @@ impl rt::Members for Prompt {
         "name",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Prompt {}
 impl Contract for Prompt {}
@@ -13848,6 +13953,7 @@ impl rt::Members for PromptArgument {
         "required",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for PromptArgument {}
 impl Contract for PromptArgument {}
@@ -13955,6 +14061,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotification {
 }
 impl rt::Members for PromptListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for PromptListChangedNotification {}
 impl Contract for PromptListChangedNotification {}
@@ -14046,6 +14153,7 @@ impl<'de> Deserialize<'de> for PromptMessage {
 }
 impl rt::Members for PromptMessage {
     const MEMBERS: &'static [&'static str] = &["content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for PromptMessage {}
 impl Contract for PromptMessage {}
@@ -14162,6 +14270,7 @@ impl<'de> Deserialize<'de> for PromptReference {
 }
 impl rt::Members for PromptReference {
     const MEMBERS: &'static [&'static str] = &["name", "title", "type"];
+    const REQUIRED: &'static [&'static str] = &["name", "type"];
 }
 impl rt::Sealed for PromptReference {}
 impl Contract for PromptReference {}
@@ -14277,6 +14386,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequest {
 }
 impl rt::Members for ReadResourceRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ReadResourceRequest {}
 impl Contract for ReadResourceRequest {}
@@ -14412,6 +14522,7 @@ impl rt::Members for ReadResourceRequestParams {
         "requestState",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["_meta", "uri"];
 }
 impl rt::Sealed for ReadResourceRequestParams {}
 impl Contract for ReadResourceRequestParams {}
@@ -14585,6 +14696,12 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
 impl rt::Members for ReadResourceResult {
     const MEMBERS: &'static [&'static str] = &[
         "_meta",
+        "cacheScope",
+        "contents",
+        "resultType",
+        "ttlMs",
+    ];
+    const REQUIRED: &'static [&'static str] = &[
         "cacheScope",
         "contents",
         "resultType",
@@ -14800,6 +14917,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultResponse {
 }
 impl rt::Members for ReadResourceResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for ReadResourceResultResponse {}
 impl Contract for ReadResourceResultResponse {}
@@ -14939,6 +15057,7 @@ impl<'de> Deserialize<'de> for Request {
 }
 impl rt::Members for Request {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for Request {}
 impl Contract for Request {}
@@ -15209,6 +15328,10 @@ impl rt::Members for RequestMetaObject {
         "io.modelcontextprotocol/protocolVersion",
         "progressToken",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "io.modelcontextprotocol/clientCapabilities",
+        "io.modelcontextprotocol/protocolVersion",
+    ];
 }
 impl rt::Sealed for RequestMetaObject {}
 impl Contract for RequestMetaObject {}
@@ -15283,6 +15406,7 @@ impl<'de> Deserialize<'de> for RequestParams {
 }
 impl rt::Members for RequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta"];
+    const REQUIRED: &'static [&'static str] = &["_meta"];
 }
 impl rt::Sealed for RequestParams {}
 impl Contract for RequestParams {}
@@ -15554,6 +15678,7 @@ impl rt::Members for Resource {
         "title",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uri"];
 }
 impl rt::Sealed for Resource {}
 impl Contract for Resource {}
@@ -15672,6 +15797,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
 }
 impl rt::Members for ResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceContents {}
 impl Contract for ResourceContents {}
@@ -15959,6 +16085,7 @@ impl rt::Members for ResourceLink {
         "type",
         "uri",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "type", "uri"];
 }
 impl rt::Sealed for ResourceLink {}
 impl Contract for ResourceLink {}
@@ -16066,6 +16193,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotification {
 }
 impl rt::Members for ResourceListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for ResourceListChangedNotification {}
 impl Contract for ResourceListChangedNotification {}
@@ -16156,6 +16284,7 @@ impl<'de> Deserialize<'de> for ResourceRequestParams {
 }
 impl rt::Members for ResourceRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["_meta", "uri"];
 }
 impl rt::Sealed for ResourceRequestParams {}
 impl Contract for ResourceRequestParams {}
@@ -16402,6 +16531,7 @@ impl rt::Members for ResourceTemplate {
         "title",
         "uriTemplate",
     ];
+    const REQUIRED: &'static [&'static str] = &["name", "uriTemplate"];
 }
 impl rt::Sealed for ResourceTemplate {}
 impl Contract for ResourceTemplate {}
@@ -16491,6 +16621,7 @@ impl<'de> Deserialize<'de> for ResourceTemplateReference {
 }
 impl rt::Members for ResourceTemplateReference {
     const MEMBERS: &'static [&'static str] = &["type", "uri"];
+    const REQUIRED: &'static [&'static str] = &["type", "uri"];
 }
 impl rt::Sealed for ResourceTemplateReference {}
 impl Contract for ResourceTemplateReference {}
@@ -16592,6 +16723,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotification {
 }
 impl rt::Members for ResourceUpdatedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for ResourceUpdatedNotification {}
 impl Contract for ResourceUpdatedNotification {}
@@ -16688,6 +16820,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
 }
 impl rt::Members for ResourceUpdatedNotificationParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for ResourceUpdatedNotificationParams {}
 impl Contract for ResourceUpdatedNotificationParams {}
@@ -16790,6 +16923,7 @@ impl<'de> Deserialize<'de> for Result {
 }
 impl rt::Members for Result {
     const MEMBERS: &'static [&'static str] = &["_meta", "resultType"];
+    const REQUIRED: &'static [&'static str] = &["resultType"];
 }
 impl rt::Sealed for Result {}
 impl Contract for Result {}
@@ -17115,6 +17249,7 @@ impl<'de> Deserialize<'de> for Root {
 }
 impl rt::Members for Root {
     const MEMBERS: &'static [&'static str] = &["_meta", "name", "uri"];
+    const REQUIRED: &'static [&'static str] = &["uri"];
 }
 impl rt::Sealed for Root {}
 impl Contract for Root {}
@@ -17226,6 +17361,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
 }
 impl rt::Members for SamplingMessage {
     const MEMBERS: &'static [&'static str] = &["_meta", "content", "role"];
+    const REQUIRED: &'static [&'static str] = &["content", "role"];
 }
 impl rt::Sealed for SamplingMessage {}
 impl Contract for SamplingMessage {}
@@ -18467,6 +18603,7 @@ impl rt::Members for StringSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for StringSchema {}
 impl Contract for StringSchema {}
@@ -18796,6 +18933,7 @@ impl<'de> Deserialize<'de> for SubscriptionsAcknowledgedNotification {
 }
 impl rt::Members for SubscriptionsAcknowledgedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method", "params"];
 }
 impl rt::Sealed for SubscriptionsAcknowledgedNotification {}
 impl Contract for SubscriptionsAcknowledgedNotification {}
@@ -18898,6 +19036,7 @@ impl<'de> Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
 }
 impl rt::Members for SubscriptionsAcknowledgedNotificationParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "notifications"];
+    const REQUIRED: &'static [&'static str] = &["notifications"];
 }
 impl rt::Sealed for SubscriptionsAcknowledgedNotificationParams {}
 impl Contract for SubscriptionsAcknowledgedNotificationParams {}
@@ -19015,6 +19154,7 @@ impl<'de> Deserialize<'de> for SubscriptionsListenRequest {
 }
 impl rt::Members for SubscriptionsListenRequest {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "method", "params"];
 }
 impl rt::Sealed for SubscriptionsListenRequest {}
 impl Contract for SubscriptionsListenRequest {}
@@ -19110,6 +19250,7 @@ impl<'de> Deserialize<'de> for SubscriptionsListenRequestParams {
 }
 impl rt::Members for SubscriptionsListenRequestParams {
     const MEMBERS: &'static [&'static str] = &["_meta", "notifications"];
+    const REQUIRED: &'static [&'static str] = &["_meta", "notifications"];
 }
 impl rt::Sealed for SubscriptionsListenRequestParams {}
 impl Contract for SubscriptionsListenRequestParams {}
@@ -19213,6 +19354,7 @@ impl<'de> Deserialize<'de> for SubscriptionsListenResult {
 }
 impl rt::Members for SubscriptionsListenResult {
     const MEMBERS: &'static [&'static str] = &["_meta", "resultType"];
+    const REQUIRED: &'static [&'static str] = &["_meta", "resultType"];
 }
 impl rt::Sealed for SubscriptionsListenResult {}
 impl Contract for SubscriptionsListenResult {}
@@ -19343,6 +19485,9 @@ impl rt::Members for SubscriptionsListenResultMetaObject {
         "io.modelcontextprotocol/serverInfo",
         "io.modelcontextprotocol/subscriptionId",
     ];
+    const REQUIRED: &'static [&'static str] = &[
+        "io.modelcontextprotocol/subscriptionId",
+    ];
 }
 impl rt::Sealed for SubscriptionsListenResultMetaObject {}
 impl Contract for SubscriptionsListenResultMetaObject {}
@@ -19448,6 +19593,7 @@ impl<'de> Deserialize<'de> for SubscriptionsListenResultResponse {
 }
 impl rt::Members for SubscriptionsListenResultResponse {
     const MEMBERS: &'static [&'static str] = &["id", "jsonrpc", "result"];
+    const REQUIRED: &'static [&'static str] = &["id", "jsonrpc", "result"];
 }
 impl rt::Sealed for SubscriptionsListenResultResponse {}
 impl Contract for SubscriptionsListenResultResponse {}
@@ -19579,6 +19725,7 @@ impl<'de> Deserialize<'de> for TextContent {
 }
 impl rt::Members for TextContent {
     const MEMBERS: &'static [&'static str] = &["_meta", "annotations", "text", "type"];
+    const REQUIRED: &'static [&'static str] = &["text", "type"];
 }
 impl rt::Sealed for TextContent {}
 impl Contract for TextContent {}
@@ -19712,6 +19859,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
 }
 impl rt::Members for TextResourceContents {
     const MEMBERS: &'static [&'static str] = &["_meta", "mimeType", "text", "uri"];
+    const REQUIRED: &'static [&'static str] = &["text", "uri"];
 }
 impl rt::Sealed for TextResourceContents {}
 impl Contract for TextResourceContents {}
@@ -19919,6 +20067,7 @@ impl rt::Members for TitledMultiSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["items", "type"];
 }
 impl rt::Sealed for TitledMultiSelectEnumSchema {}
 impl Contract for TitledMultiSelectEnumSchema {}
@@ -19999,6 +20148,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
 }
 impl rt::Members for TitledMultiSelectEnumSchemaItems {
     const MEMBERS: &'static [&'static str] = &["anyOf"];
+    const REQUIRED: &'static [&'static str] = &["anyOf"];
 }
 impl rt::Sealed for TitledMultiSelectEnumSchemaItems {}
 impl Contract for TitledMultiSelectEnumSchemaItems {}
@@ -20093,6 +20243,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl rt::Members for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     const MEMBERS: &'static [&'static str] = &["const", "title"];
+    const REQUIRED: &'static [&'static str] = &["const", "title"];
 }
 impl rt::Sealed for TitledMultiSelectEnumSchemaItemsAnyOfItem {}
 impl Contract for TitledMultiSelectEnumSchemaItemsAnyOfItem {}
@@ -20256,6 +20407,7 @@ impl rt::Members for TitledSingleSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["oneOf", "type"];
 }
 impl rt::Sealed for TitledSingleSelectEnumSchema {}
 impl Contract for TitledSingleSelectEnumSchema {}
@@ -20347,6 +20499,7 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl rt::Members for TitledSingleSelectEnumSchemaOneOfItem {
     const MEMBERS: &'static [&'static str] = &["const", "title"];
+    const REQUIRED: &'static [&'static str] = &["const", "title"];
 }
 impl rt::Sealed for TitledSingleSelectEnumSchemaOneOfItem {}
 impl Contract for TitledSingleSelectEnumSchemaOneOfItem {}
@@ -20614,6 +20767,7 @@ impl rt::Members for Tool {
         "outputSchema",
         "title",
     ];
+    const REQUIRED: &'static [&'static str] = &["inputSchema", "name"];
 }
 impl rt::Sealed for Tool {}
 impl Contract for Tool {}
@@ -20720,6 +20874,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
 }
 impl rt::Members for ToolInputSchema {
     const MEMBERS: &'static [&'static str] = &["$schema", "type"];
+    const REQUIRED: &'static [&'static str] = &["type"];
 }
 impl rt::Sealed for ToolInputSchema {}
 impl Contract for ToolInputSchema {}
@@ -21251,6 +21406,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotification {
 }
 impl rt::Members for ToolListChangedNotification {
     const MEMBERS: &'static [&'static str] = &["jsonrpc", "method", "params"];
+    const REQUIRED: &'static [&'static str] = &["jsonrpc", "method"];
 }
 impl rt::Sealed for ToolListChangedNotification {}
 impl Contract for ToolListChangedNotification {}
@@ -21444,6 +21600,7 @@ impl rt::Members for ToolResultContent {
         "toolUseId",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["content", "toolUseId", "type"];
 }
 impl rt::Sealed for ToolResultContent {}
 impl Contract for ToolResultContent {}
@@ -21594,6 +21751,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
 }
 impl rt::Members for ToolUseContent {
     const MEMBERS: &'static [&'static str] = &["_meta", "id", "input", "name", "type"];
+    const REQUIRED: &'static [&'static str] = &["id", "input", "name", "type"];
 }
 impl rt::Sealed for ToolUseContent {}
 impl Contract for ToolUseContent {}
@@ -21704,6 +21862,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionError {
 }
 impl rt::Members for UnsupportedProtocolVersionError {
     const MEMBERS: &'static [&'static str] = &["error", "id", "jsonrpc"];
+    const REQUIRED: &'static [&'static str] = &["error", "jsonrpc"];
 }
 impl rt::Sealed for UnsupportedProtocolVersionError {}
 impl Contract for UnsupportedProtocolVersionError {}
@@ -21810,6 +21969,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionErrorError {
 }
 impl rt::Members for UnsupportedProtocolVersionErrorError {
     const MEMBERS: &'static [&'static str] = &["code", "data", "message"];
+    const REQUIRED: &'static [&'static str] = &["code", "data", "message"];
 }
 impl rt::Sealed for UnsupportedProtocolVersionErrorError {}
 impl Contract for UnsupportedProtocolVersionErrorError {}
@@ -21906,6 +22066,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
 }
 impl rt::Members for UnsupportedProtocolVersionErrorErrorData {
     const MEMBERS: &'static [&'static str] = &["requested", "supported"];
+    const REQUIRED: &'static [&'static str] = &["requested", "supported"];
 }
 impl rt::Sealed for UnsupportedProtocolVersionErrorErrorData {}
 impl Contract for UnsupportedProtocolVersionErrorErrorData {}
@@ -22113,6 +22274,7 @@ impl rt::Members for UntitledMultiSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["items", "type"];
 }
 impl rt::Sealed for UntitledMultiSelectEnumSchema {}
 impl Contract for UntitledMultiSelectEnumSchema {}
@@ -22202,6 +22364,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
 }
 impl rt::Members for UntitledMultiSelectEnumSchemaItems {
     const MEMBERS: &'static [&'static str] = &["enum", "type"];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for UntitledMultiSelectEnumSchemaItems {}
 impl Contract for UntitledMultiSelectEnumSchemaItems {}
@@ -22363,6 +22526,7 @@ impl rt::Members for UntitledSingleSelectEnumSchema {
         "title",
         "type",
     ];
+    const REQUIRED: &'static [&'static str] = &["enum", "type"];
 }
 impl rt::Sealed for UntitledSingleSelectEnumSchema {}
 impl Contract for UntitledSingleSelectEnumSchema {}

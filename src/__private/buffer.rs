@@ -26,6 +26,9 @@ pub trait Buffer {
     fn run<S: Seed>(&self, seed: S) -> Result<S::Value, serde_json::Error>;
     /// How many members of an object are not in `known` (`0` for any other value).
     fn unknown_members(&self, known: &[&str]) -> usize;
+    /// Whether it is an object with every member of `names` (`true` for no names, whatever
+    /// the value).
+    fn has_members(&self, names: &[&str]) -> bool;
 }
 
 impl Buffer for Value {
@@ -46,6 +49,13 @@ impl Buffer for Value {
 
     fn run<S: Seed>(&self, seed: S) -> Result<S::Value, serde_json::Error> {
         seed.run(self)
+    }
+
+    fn has_members(&self, names: &[&str]) -> bool {
+        names.is_empty()
+            || self
+                .as_object()
+                .is_some_and(|object| names.iter().all(|name| object.contains_key(*name)))
     }
 
     fn unknown_members(&self, known: &[&str]) -> usize {
@@ -76,6 +86,12 @@ impl Buffer for RawValue {
 
     fn run<S: Seed>(&self, seed: S) -> Result<S::Value, serde_json::Error> {
         from_text(self.get(), |de| seed.run(de))
+    }
+
+    fn has_members(&self, names: &[&str]) -> bool {
+        names.is_empty()
+            || serde_json::from_str::<std::collections::BTreeMap<String, IgnoredAny>>(self.get())
+                .is_ok_and(|object| names.iter().all(|name| object.contains_key(*name)))
     }
 
     fn unknown_members(&self, known: &[&str]) -> usize {

@@ -14,6 +14,10 @@ use super::session::{self, within, within_key, Segment};
 pub trait Members {
     /// Wire names of the declared members (const members included).
     const MEMBERS: &'static [&'static str];
+    /// Wire names of the members without which the struct refuses a value (required members,
+    /// `null` allowed or not, and required `const` members): a union branch of this struct is
+    /// not tried on an object that lacks one.
+    const REQUIRED: &'static [&'static str] = &[];
 }
 
 /// A member name, borrowed from the input when it can be.

@@ -87,7 +87,8 @@ pub fn untagged_one<U, B: Buffer + ?Sized>(
 }
 
 /// A branch whose value is one of the generated structs: the members the struct does not
-/// declare are counted.
+/// declare are counted. A value without a member the struct requires is refused before it is
+/// decoded (the decode would refuse it too, after copying every other member).
 ///
 /// # Errors
 /// The struct's decode error.
@@ -98,6 +99,9 @@ pub fn object_branch<T, U, B: Buffer + ?Sized>(
 where
     T: serde::de::DeserializeOwned + Members,
 {
+    if !raw.has_members(T::REQUIRED) {
+        return Err(serde::de::Error::custom("a required member is missing"));
+    }
     let value = raw.decode::<T>()?;
     Ok((raw.unknown_members(T::MEMBERS), wrap(value)))
 }

@@ -186,6 +186,25 @@ pub fn emit(item: &Item, s: &Struct, paths: &Paths, options: &Options) -> TokenS
         deserialize_streamed(item, s, paths, &mut statics)
     };
     let members: Vec<&str> = s.members.iter().map(|m| m.wire.as_str()).collect();
+    let required: Vec<&str> = s
+        .members
+        .iter()
+        .filter(|m| match &m.value {
+            MemberValue::Field(field) => {
+                matches!(
+                    field.presence,
+                    Presence::Required | Presence::RequiredNullable
+                )
+            }
+            MemberValue::Const { required, .. } => *required,
+        })
+        .map(|m| m.wire.as_str())
+        .collect();
+    let required = if required.is_empty() {
+        quote!()
+    } else {
+        quote!(const REQUIRED: &'static [&'static str] = &[#(#required),*];)
+    };
     let contract = paths.contract();
     let statics = &statics.items;
     quote! {
@@ -195,6 +214,7 @@ pub fn emit(item: &Item, s: &Struct, paths: &Paths, options: &Options) -> TokenS
         #deserialize
         impl rt::Members for #ident {
             const MEMBERS: &'static [&'static str] = &[#(#members),*];
+            #required
         }
         impl rt::Sealed for #ident {}
         impl #contract for #ident {}

@@ -148,11 +148,19 @@ struct OwnFolder {
 /// `../common/x.json` resolves to the right file without an absolute path in the module.
 fn base(source: &Source, draft: Draft) -> (String, Option<OwnFolder>) {
     let key = if draft == Draft::Draft4 { "id" } else { "$id" };
-    match source.document.get(key).and_then(Value::as_str) {
+    let id = source.document.get(key).and_then(Value::as_str);
+    // A relative `$id` that is a bare file name (`har.json#`) names the file in its folder.
+    let file_name = match id.map(|id| id.trim_end_matches('#')) {
+        Some(id) if !id.is_empty() && !id.contains([':', '/', '#']) => id,
+        _ => source.file_name.as_str(),
+    };
+    match id {
         Some(id) if id.contains(':') => (id.trim_end_matches('#').to_owned(), None),
-        Some(id) if !id.starts_with('#') => (format!("json-schema:///{id}"), None),
+        Some(id) if !id.starts_with('#') && file_name != id.trim_end_matches('#') => {
+            (format!("json-schema:///{id}"), None)
+        }
         _ => match &source.folder {
-            None => (format!("json-schema:///{}", source.file_name), None),
+            None => (format!("json-schema:///{file_name}"), None),
             Some(folder) => {
                 let folder = lexical(folder);
                 let (dir, reached) = reached_files(&folder, &source.document, key);
@@ -169,7 +177,7 @@ fn base(source: &Source, draft: Draft) -> (String, Option<OwnFolder>) {
                     .into_iter()
                     .map(|(file, at)| (uri(&file), at))
                     .collect();
-                let base = uri(&folder.join(&source.file_name));
+                let base = uri(&folder.join(file_name));
                 (base, Some(OwnFolder { dir, origins }))
             }
         },
@@ -182,8 +190,13 @@ fn base(source: &Source, draft: Draft) -> (String, Option<OwnFolder>) {
 pub fn local_files(source: &Source) -> Vec<PathBuf> {
     let draft = Draft::of(&source.document);
     let key = if draft == Draft::Draft4 { "id" } else { "$id" };
-    match (&source.folder, source.document.get(key)) {
-        (Some(folder), None) => reached_files(&lexical(folder), &source.document, key)
+    let own = source
+        .document
+        .get(key)
+        .and_then(Value::as_str)
+        .is_none_or(|id| !id.contains([':', '/']));
+    match &source.folder {
+        Some(folder) if own => reached_files(&lexical(folder), &source.document, key)
             .1
             .into_iter()
             .map(|(file, _)| file)
@@ -250,7 +263,11 @@ fn reached_files(
             let Some(next) = std::fs::read_to_string(&file)
                 .ok()
                 .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-                .filter(|next| next.get(id_key).is_none())
+                .filter(|next| {
+                    next.get(id_key)
+                        .and_then(Value::as_str)
+                        .is_none_or(|id| !id.contains([':', '/']))
+                })
             else {
                 continue;
             };

@@ -78,6 +78,7 @@ impl<'de> Deserialize<'de> for Base {
 }
 impl rt::Members for Base {
     const MEMBERS: &'static [&'static str] = &["id", "createdAt"];
+    const REQUIRED: &'static [&'static str] = &["id"];
 }
 impl rt::Sealed for Base {}
 impl Contract for Base {}
@@ -182,6 +183,7 @@ impl<'de> Deserialize<'de> for Task {
 }
 impl rt::Members for Task {
     const MEMBERS: &'static [&'static str] = &["id", "createdAt", "title", "done"];
+    const REQUIRED: &'static [&'static str] = &["id", "title"];
 }
 impl rt::Sealed for Task {}
 impl Contract for Task {}

@@ -128,6 +128,7 @@ impl<'de> Deserialize<'de> for Batch {
 }
 impl rt::Members for Batch {
     const MEMBERS: &'static [&'static str] = &["ids", "matrix"];
+    const REQUIRED: &'static [&'static str] = &["ids"];
 }
 impl rt::Sealed for Batch {}
 impl Contract for Batch {}

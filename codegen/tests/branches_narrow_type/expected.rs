@@ -112,6 +112,7 @@ impl<'de> Deserialize<'de> for Setting {
 }
 impl rt::Members for Setting {
     const MEMBERS: &'static [&'static str] = &["value"];
+    const REQUIRED: &'static [&'static str] = &["value"];
 }
 impl rt::Sealed for Setting {}
 impl Contract for Setting {}

@@ -120,6 +120,7 @@ impl<'de> Deserialize<'de> for Cat {
 }
 impl rt::Members for Cat {
     const MEMBERS: &'static [&'static str] = &["kind", "meows"];
+    const REQUIRED: &'static [&'static str] = &["kind"];
 }
 impl rt::Sealed for Cat {}
 impl Contract for Cat {}
@@ -197,6 +198,7 @@ impl<'de> Deserialize<'de> for Dog {
 }
 impl rt::Members for Dog {
     const MEMBERS: &'static [&'static str] = &["kind", "barks"];
+    const REQUIRED: &'static [&'static str] = &["kind"];
 }
 impl rt::Sealed for Dog {}
 impl Contract for Dog {}

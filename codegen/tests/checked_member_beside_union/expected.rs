@@ -98,6 +98,7 @@ impl rt::Unchecked for Msg {
 }
 impl rt::Members for Msg {
     const MEMBERS: &'static [&'static str] = &["kind", "size"];
+    const REQUIRED: &'static [&'static str] = &["kind"];
 }
 impl rt::Sealed for Msg {}
 impl Contract for Msg {}

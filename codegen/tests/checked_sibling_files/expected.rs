@@ -102,6 +102,7 @@ impl<'de> Deserialize<'de> for Person {
 }
 impl rt::Members for Person {
     const MEMBERS: &'static [&'static str] = &["name", "tag"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Person {}
 impl Contract for Person {}

@@ -119,6 +119,7 @@ impl<'de> Deserialize<'de> for OptVariant0 {
 }
 impl rt::Members for OptVariant0 {
     const MEMBERS: &'static [&'static str] = &["name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for OptVariant0 {}
 impl Contract for OptVariant0 {}

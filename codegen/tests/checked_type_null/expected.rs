@@ -78,6 +78,7 @@ impl<'de> Deserialize<'de> for Reply {
 }
 impl rt::Members for Reply {
     const MEMBERS: &'static [&'static str] = &["result"];
+    const REQUIRED: &'static [&'static str] = &["result"];
 }
 impl rt::Sealed for Reply {}
 impl Contract for Reply {}

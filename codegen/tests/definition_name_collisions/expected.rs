@@ -66,6 +66,7 @@ impl<'de> Deserialize<'de> for FooBar2 {
 }
 impl rt::Members for FooBar2 {
     const MEMBERS: &'static [&'static str] = &["snake"];
+    const REQUIRED: &'static [&'static str] = &["snake"];
 }
 impl rt::Sealed for FooBar2 {}
 impl Contract for FooBar2 {}
@@ -130,6 +131,7 @@ impl<'de> Deserialize<'de> for FooBar {
 }
 impl rt::Members for FooBar {
     const MEMBERS: &'static [&'static str] = &["pascal"];
+    const REQUIRED: &'static [&'static str] = &["pascal"];
 }
 impl rt::Sealed for FooBar {}
 impl Contract for FooBar {}

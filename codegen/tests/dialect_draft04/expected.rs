@@ -103,6 +103,7 @@ impl<'de> Deserialize<'de> for Service {
 }
 impl rt::Members for Service {
     const MEMBERS: &'static [&'static str] = &["port"];
+    const REQUIRED: &'static [&'static str] = &["port"];
 }
 impl rt::Sealed for Service {}
 impl Contract for Service {}

@@ -131,6 +131,7 @@ impl<'de> Deserialize<'de> for Cat {
 }
 impl rt::Members for Cat {
     const MEMBERS: &'static [&'static str] = &["kind", "lives"];
+    const REQUIRED: &'static [&'static str] = &["kind"];
 }
 impl rt::Sealed for Cat {}
 impl Contract for Cat {}
@@ -207,6 +208,7 @@ impl<'de> Deserialize<'de> for BigDog {
 }
 impl rt::Members for BigDog {
     const MEMBERS: &'static [&'static str] = &["kind", "bark"];
+    const REQUIRED: &'static [&'static str] = &["kind", "bark"];
 }
 impl rt::Sealed for BigDog {}
 impl Contract for BigDog {}

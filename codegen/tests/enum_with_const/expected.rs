@@ -115,6 +115,7 @@ impl<'de> Deserialize<'de> for Header {
 }
 impl rt::Members for Header {
     const MEMBERS: &'static [&'static str] = &["version", "mode"];
+    const REQUIRED: &'static [&'static str] = &["version"];
 }
 impl rt::Sealed for Header {}
 impl Contract for Header {}

@@ -156,6 +156,7 @@ impl<'de> Deserialize<'de> for Config {
 }
 impl rt::Members for Config {
     const MEMBERS: &'static [&'static str] = &["level", "mode"];
+    const REQUIRED: &'static [&'static str] = &["level"];
 }
 impl rt::Sealed for Config {}
 impl Contract for Config {}

@@ -79,6 +79,7 @@ impl<'de> Deserialize<'de> for Server {
 }
 impl rt::Members for Server {
     const MEMBERS: &'static [&'static str] = &["capabilities", "limits"];
+    const REQUIRED: &'static [&'static str] = &["capabilities"];
 }
 impl rt::Sealed for Server {}
 impl Contract for Server {}
@@ -292,6 +293,7 @@ impl<'de> Deserialize<'de> for ServerLimitsItem {
 }
 impl rt::Members for ServerLimitsItem {
     const MEMBERS: &'static [&'static str] = &["name", "max"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for ServerLimitsItem {}
 impl Contract for ServerLimitsItem {}

@@ -129,6 +129,7 @@ impl<'de> Deserialize<'de> for Job {
 }
 impl rt::Members for Job {
     const MEMBERS: &'static [&'static str] = &["priority", "retries"];
+    const REQUIRED: &'static [&'static str] = &["priority"];
 }
 impl rt::Sealed for Job {}
 impl Contract for Job {}

@@ -253,6 +253,7 @@ impl rt::Members for Record {
         "été",
         "bell\u{7}",
     ];
+    const REQUIRED: &'static [&'static str] = &["type", ""];
 }
 impl rt::Sealed for Record {}
 impl Contract for Record {}

@@ -96,6 +96,7 @@ impl<'de> Deserialize<'de> for Sheet {
 }
 impl rt::Members for Sheet {
     const MEMBERS: &'static [&'static str] = &["cells", "totals", "pair"];
+    const REQUIRED: &'static [&'static str] = &["cells"];
 }
 impl rt::Sealed for Sheet {}
 impl Contract for Sheet {}

@@ -107,6 +107,7 @@ impl<'de> Deserialize<'de> for Reading {
 }
 impl rt::Members for Reading {
     const MEMBERS: &'static [&'static str] = &["value", "values", "scale", "count"];
+    const REQUIRED: &'static [&'static str] = &["value"];
 }
 impl rt::Sealed for Reading {}
 impl Contract for Reading {}

@@ -182,6 +182,7 @@ impl<'de> Deserialize<'de> for A2 {
 }
 impl rt::Members for A2 {
     const MEMBERS: &'static [&'static str] = &["a"];
+    const REQUIRED: &'static [&'static str] = &["a"];
 }
 impl rt::Sealed for A2 {}
 impl Contract for A2 {}
@@ -239,6 +240,7 @@ impl<'de> Deserialize<'de> for B {
 }
 impl rt::Members for B {
     const MEMBERS: &'static [&'static str] = &["b"];
+    const REQUIRED: &'static [&'static str] = &["b"];
 }
 impl rt::Sealed for B {}
 impl Contract for B {}

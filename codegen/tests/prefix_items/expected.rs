@@ -208,6 +208,7 @@ impl<'de> Deserialize<'de> for Segment {
 }
 impl rt::Members for Segment {
     const MEMBERS: &'static [&'static str] = &["from", "to"];
+    const REQUIRED: &'static [&'static str] = &["from", "to"];
 }
 impl rt::Sealed for Segment {}
 impl Contract for Segment {}

@@ -93,6 +93,7 @@ impl<'de> Deserialize<'de> for Node {
 }
 impl rt::Members for Node {
     const MEMBERS: &'static [&'static str] = &["name", "children", "parent"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Node {}
 impl Contract for Node {}
@@ -204,6 +205,7 @@ impl<'de> Deserialize<'de> for ExprNeg {
 }
 impl rt::Members for ExprNeg {
     const MEMBERS: &'static [&'static str] = &["op", "arg"];
+    const REQUIRED: &'static [&'static str] = &["op", "arg"];
 }
 impl rt::Sealed for ExprNeg {}
 impl Contract for ExprNeg {}

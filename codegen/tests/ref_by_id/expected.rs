@@ -79,6 +79,7 @@ impl<'de> Deserialize<'de> for Money {
 }
 impl rt::Members for Money {
     const MEMBERS: &'static [&'static str] = &["amount", "currency"];
+    const REQUIRED: &'static [&'static str] = &["amount", "currency"];
 }
 impl rt::Sealed for Money {}
 impl Contract for Money {}
@@ -156,6 +157,7 @@ impl<'de> Deserialize<'de> for Order {
 }
 impl rt::Members for Order {
     const MEMBERS: &'static [&'static str] = &["total", "tip"];
+    const REQUIRED: &'static [&'static str] = &["total"];
 }
 impl rt::Sealed for Order {}
 impl Contract for Order {}

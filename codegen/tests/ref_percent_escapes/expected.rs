@@ -205,6 +205,7 @@ impl<'de> Deserialize<'de> for Line {
 }
 impl rt::Members for Line {
     const MEMBERS: &'static [&'static str] = &["price", "discount", "code"];
+    const REQUIRED: &'static [&'static str] = &["price"];
 }
 impl rt::Sealed for Line {}
 impl Contract for Line {}

@@ -286,6 +286,7 @@ impl<'de> Deserialize<'de> for UserItem {
 }
 impl rt::Members for UserItem {
     const MEMBERS: &'static [&'static str] = &["n"];
+    const REQUIRED: &'static [&'static str] = &["n"];
 }
 impl rt::Sealed for UserItem {}
 impl Contract for UserItem {}

@@ -93,6 +93,7 @@ impl<'de> Deserialize<'de> for Config {
 }
 impl rt::Members for Config {
     const MEMBERS: &'static [&'static str] = &["name", "port", "fallback"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Config {}
 impl Contract for Config {}

@@ -194,6 +194,7 @@ impl<'de> Deserialize<'de> for Labels {
 }
 impl rt::Members for Labels {
     const MEMBERS: &'static [&'static str] = &["name", "tag", "code"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Labels {}
 impl Contract for Labels {}

@@ -135,6 +135,7 @@ impl<'de> Deserialize<'de> for Circle {
 }
 impl rt::Members for Circle {
     const MEMBERS: &'static [&'static str] = &["kind", "radius"];
+    const REQUIRED: &'static [&'static str] = &["kind", "radius"];
 }
 impl rt::Sealed for Circle {}
 impl Contract for Circle {}
@@ -211,6 +212,7 @@ impl<'de> Deserialize<'de> for Square {
 }
 impl rt::Members for Square {
     const MEMBERS: &'static [&'static str] = &["kind", "side"];
+    const REQUIRED: &'static [&'static str] = &["kind", "side"];
 }
 impl rt::Sealed for Square {}
 impl Contract for Square {}

@@ -121,6 +121,7 @@ impl<'de> Deserialize<'de> for PingRequest {
 }
 impl rt::Members for PingRequest {
     const MEMBERS: &'static [&'static str] = &["method"];
+    const REQUIRED: &'static [&'static str] = &["method"];
 }
 impl rt::Sealed for PingRequest {}
 impl Contract for PingRequest {}
@@ -197,6 +198,7 @@ impl<'de> Deserialize<'de> for CallRequest {
 }
 impl rt::Members for CallRequest {
     const MEMBERS: &'static [&'static str] = &["method", "params"];
+    const REQUIRED: &'static [&'static str] = &["method", "params"];
 }
 impl rt::Sealed for CallRequest {}
 impl Contract for CallRequest {}
@@ -261,6 +263,7 @@ impl<'de> Deserialize<'de> for CallParams {
 }
 impl rt::Members for CallParams {
     const MEMBERS: &'static [&'static str] = &["name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for CallParams {}
 impl Contract for CallParams {}

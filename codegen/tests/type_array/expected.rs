@@ -135,6 +135,7 @@ impl<'de> Deserialize<'de> for Entry {
 }
 impl rt::Members for Entry {
     const MEMBERS: &'static [&'static str] = &["id", "label", "note"];
+    const REQUIRED: &'static [&'static str] = &["id", "label"];
 }
 impl rt::Sealed for Entry {}
 impl Contract for Entry {}

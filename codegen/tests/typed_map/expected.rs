@@ -113,6 +113,7 @@ impl<'de> Deserialize<'de> for Package {
 }
 impl rt::Members for Package {
     const MEMBERS: &'static [&'static str] = &["name", "dependencies", "env"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Package {}
 impl Contract for Package {}
@@ -177,6 +178,7 @@ impl<'de> Deserialize<'de> for Dependency {
 }
 impl rt::Members for Dependency {
     const MEMBERS: &'static [&'static str] = &["version"];
+    const REQUIRED: &'static [&'static str] = &["version"];
 }
 impl rt::Sealed for Dependency {}
 impl Contract for Dependency {}

@@ -220,6 +220,7 @@ impl<'de> Deserialize<'de> for Source {
 }
 impl rt::Members for Source {
     const MEMBERS: &'static [&'static str] = &["name"];
+    const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Source {}
 impl Contract for Source {}

@@ -145,6 +145,7 @@ impl<'de> Deserialize<'de> for ReadingVariant0 {
 }
 impl rt::Members for ReadingVariant0 {
     const MEMBERS: &'static [&'static str] = &["value"];
+    const REQUIRED: &'static [&'static str] = &["value"];
 }
 impl rt::Sealed for ReadingVariant0 {}
 impl Contract for ReadingVariant0 {}
