@@ -249,7 +249,8 @@ impl Builder {
 
     /// Generates `definition` as the Rust type `rust_type` (`String`, `u64`, `Value`, a path)
     /// instead of a type of its own; what the type cannot carry is left to a validator of the
-    /// user's. Repeatable.
+    /// user's. Repeatable. A `rust_type` that does not parse as a Rust type is
+    /// [`PipelineError::NotARustType`] when generating.
     #[must_use]
     pub fn replace(mut self, definition: impl Into<String>, rust_type: impl Into<String>) -> Self {
         self.replacements
@@ -396,6 +397,16 @@ impl Builder {
                 });
             }
         }
+        for (definition, rust_type) in &self.replacements {
+            if let Err(why) = syn::parse_str::<syn::Type>(rust_type) {
+                return Err(PipelineError::NotARustType {
+                    family: self.name.clone(),
+                    definition: definition.clone(),
+                    rust_type: rust_type.clone(),
+                    why: why.to_string(),
+                });
+            }
+        }
         let roots: Option<Vec<&str>> = self
             .roots
             .as_ref()
@@ -406,6 +417,11 @@ impl Builder {
             .map(|(d, t)| (d.as_str(), t.as_str()))
             .collect();
         let open_unions: Vec<&str> = self.open_unions.iter().map(String::as_str).collect();
+        if normalized.defs.is_empty() {
+            return Err(PipelineError::NothingToGenerate {
+                family: self.name.clone(),
+            });
+        }
         let options = model::build::Options {
             roots: roots.as_deref(),
             replacements: &replacements,
@@ -685,5 +701,53 @@ mod tests {
             .replace("Kind", "String")
             .generate()
             .is_ok());
+    }
+
+    #[test]
+    fn a_schema_with_nothing_to_generate_says_so() {
+        let error = Builder::from_text("o.json", r#"{"type": "string"}"#)
+            .generate_root(false)
+            .generate()
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "family `user`: the schema has no definitions (`$defs`, `definitions`) and its root is not generated (`generate_root(false)`): the module would be empty"
+        );
+        assert!(Builder::from_text("o.json", r#"{"type": "string"}"#)
+            .generate()
+            .is_ok());
+    }
+
+    #[test]
+    fn a_replacement_that_is_not_a_rust_type_is_refused() {
+        let schema = r#"{"title": "Order", "type": "object", "$defs": {"Kind": {"enum": ["a"]}}}"#;
+        let error = Builder::from_text("o.json", schema)
+            .replace("Kind", "my kind!")
+            .generate()
+            .unwrap_err();
+        assert!(
+            matches!(&error, BuilderError::Pipeline(PipelineError::NotARustType { definition, rust_type, .. })
+                if definition == "Kind" && rust_type == "my kind!"),
+            "{error:?}"
+        );
+        assert!(
+            error.to_string().starts_with(
+                "family `user`: `replace` gives `Kind` the type `my kind!`, which is not a Rust type: "
+            ),
+            "{error}"
+        );
+        for fine in [
+            "crate::kinds::Kind",
+            "Vec<String>",
+            "std::collections::BTreeMap<String, u8>",
+        ] {
+            assert!(
+                Builder::from_text("o.json", schema)
+                    .replace("Kind", fine)
+                    .generate()
+                    .is_ok(),
+                "{fine}"
+            );
+        }
     }
 }

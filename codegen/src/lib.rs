@@ -54,6 +54,29 @@ pub enum PipelineError {
         /// The name it was given.
         name: String,
     },
+    /// Nothing to generate: no definitions, and the root schema not generated
+    /// ([`Builder::generate_root`] off, or a root with no shape of its own).
+    #[error(
+        "family `{family}`: the schema has no definitions (`$defs`, `definitions`) and its root is not generated (`generate_root(false)`): the module would be empty"
+    )]
+    NothingToGenerate {
+        /// The family (the preset's name, `user` for a user's schema).
+        family: String,
+    },
+    /// A [`Builder::replace`] type that is not a Rust type (the module would not compile).
+    #[error(
+        "family `{family}`: `replace` gives `{definition}` the type `{rust_type}`, which is not a Rust type: {why}"
+    )]
+    NotARustType {
+        /// The family (the preset's name, `user` for a user's schema).
+        family: String,
+        /// The definition replaced.
+        definition: String,
+        /// The type given.
+        rust_type: String,
+        /// What the Rust parser says.
+        why: String,
+    },
     /// A construct the model cannot express.
     #[error("family `{family}`: {source}")]
     Model {

@@ -34,6 +34,17 @@ pub enum LoadError {
         /// The parse error (line and column).
         source: serde_json::Error,
     },
+    /// A number of the document is past the range of a 64-bit float, which the pipeline reads
+    /// a schema's numbers as (the document is JSON; the limit is the pipeline's).
+    #[error("`{path}`: the number ending at line {line}, column {column} is past the range of a 64-bit float (about 1.8e308), which a schema's numbers are read as")]
+    NumberOutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the number.
+        line: usize,
+        /// 1-based column of its last character.
+        column: usize,
+    },
     /// The document is not a JSON Schema: neither an object nor a boolean.
     #[error("`{path}` is not a JSON Schema: its root is neither an object nor a boolean")]
     NotASchema {
@@ -48,7 +59,8 @@ pub enum LoadError {
 ///
 /// # Errors
 /// [`LoadError::Read`] when the file cannot be read, [`LoadError::Parse`] when it is not JSON,
-/// [`LoadError::NotASchema`] when its root is neither an object nor a boolean.
+/// [`LoadError::NumberOutOfRange`] for a number past a 64-bit float, [`LoadError::NotASchema`]
+/// when its root is neither an object nor a boolean.
 pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
         path: path.to_owned(),
@@ -60,11 +72,21 @@ pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
 /// [`load`] of a file's text already read.
 ///
 /// # Errors
-/// [`LoadError::Parse`] and [`LoadError::NotASchema`], as [`load`].
+/// As [`load`], but for reading.
 pub fn parse(path: &Path, text: String) -> Result<SchemaFile, LoadError> {
-    let value: Value = serde_json::from_str(&text).map_err(|source| LoadError::Parse {
-        path: path.to_owned(),
-        source,
+    let value: Value = serde_json::from_str(&text).map_err(|source| {
+        if source.to_string().starts_with("number out of range") {
+            LoadError::NumberOutOfRange {
+                path: path.to_owned(),
+                line: source.line(),
+                column: source.column(),
+            }
+        } else {
+            LoadError::Parse {
+                path: path.to_owned(),
+                source,
+            }
+        }
     })?;
     if !value.is_object() && !value.is_boolean() {
         return Err(LoadError::NotASchema {
@@ -76,4 +98,26 @@ pub fn parse(path: &Path, text: String) -> Result<SchemaFile, LoadError> {
         value,
         text,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, LoadError};
+    use std::path::Path;
+
+    #[test]
+    fn a_number_past_a_float_is_named_as_the_pipelines_limit_not_as_bad_json() {
+        let text = "{\n  \"maximum\": 1e400\n}".to_owned();
+        let error = parse(Path::new("big.json"), text).unwrap_err();
+        assert!(
+            matches!(error, LoadError::NumberOutOfRange { line: 2, .. }),
+            "{error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            "`big.json`: the number ending at line 2, column 18 is past the range of a 64-bit float (about 1.8e308), which a schema's numbers are read as"
+        );
+        let error = parse(Path::new("bad.json"), "{".to_owned()).unwrap_err();
+        assert!(matches!(error, LoadError::Parse { .. }), "{error:?}");
+    }
 }
