@@ -4,6 +4,7 @@
 //!   place;
 //! - `refs` (feature `refs`): a `$ref` resolved against its base URI, the one rule of every crate;
 //! - [`versions`]: the protocol versions whose official schemas the crates hold, one list;
+//! - [`text`]: JSON text as written, without its layout ([`text::minify`]);
 //! - `diff` (feature `diff`): what changed between two versions of a schema document (or of two
 //!   bundles of them), each change classified for old producers talking to new consumers and the
 //!   other way round; what `toolcall schemas diff` prints.
@@ -21,4 +22,5 @@ pub mod pointer;
 #[cfg(feature = "refs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "refs")))]
 pub mod refs;
+pub mod text;
 pub mod versions;

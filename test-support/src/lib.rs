@@ -114,27 +114,5 @@ fn main() {{
     main
 }
 
-/// The JSON text `text` without the whitespace between tokens (strings and numbers as written).
-#[must_use]
-pub fn minify(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in text.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
-}
+/// The JSON text without its layout, as the harnesses compare instances.
+pub use toolcall_schema::text::minify;

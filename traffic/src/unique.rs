@@ -234,11 +234,13 @@ impl<'w, 'de, D> Watch<'w, 'de, D> {
 /// The newtype name serde_json's `RawValue` asks for: its text cannot be watched.
 const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
-macro_rules! forward_watched {
-    ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
+/// The `Deserializer` methods of an adapter holding `de` and `watcher`, each forwarding to
+/// `de` with the visitor wrapped in `$wrapper { visitor, watcher }`.
+macro_rules! forward_wrapped {
+    ($wrapper:ident: $($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
         $(
             fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
-                self.de.$method($($arg,)* Watched { visitor, watcher: self.watcher })
+                self.de.$method($($arg,)* $wrapper { visitor, watcher: self.watcher })
             }
         )*
     };
@@ -247,8 +249,8 @@ macro_rules! forward_watched {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<'_, 'de, D> {
     type Error = D::Error;
 
-    forward_watched! {
-        deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(),
+    forward_wrapped! {
+        Watched: deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(),
         deserialize_i32(), deserialize_i64(), deserialize_i128(), deserialize_u8(),
         deserialize_u16(), deserialize_u32(), deserialize_u64(), deserialize_u128(),
         deserialize_f32(), deserialize_f64(), deserialize_char(), deserialize_str(),
@@ -460,21 +462,11 @@ struct NameDe<'w, 'de, D> {
     watcher: &'w Watcher<'de>,
 }
 
-macro_rules! forward_named {
-    ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
-                self.de.$method($($arg,)* Named { visitor, watcher: self.watcher })
-            }
-        )*
-    };
-}
-
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for NameDe<'_, 'de, D> {
     type Error = D::Error;
 
-    forward_named! {
-        deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(),
+    forward_wrapped! {
+        Named: deserialize_any(), deserialize_bool(), deserialize_i8(), deserialize_i16(),
         deserialize_i32(), deserialize_i64(), deserialize_i128(), deserialize_u8(),
         deserialize_u16(), deserialize_u32(), deserialize_u64(), deserialize_u128(),
         deserialize_f32(), deserialize_f64(), deserialize_char(), deserialize_str(),

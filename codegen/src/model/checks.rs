@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
+use toolcall_schema::text::minify;
 
 use crate::pointer;
 
@@ -102,32 +103,6 @@ pub struct Document {
     pub targets: std::collections::BTreeMap<String, String>,
     /// `format` asserted.
     pub assert_formats: bool,
-}
-
-/// The JSON text `text` without whitespace between tokens (strings and numbers as written).
-#[must_use]
-pub fn minify(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in text.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The folder that serves the files the relative `$ref`s of a document without `$id` name.
