@@ -40,6 +40,8 @@ pub struct Builder {
     generate_root: bool,
     replacements: Vec<(String, String)>,
     open_unions: Vec<String>,
+    /// `(requests, results)` definitions.
+    paired_results: Vec<(String, String)>,
     forward_compatible: bool,
     keep_unknown_members: bool,
     null_as_absent: bool,
@@ -103,6 +105,7 @@ impl Builder {
             generate_root: true,
             replacements: Vec::new(),
             open_unions: Vec::new(),
+            paired_results: Vec::new(),
             forward_compatible: false,
             keep_unknown_members: true,
             null_as_absent: false,
@@ -241,6 +244,32 @@ impl Builder {
         self
     }
 
+    /// Pairs the result union `results` with the union `requests` of the requests it answers,
+    /// told apart by a tag member (MCP: `paired_results("ClientRequest", "ServerResult")`, tag
+    /// `method`). Generates:
+    /// - `results::decode_for(tag_value, json)`, which decodes a result straight into the branch
+    ///   that answers the request with that tag value, in one pass, and falls back to the
+    ///   ordinary decode of the whole union when the tag value has no branch or the branch
+    ///   refuses the value: it accepts exactly what `decode::<results>` accepts;
+    /// - `requests::<tag>(&self)` (`method()`), the tag value of a request, when every branch
+    ///   of the union has one.
+    ///
+    /// Which branch answers which request is read from the schema's names: the request type
+    /// `XRequest` is answered by the branch of type `XResult` (no branch when `XResult` is a
+    /// type but not a branch of `results`); a request with no `XResult` type by the branch of
+    /// the type `EmptyResult` stands for (MCP's `ping`, `resources/subscribe`...), if the
+    /// schema has one. Repeatable. Both must name definitions; `requests` must be a union told
+    /// apart by a tag member, `results` a union.
+    #[must_use]
+    pub fn paired_results(
+        mut self,
+        requests: impl Into<String>,
+        results: impl Into<String>,
+    ) -> Self {
+        self.paired_results.push((requests.into(), results.into()));
+        self
+    }
+
     /// Generates `definition` as the Rust type `rust_type` (`String`, `u64`, `Value`, a path)
     /// instead of a type of its own; what the type cannot carry is left to a validator of the
     /// user's. Repeatable.
@@ -359,7 +388,13 @@ impl Builder {
             .open_unions
             .iter()
             .map(|name| ("open_union", name))
-            .chain(self.replacements.iter().map(|(name, _)| ("replace", name)));
+            .chain(self.replacements.iter().map(|(name, _)| ("replace", name)))
+            .chain(
+                self.paired_results
+                    .iter()
+                    .flat_map(|(requests, results)| [requests, results])
+                    .map(|name| ("paired_results", name)),
+            );
         for (setting, name) in named {
             if !normalized.defs.contains_key(name) {
                 return Err(PipelineError::UnknownDefinition {
@@ -379,6 +414,11 @@ impl Builder {
             .map(|(d, t)| (d.as_str(), t.as_str()))
             .collect();
         let open_unions: Vec<&str> = self.open_unions.iter().map(String::as_str).collect();
+        let paired_results: Vec<(&str, &str)> = self
+            .paired_results
+            .iter()
+            .map(|(requests, results)| (requests.as_str(), results.as_str()))
+            .collect();
         let options = model::build::Options {
             roots: roots.as_deref(),
             replacements: &replacements,
@@ -387,6 +427,7 @@ impl Builder {
             null_as_absent: self.null_as_absent,
             unknown_enum_as_other: self.unknown_enum_as_other,
             checks: source,
+            paired_results: &paired_results,
         };
         model::build::build(&normalized.defs, &normalized.origins, &options).map_err(|source| {
             PipelineError::Model {
