@@ -12,8 +12,9 @@ use crate::decode::{decode, DecodeError, Decoded};
 /// accepts whenever `T` refuses no value `U`'s branch `T` takes.
 ///
 /// # Errors
-/// An input over a limit: the limit error. Refused by both `T` and `U`: `T`'s error, which
-/// names the member that failed (the union's names only the union).
+/// An input over a limit: the limit error (also when only the union's decode meets it). Refused
+/// by both `T` and `U`: `T`'s error, which names the member that failed (the union's names only
+/// the union).
 pub fn decode_paired<U, T>(json: &[u8], wrap: fn(T) -> U) -> Result<Decoded<U>, DecodeError>
 where
     U: DeserializeOwned,
@@ -26,7 +27,14 @@ where
         }),
         // The same limits apply to the union.
         Err(error) if error.limit.is_some() => Err(error),
-        Err(error) => decode::<U>(json).map_err(|_| error),
+        Err(error) => decode::<U>(json).map_err(|union| {
+            // serde_json's depth guard, met while buffering the union.
+            if union.limit.is_some() {
+                union
+            } else {
+                error
+            }
+        }),
     }
 }
 
