@@ -688,4 +688,106 @@ mod tests {
             .generate()
             .is_ok());
     }
+
+    /// Requests told apart by `method` and results by shape, MCP's way.
+    const PAIRED: &str = r##"{
+        "$defs": {
+            "PingRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "ping"}}},
+            "ListThingsRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "things/list"}}},
+            "GoneRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "gone"}}},
+            "Requests": {"anyOf": [{"$ref": "#/$defs/PingRequest"},
+                {"$ref": "#/$defs/ListThingsRequest"}, {"$ref": "#/$defs/GoneRequest"}]},
+            "Result": {"type": "object", "properties": {"_meta": {"type": "object"}}},
+            "EmptyResult": {"$ref": "#/$defs/Result"},
+            "ListThingsResult": {"type": "object", "required": ["things"],
+                "properties": {"things": {"type": "array", "items": {"type": "string"}}}},
+            "GoneResult": {"type": "object", "properties": {"at": {"type": "string"}}},
+            "Results": {"anyOf": [{"$ref": "#/$defs/Result"},
+                {"$ref": "#/$defs/ListThingsResult"}]}
+        }
+    }"##;
+
+    #[test]
+    fn paired_results_pair_each_method_with_its_branch() {
+        let builder = Builder::from_text("p.json", PAIRED)
+            .check_assertions(false)
+            .paired_results("Requests", "Results");
+        let model = builder.model().unwrap();
+        let pair =
+            |value: &str, request: &str, result: Option<&str>, empty: bool| crate::model::Pair {
+                value: value.to_owned(),
+                request: request.to_owned(),
+                result: result.map(str::to_owned),
+                empty,
+            };
+        assert_eq!(
+            model.pairings,
+            [crate::model::Pairing {
+                requests: "Requests".to_owned(),
+                results: "Results".to_owned(),
+                tag: "method".to_owned(),
+                pairs: vec![
+                    // No `PingResult`: the branch of `EmptyResult`'s type.
+                    pair("ping", "PingRequest", Some("Result"), true),
+                    pair(
+                        "things/list",
+                        "ListThingsRequest",
+                        Some("ListThingsResult"),
+                        false
+                    ),
+                    // `GoneResult` is a type but no branch: left to the union.
+                    pair("gone", "GoneRequest", None, false),
+                ],
+            }]
+        );
+        let text = builder.generate().unwrap();
+        for expected in [
+            "pub fn decode_for(\n        method: &str,\n        json: &[u8],\n    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {",
+            "\"ping\" => rt::decode_paired(json, Self::Result),",
+            "\"things/list\" => rt::decode_paired(json, Self::ListThingsResult),",
+            "_ => rt::decode_union(json),",
+            "with no branch of their own here (`gone`)",
+            "pub fn method(&self) -> &'static str {",
+            "Self::Gone(_) => \"gone\",",
+        ] {
+            assert!(text.contains(expected), "{expected}\n{text}");
+        }
+        // Without the setting, neither function.
+        let plain = Builder::from_text("p.json", PAIRED)
+            .check_assertions(false)
+            .generate()
+            .unwrap();
+        assert!(!plain.contains("decode_for") && !plain.contains("fn method"));
+    }
+
+    #[test]
+    fn paired_results_refuse_what_cannot_pair() {
+        for (requests, results, message) in [
+            (
+                "Requests",
+                "Nope",
+                "family `user`: `paired_results` names `Nope`, which is not a definition of the schema",
+            ),
+            (
+                "Results",
+                "Results",
+                "`p.json`: definition `Results`: `paired_results` needs a union told apart by a tag member for the requests at `/$defs/Results`",
+            ),
+            (
+                "Requests",
+                "Result",
+                "`p.json`: definition `Result`: `paired_results` needs a union for the results at `/$defs/Result`",
+            ),
+        ] {
+            let error = Builder::from_text("p.json", PAIRED)
+                .check_assertions(false)
+                .paired_results(requests, results)
+                .generate()
+                .unwrap_err();
+            assert_eq!(error.to_string(), message);
+        }
+    }
 }

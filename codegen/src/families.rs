@@ -191,4 +191,31 @@ mod tests {
             );
         }
     }
+
+    /// Each MCP preset pairs `ServerRequest` with `ClientResult` exactly when its schema has a
+    /// `ServerRequest`, and every method of each request union gets a branch.
+    #[test]
+    fn every_mcp_preset_pairs_the_request_unions_its_schema_has() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for preset in &PRESETS[3..] {
+            let text = std::fs::read_to_string(root.join(preset.schemas[0])).unwrap();
+            let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let defs = schema
+                .get("$defs")
+                .or_else(|| schema.get("definitions"))
+                .unwrap();
+            let model = preset.in_repo(&root).model().unwrap();
+            let paired: Vec<&str> = model.pairings.iter().map(|p| p.requests.as_str()).collect();
+            let mut expected = vec!["ClientRequest"];
+            if defs.get("ServerRequest").is_some() {
+                expected.push("ServerRequest");
+            }
+            assert_eq!(paired, expected, "{}", preset.name);
+            for pairing in &model.pairings {
+                for pair in &pairing.pairs {
+                    assert!(pair.result.is_some(), "{}: {}", preset.name, pair.value);
+                }
+            }
+        }
+    }
 }
