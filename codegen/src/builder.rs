@@ -40,6 +40,8 @@ pub struct Builder {
     generate_root: bool,
     replacements: Vec<(String, String)>,
     open_unions: Vec<String>,
+    /// `(requests, results)` definitions.
+    paired_results: Vec<(String, String)>,
     forward_compatible: bool,
     keep_unknown_members: bool,
     null_as_absent: bool,
@@ -103,6 +105,7 @@ impl Builder {
             generate_root: true,
             replacements: Vec::new(),
             open_unions: Vec::new(),
+            paired_results: Vec::new(),
             forward_compatible: false,
             keep_unknown_members: true,
             null_as_absent: false,
@@ -247,6 +250,32 @@ impl Builder {
         self
     }
 
+    /// Pairs the result union `results` with the union `requests` of the requests it answers,
+    /// told apart by a tag member (MCP: `paired_results("ClientRequest", "ServerResult")`, tag
+    /// `method`). Generates:
+    /// - `results::decode_for(tag_value, json)`, which decodes a result straight into the branch
+    ///   that answers the request with that tag value, in one pass, and falls back to the
+    ///   ordinary decode of the whole union when the tag value has no branch or the branch
+    ///   refuses the value: it accepts exactly what `decode::<results>` accepts;
+    /// - `requests::<tag>(&self)` (`method()`), the tag value of a request, when every branch
+    ///   of the union has one.
+    ///
+    /// Which branch answers which request is read from the schema's names: the request type
+    /// `XRequest` is answered by the branch of type `XResult` (no branch when `XResult` is a
+    /// type but not a branch of `results`); a request with no `XResult` type by the branch of
+    /// the type `EmptyResult` stands for (MCP's `ping`, `resources/subscribe`...), if the
+    /// schema has one. Repeatable. Both must name definitions; `requests` must be a union told
+    /// apart by a tag member, `results` a union.
+    #[must_use]
+    pub fn paired_results(
+        mut self,
+        requests: impl Into<String>,
+        results: impl Into<String>,
+    ) -> Self {
+        self.paired_results.push((requests.into(), results.into()));
+        self
+    }
+
     /// Generates `definition` as the Rust type `rust_type` (`String`, `u64`, `Value`, a path)
     /// instead of a type of its own; what the type cannot carry is left to a validator of the
     /// user's. Repeatable. A `rust_type` that does not parse as a Rust type is
@@ -387,7 +416,13 @@ impl Builder {
             .open_unions
             .iter()
             .map(|name| ("open_union", name))
-            .chain(self.replacements.iter().map(|(name, _)| ("replace", name)));
+            .chain(self.replacements.iter().map(|(name, _)| ("replace", name)))
+            .chain(
+                self.paired_results
+                    .iter()
+                    .flat_map(|(requests, results)| [requests, results])
+                    .map(|name| ("paired_results", name)),
+            );
         for (setting, name) in named {
             if !normalized.defs.contains_key(name) {
                 return Err(PipelineError::UnknownDefinition {
@@ -422,6 +457,11 @@ impl Builder {
                 family: self.name.clone(),
             });
         }
+        let paired_results: Vec<(&str, &str)> = self
+            .paired_results
+            .iter()
+            .map(|(requests, results)| (requests.as_str(), results.as_str()))
+            .collect();
         let options = model::build::Options {
             roots: roots.as_deref(),
             replacements: &replacements,
@@ -430,6 +470,7 @@ impl Builder {
             null_as_absent: self.null_as_absent,
             unknown_enum_as_other: self.unknown_enum_as_other,
             checks: source,
+            paired_results: &paired_results,
         };
         model::build::build(&normalized.defs, &normalized.origins, &options).map_err(|source| {
             PipelineError::Model {
@@ -748,6 +789,108 @@ mod tests {
                     .is_ok(),
                 "{fine}"
             );
+        }
+    }
+
+    /// Requests told apart by `method` and results by shape, MCP's way.
+    const PAIRED: &str = r##"{
+        "$defs": {
+            "PingRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "ping"}}},
+            "ListThingsRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "things/list"}}},
+            "GoneRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "gone"}}},
+            "Requests": {"anyOf": [{"$ref": "#/$defs/PingRequest"},
+                {"$ref": "#/$defs/ListThingsRequest"}, {"$ref": "#/$defs/GoneRequest"}]},
+            "Result": {"type": "object", "properties": {"_meta": {"type": "object"}}},
+            "EmptyResult": {"$ref": "#/$defs/Result"},
+            "ListThingsResult": {"type": "object", "required": ["things"],
+                "properties": {"things": {"type": "array", "items": {"type": "string"}}}},
+            "GoneResult": {"type": "object", "properties": {"at": {"type": "string"}}},
+            "Results": {"anyOf": [{"$ref": "#/$defs/Result"},
+                {"$ref": "#/$defs/ListThingsResult"}]}
+        }
+    }"##;
+
+    #[test]
+    fn paired_results_pair_each_method_with_its_branch() {
+        let builder = Builder::from_text("p.json", PAIRED)
+            .check_assertions(false)
+            .paired_results("Requests", "Results");
+        let model = builder.model().unwrap();
+        let pair =
+            |value: &str, request: &str, result: Option<&str>, empty: bool| crate::model::Pair {
+                value: value.to_owned(),
+                request: request.to_owned(),
+                result: result.map(str::to_owned),
+                empty,
+            };
+        assert_eq!(
+            model.pairings,
+            [crate::model::Pairing {
+                requests: "Requests".to_owned(),
+                results: "Results".to_owned(),
+                tag: "method".to_owned(),
+                pairs: vec![
+                    // No `PingResult`: the branch of `EmptyResult`'s type.
+                    pair("ping", "PingRequest", Some("Result"), true),
+                    pair(
+                        "things/list",
+                        "ListThingsRequest",
+                        Some("ListThingsResult"),
+                        false
+                    ),
+                    // `GoneResult` is a type but no branch: left to the union.
+                    pair("gone", "GoneRequest", None, false),
+                ],
+            }]
+        );
+        let text = builder.generate().unwrap();
+        for expected in [
+            "pub fn decode_for(\n        method: &str,\n        json: &[u8],\n    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {",
+            "\"ping\" => rt::decode_paired(json, Self::Result),",
+            "\"things/list\" => rt::decode_paired(json, Self::ListThingsResult),",
+            "_ => rt::decode_union(json),",
+            "with no branch of their own here (`gone`)",
+            "pub fn method(&self) -> &'static str {",
+            "Self::Gone(_) => \"gone\",",
+        ] {
+            assert!(text.contains(expected), "{expected}\n{text}");
+        }
+        // Without the setting, neither function.
+        let plain = Builder::from_text("p.json", PAIRED)
+            .check_assertions(false)
+            .generate()
+            .unwrap();
+        assert!(!plain.contains("decode_for") && !plain.contains("fn method"));
+    }
+
+    #[test]
+    fn paired_results_refuse_what_cannot_pair() {
+        for (requests, results, message) in [
+            (
+                "Requests",
+                "Nope",
+                "family `user`: `paired_results` names `Nope`, which is not a definition of the schema",
+            ),
+            (
+                "Results",
+                "Results",
+                "`p.json`: definition `Results`: `paired_results` needs a union told apart by a tag member for the requests at `/$defs/Results`",
+            ),
+            (
+                "Requests",
+                "Result",
+                "`p.json`: definition `Result`: `paired_results` needs a union for the results at `/$defs/Result`",
+            ),
+        ] {
+            let error = Builder::from_text("p.json", PAIRED)
+                .check_assertions(false)
+                .paired_results(requests, results)
+                .generate()
+                .unwrap_err();
+            assert_eq!(error.to_string(), message);
         }
     }
 }

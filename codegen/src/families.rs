@@ -132,12 +132,25 @@ const CANONICAL: Preset = Preset {
 /// setters; members the schema does not define (and `_meta` contents) are kept. A `null` where
 /// the schema does not admit one is refused, as the official SDKs refuse it. The schema's
 /// documentation links are relative to modelcontextprotocol.io.
-fn mcp(builder: Builder) -> Builder {
-    builder
+///
+/// Results carry no tag: `ServerResult` answers a `ClientRequest` and `ClientResult` a
+/// `ServerRequest`, paired by `method` (`ServerResult::decode_for`). 2026-07-28 has no requests
+/// from the server: a server asks for input within a result (`InputRequiredResult`).
+fn mcp(builder: Builder, version: &str) -> Builder {
+    let builder = builder
         .forward_compatible(true)
         .keep_unknown_members(true)
         .doc_site("https://modelcontextprotocol.io")
+        .paired_results("ClientRequest", "ServerResult");
+    if version < NO_SERVER_REQUESTS_FROM {
+        builder.paired_results("ServerRequest", "ClientResult")
+    } else {
+        builder
+    }
 }
+
+/// The first MCP version without `ServerRequest` (versions are dates: they sort as text).
+const NO_SERVER_REQUESTS_FROM: &str = "2026-07-28";
 
 /// Declares [`PRESETS`]: ACP, the route body, the canonical model, then one MCP preset per
 /// version of `toolcall_schema::mcp_versions!` (the one list of protocol versions), oldest first:
@@ -150,7 +163,7 @@ macro_rules! presets {
                 name: $feature,
                 schemas: &[concat!("schema/mcp/", $version, "/schema.json")],
                 output: concat!("generated/mcp/", stringify!($module), ".rs"),
-                settings: mcp,
+                settings: |builder| mcp(builder, $version),
             }
         ),*];
     };
@@ -176,6 +189,33 @@ mod tests {
                     .any(|p| p.schemas == [format!("schema/mcp/{version}/schema.json")]),
                 "{version}"
             );
+        }
+    }
+
+    /// Each MCP preset pairs `ServerRequest` with `ClientResult` exactly when its schema has a
+    /// `ServerRequest`, and every method of each request union gets a branch.
+    #[test]
+    fn every_mcp_preset_pairs_the_request_unions_its_schema_has() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for preset in &PRESETS[3..] {
+            let text = std::fs::read_to_string(root.join(preset.schemas[0])).unwrap();
+            let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let defs = schema
+                .get("$defs")
+                .or_else(|| schema.get("definitions"))
+                .unwrap();
+            let model = preset.in_repo(&root).model().unwrap();
+            let paired: Vec<&str> = model.pairings.iter().map(|p| p.requests.as_str()).collect();
+            let mut expected = vec!["ClientRequest"];
+            if defs.get("ServerRequest").is_some() {
+                expected.push("ServerRequest");
+            }
+            assert_eq!(paired, expected, "{}", preset.name);
+            for pairing in &model.pairings {
+                for pair in &pairing.pairs {
+                    assert!(pair.result.is_some(), "{}: {}", preset.name, pair.value);
+                }
+            }
         }
     }
 }

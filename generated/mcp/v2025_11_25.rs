@@ -3514,6 +3514,32 @@ impl From<CompleteRequest> for ClientRequest {
         Self::CompletionComplete(value)
     }
 }
+impl ClientRequest {
+    /// The `method` of the request: what `ServerResult::decode_for` takes to decode the result
+    /// that answers it.
+    #[must_use]
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Initialize(_) => "initialize",
+            Self::Ping(_) => "ping",
+            Self::ResourcesList(_) => "resources/list",
+            Self::ResourcesTemplatesList(_) => "resources/templates/list",
+            Self::ResourcesRead(_) => "resources/read",
+            Self::ResourcesSubscribe(_) => "resources/subscribe",
+            Self::ResourcesUnsubscribe(_) => "resources/unsubscribe",
+            Self::PromptsList(_) => "prompts/list",
+            Self::PromptsGet(_) => "prompts/get",
+            Self::ToolsList(_) => "tools/list",
+            Self::ToolsCall(_) => "tools/call",
+            Self::TasksGet(_) => "tasks/get",
+            Self::TasksResult(_) => "tasks/result",
+            Self::TasksCancel(_) => "tasks/cancel",
+            Self::TasksList(_) => "tasks/list",
+            Self::LoggingSetLevel(_) => "logging/setLevel",
+            Self::CompletionComplete(_) => "completion/complete",
+        }
+    }
+}
 impl Serialize for ClientRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -3735,6 +3761,43 @@ impl From<ListRootsResult> for ClientResult {
 impl From<ElicitResult> for ClientResult {
     fn from(value: ElicitResult) -> Self {
         Self::ElicitResult(value)
+    }
+}
+impl ClientResult {
+    /// Decodes `json` as the result of the request of `ServerRequest` whose `method` is
+    /// `method`: straight into the branch that answers it (`XResult` for `XRequest`,
+    /// `EmptyResult` for a request with no result type of its own), in one pass, without trying
+    /// the other branches.
+    ///
+    /// When `method` is none of `ServerRequest`, or the branch refuses the value (a
+    /// task-augmented request answered with a `CreateTaskResult`, say), it decodes `json` as
+    /// `toolcall_contracts::decode::<ClientResult>` does: every branch in schema order. So it
+    /// accepts exactly the values `decode` accepts, with the same leniency report; the variant
+    /// differs where several branches take a value and the request names another one than the
+    /// union's rule (a `ping` answered with `{"tools": []}` is `Result` with an unknown
+    /// member).
+    ///
+    /// # Errors
+    /// Input over `decode`'s limits: the limit. Refused by the branch and by the union: the
+    /// branch's error, naming the pointer of the member that failed (the union's error for a
+    /// `method` with no branch).
+    pub fn decode_for(
+        method: &str,
+        json: &[u8],
+    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+        match method {
+            "ping" => rt::decode_paired(json, Self::Result),
+            "tasks/get" => rt::decode_paired(json, Self::GetTaskResult),
+            "tasks/result" => rt::decode_paired(json, Self::GetTaskPayloadResult),
+            "tasks/cancel" => rt::decode_paired(json, Self::CancelTaskResult),
+            "tasks/list" => rt::decode_paired(json, Self::ListTasksResult),
+            "sampling/createMessage" => {
+                rt::decode_paired(json, Self::CreateMessageResult)
+            }
+            "roots/list" => rt::decode_paired(json, Self::ListRootsResult),
+            "elicitation/create" => rt::decode_paired(json, Self::ElicitResult),
+            _ => rt::decode_union(json),
+        }
     }
 }
 impl Serialize for ClientResult {
@@ -19031,6 +19094,23 @@ impl From<ElicitRequest> for ServerRequest {
         Self::ElicitationCreate(value)
     }
 }
+impl ServerRequest {
+    /// The `method` of the request: what `ClientResult::decode_for` takes to decode the result
+    /// that answers it.
+    #[must_use]
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Ping(_) => "ping",
+            Self::TasksGet(_) => "tasks/get",
+            Self::TasksResult(_) => "tasks/result",
+            Self::TasksCancel(_) => "tasks/cancel",
+            Self::TasksList(_) => "tasks/list",
+            Self::SamplingCreateMessage(_) => "sampling/createMessage",
+            Self::RootsList(_) => "roots/list",
+            Self::ElicitationCreate(_) => "elicitation/create",
+        }
+    }
+}
 impl Serialize for ServerRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -19216,6 +19296,50 @@ impl From<ListTasksResult> for ServerResult {
 impl From<CompleteResult> for ServerResult {
     fn from(value: CompleteResult) -> Self {
         Self::CompleteResult(value)
+    }
+}
+impl ServerResult {
+    /// Decodes `json` as the result of the request of `ClientRequest` whose `method` is
+    /// `method`: straight into the branch that answers it (`XResult` for `XRequest`,
+    /// `EmptyResult` for a request with no result type of its own), in one pass, without trying
+    /// the other branches.
+    ///
+    /// When `method` is none of `ClientRequest`, or the branch refuses the value (a
+    /// task-augmented request answered with a `CreateTaskResult`, say), it decodes `json` as
+    /// `toolcall_contracts::decode::<ServerResult>` does: every branch in schema order. So it
+    /// accepts exactly the values `decode` accepts, with the same leniency report; the variant
+    /// differs where several branches take a value and the request names another one than the
+    /// union's rule (a `ping` answered with `{"tools": []}` is `Result` with an unknown
+    /// member).
+    ///
+    /// # Errors
+    /// Input over `decode`'s limits: the limit. Refused by the branch and by the union: the
+    /// branch's error, naming the pointer of the member that failed (the union's error for a
+    /// `method` with no branch).
+    pub fn decode_for(
+        method: &str,
+        json: &[u8],
+    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+        match method {
+            "initialize" => rt::decode_paired(json, Self::InitializeResult),
+            "ping" | "resources/subscribe" | "resources/unsubscribe"
+            | "logging/setLevel" => rt::decode_paired(json, Self::Result),
+            "resources/list" => rt::decode_paired(json, Self::ListResourcesResult),
+            "resources/templates/list" => {
+                rt::decode_paired(json, Self::ListResourceTemplatesResult)
+            }
+            "resources/read" => rt::decode_paired(json, Self::ReadResourceResult),
+            "prompts/list" => rt::decode_paired(json, Self::ListPromptsResult),
+            "prompts/get" => rt::decode_paired(json, Self::GetPromptResult),
+            "tools/list" => rt::decode_paired(json, Self::ListToolsResult),
+            "tools/call" => rt::decode_paired(json, Self::CallToolResult),
+            "tasks/get" => rt::decode_paired(json, Self::GetTaskResult),
+            "tasks/result" => rt::decode_paired(json, Self::GetTaskPayloadResult),
+            "tasks/cancel" => rt::decode_paired(json, Self::CancelTaskResult),
+            "tasks/list" => rt::decode_paired(json, Self::ListTasksResult),
+            "completion/complete" => rt::decode_paired(json, Self::CompleteResult),
+            _ => rt::decode_union(json),
+        }
     }
 }
 impl Serialize for ServerResult {

@@ -2370,6 +2370,25 @@ impl From<CompleteRequest> for ClientRequest {
         Self::CompletionComplete(value)
     }
 }
+impl ClientRequest {
+    /// The `method` of the request: what `ServerResult::decode_for` takes to decode the result
+    /// that answers it.
+    #[must_use]
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::ServerDiscover(_) => "server/discover",
+            Self::ResourcesList(_) => "resources/list",
+            Self::ResourcesTemplatesList(_) => "resources/templates/list",
+            Self::ResourcesRead(_) => "resources/read",
+            Self::SubscriptionsListen(_) => "subscriptions/listen",
+            Self::PromptsList(_) => "prompts/list",
+            Self::PromptsGet(_) => "prompts/get",
+            Self::ToolsList(_) => "tools/list",
+            Self::ToolsCall(_) => "tools/call",
+            Self::CompletionComplete(_) => "completion/complete",
+        }
+    }
+}
 impl Serialize for ClientRequest {
     fn serialize<S: Serializer>(
         &self,
@@ -18308,6 +18327,46 @@ impl From<CallToolResult> for ServerResult {
 impl From<CompleteResult> for ServerResult {
     fn from(value: CompleteResult) -> Self {
         Self::CompleteResult(value)
+    }
+}
+impl ServerResult {
+    /// Decodes `json` as the result of the request of `ClientRequest` whose `method` is
+    /// `method`: straight into the branch that answers it (`XResult` for `XRequest`,
+    /// `EmptyResult` for a request with no result type of its own), in one pass, without trying
+    /// the other branches.
+    ///
+    /// When `method` is none of `ClientRequest`, or the branch refuses the value (a
+    /// task-augmented request answered with a `CreateTaskResult`, say), it decodes `json` as
+    /// `toolcall_contracts::decode::<ServerResult>` does: every branch in schema order. So it
+    /// accepts exactly the values `decode` accepts, with the same leniency report; the variant
+    /// differs where several branches take a value and the request names another one than the
+    /// union's rule.
+    ///
+    /// # Errors
+    /// Input over `decode`'s limits: the limit. Refused by the branch and by the union: the
+    /// branch's error, naming the pointer of the member that failed (the union's error for a
+    /// `method` with no branch).
+    pub fn decode_for(
+        method: &str,
+        json: &[u8],
+    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+        match method {
+            "server/discover" => rt::decode_paired(json, Self::DiscoverResult),
+            "resources/list" => rt::decode_paired(json, Self::ListResourcesResult),
+            "resources/templates/list" => {
+                rt::decode_paired(json, Self::ListResourceTemplatesResult)
+            }
+            "resources/read" => rt::decode_paired(json, Self::ReadResourceResult),
+            "subscriptions/listen" => {
+                rt::decode_paired(json, Self::SubscriptionsListenResult)
+            }
+            "prompts/list" => rt::decode_paired(json, Self::ListPromptsResult),
+            "prompts/get" => rt::decode_paired(json, Self::GetPromptResult),
+            "tools/list" => rt::decode_paired(json, Self::ListToolsResult),
+            "tools/call" => rt::decode_paired(json, Self::CallToolResult),
+            "completion/complete" => rt::decode_paired(json, Self::CompleteResult),
+            _ => rt::decode_union(json),
+        }
     }
 }
 impl Serialize for ServerResult {

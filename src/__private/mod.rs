@@ -9,6 +9,7 @@
 //! - `members`: the members of a struct (duplicates, required members, kept unknown ones);
 //! - `tagged`: unions told apart by a tag member;
 //! - `untagged`: unions told apart by the shape of the value;
+//! - `paired`: a result union decoded as the result of the request it answers (`decode_for`);
 //! - `buffer`: what an untagged union buffers (a `serde_json::Value`, or the raw text);
 //! - `flatten`: writing members of a nested value into the object being written;
 //! - `bounds`: `minimum`, `maxLength`, `multipleOf` and the other bounds a schema declares, and
@@ -27,6 +28,7 @@ pub mod checks;
 pub mod contract;
 pub mod flatten;
 pub mod members;
+pub mod paired;
 pub mod reference;
 mod runtime;
 pub mod seeds;
@@ -34,6 +36,7 @@ pub mod session;
 pub mod tagged;
 pub mod untagged;
 
+pub use crate::decode::{DecodeError, Decoded};
 pub use bounds::{bounded, json_equal, Bounded, Bounds, Check as Bound, Limit, Pattern};
 pub use buffer::{raw, Buffer};
 pub use checks::{
@@ -46,6 +49,7 @@ pub use members::{
     object, optional_constant, presence, required, required_constant, skip_unknown, string, take,
     take_constant, Const, Key, Members,
 };
+pub use paired::{decode_paired, decode_union};
 pub use reference::decode_serde_json;
 pub use runtime::RUNTIME;
 pub use seeds::{

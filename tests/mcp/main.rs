@@ -1,9 +1,10 @@
 //! The generated MCP types: exact JSON both ways (`wire`), the specification's examples
 //! (`examples`) and the other Rust implementations on them (`differential`), and the reference
-//! server's tools as they are (`tools`).
+//! server's tools as they are (`tools`); results decoded by their request's method (`paired`).
 
 mod differential;
 mod examples;
+mod paired;
 mod support;
 mod tools;
 mod wire;

@@ -9,7 +9,7 @@ use super::docs;
 use super::paths::Paths;
 use super::types::{rust_type, seed, static_name, Statics};
 use super::{deserialize_call, Options};
-use crate::model::{Item, Kind, Model, Payload, Select, Ty, Union, Variant};
+use crate::model::{names, Item, Kind, Model, Pairing, Payload, Select, Ty, Union, Variant};
 
 /// The enum `item` and its impls.
 pub fn emit(
@@ -28,11 +28,19 @@ pub fn emit(
         None => untagged(item, u, model, paths, &mut statics),
     };
     let conversions = conversions(item, u, model, paths);
+    let paired = model.pairings.iter().map(|pairing| {
+        let decode_for = (pairing.results == item.name).then(|| decode_for(item, pairing, paths));
+        let tag_of = (pairing.requests == item.name)
+            .then(|| tag_of(item, u, pairing))
+            .flatten();
+        quote!(#decode_for #tag_of)
+    });
     let contract = paths.contract();
     let statics = &statics.items;
     quote! {
         #definition
         #conversions
+        #(#paired)*
         #serialize
         #deserialize
         impl rt::Sealed for #ident {}
@@ -393,4 +401,155 @@ fn untagged(
             }
         }
     }
+}
+
+/// `decode_for(tag_value, json)` on the result union of `pairing`: one arm per branch that
+/// answers some tag values, the whole union for any other value.
+fn decode_for(item: &Item, pairing: &Pairing, paths: &Paths) -> TokenStream {
+    let ident = format_ident!("{}", item.name);
+    let result = paths.name("Result");
+    let (requests, tag) = (&pairing.requests, &pairing.tag);
+    // Tag values by the branch answering them, branches in order of their first tag value.
+    let mut arms: Vec<(&str, Vec<&str>)> = Vec::new();
+    for pair in &pairing.pairs {
+        let Some(branch) = pair.result.as_deref() else {
+            continue;
+        };
+        match arms.iter_mut().find(|(b, _)| *b == branch) {
+            Some((_, values)) => values.push(&pair.value),
+            None => arms.push((branch, vec![&pair.value])),
+        }
+    }
+    let arms = arms.iter().map(|(branch, values)| {
+        let variant = format_ident!("{}", branch);
+        quote!(#(#values)|* => rt::decode_paired(json, Self::#variant),)
+    });
+    let name = &item.name;
+    let unpaired: Vec<&str> = pairing
+        .pairs
+        .iter()
+        .filter(|p| p.result.is_none())
+        .map(|p| p.value.as_str())
+        .collect();
+    let unpaired = if unpaired.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " The {tag} values of `{requests}` with no branch of their own here ({}) take the \
+             ordinary decode at once.",
+            unpaired
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let param = names::field_name(tag);
+    // A request answered by the empty result, if there is one: any object is its result.
+    let empty = pairing.pairs.iter().find(|p| p.empty && p.result.is_some());
+    let example = empty.map_or_else(String::new, |pair| {
+        format!(
+            " (a `{}` answered with `{{\"tools\": []}}` is `{}` with an unknown member)",
+            pair.value,
+            pair.result.as_deref().unwrap_or_default()
+        )
+    });
+    let text = format!(
+        "Decodes `json` as the result of the request of `{requests}` whose `{tag}` is `{param}`: \
+         straight into the branch that answers it (`XResult` for `XRequest`, `EmptyResult` for \
+         a request with no result type of its own), in one pass, without trying the other \
+         branches.{unpaired}\n\n\
+         When `{tag}` is none of `{requests}`, or the branch refuses the value (a task-augmented \
+         request answered with a `CreateTaskResult`, say), it decodes `json` as \
+         `toolcall_contracts::decode::<{name}>` does: every branch in schema order. So it \
+         accepts exactly the values `decode` accepts, with the same leniency report; the \
+         variant differs where several branches take a value and the request names another \
+         one than the union's rule{example}.\n\n\
+         # Errors\n\
+         Input over `decode`'s limits: the limit. Refused by the branch and by the union: the \
+         branch's error, naming the pointer of the member that failed (the union's error for a \
+         `{tag}` with no branch)."
+    );
+    let doc = docs::doc(&wrap(&text));
+    let param = format_ident!("{}", names::field_name(tag));
+    quote! {
+        impl #ident {
+            #doc
+            pub fn decode_for(#param: &str, json: &[u8]) -> #result<rt::Decoded<Self>, rt::DecodeError> {
+                match #param {
+                    #(#arms)*
+                    _ => rt::decode_union(json),
+                }
+            }
+        }
+    }
+}
+
+/// `<tag>(&self)` (`method()`) on the request union of `pairing`: the tag value of the request.
+/// `None` when a branch has no tag value of its own (a catch-all, a branch taken when the tag
+/// is absent), or the tag is no identifier.
+fn tag_of(item: &Item, u: &Union, pairing: &Pairing) -> Option<TokenStream> {
+    let ident = format_ident!("{}", item.name);
+    let tag = &pairing.tag;
+    let method = names::field_name(tag);
+    if method != *tag || !names::is_identifier(&method) {
+        return None;
+    }
+    let method = format_ident!("{}", method);
+    let arms = u
+        .variants
+        .iter()
+        .map(|variant| {
+            let name = format_ident!("{}", variant.name);
+            match (&variant.select, &variant.payload) {
+                (Select::Tag { value, .. }, Payload::Unit) => Some(quote!(Self::#name => #value,)),
+                (Select::Tag { value, .. }, _) => Some(quote!(Self::#name(_) => #value,)),
+                _ => None,
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let doc = docs::doc(&wrap(&format!(
+        "The `{tag}` of the request: what `{}::decode_for` takes to decode the result that \
+         answers it.",
+        pairing.results
+    )));
+    Some(quote! {
+        impl #ident {
+            #doc
+            #[must_use]
+            pub fn #method(&self) -> &'static str {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+    })
+}
+
+/// `text` with its paragraphs wrapped at 88 columns (92 with the indent of `/// `).
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for (i, paragraph) in text.split("\n\n").enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        for (j, block) in paragraph.split('\n').enumerate() {
+            if j > 0 {
+                out.push('\n');
+            }
+            let mut width = 0;
+            for word in block.split(' ') {
+                if width > 0 && width + 1 + word.len() > 88 {
+                    out.push('\n');
+                    width = 0;
+                } else if width > 0 {
+                    out.push(' ');
+                    width += 1;
+                }
+                out.push_str(word);
+                width += word.len();
+            }
+        }
+    }
+    out
 }

@@ -38,6 +38,9 @@ pub struct Options<'a> {
     /// this schema file (a user's schema). `None` (the in-repo families) keeps the types as
     /// they are and checks nothing beyond them.
     pub checks: Option<&'a super::checks::Source>,
+    /// Result unions decoded by the tag of the request they answer: `(requests, results)`,
+    /// definition names.
+    pub paired_results: &'a [(&'a str, &'a str)],
 }
 
 /// A construct the pipeline refuses.
@@ -155,6 +158,7 @@ pub fn build(
         document: None,
         warnings: Vec::new(),
         json_values: options.checks.is_some(),
+        pairings: Vec::new(),
     };
     if let Some(source) = options.checks {
         model.warnings.extend(dialect_warning(&source.document));
@@ -194,6 +198,25 @@ pub fn build(
     }
     super::recursion::newtype_recursive_aliases(&mut model);
     super::recursion::box_cycles(&mut model);
+    for (requests, results) in options.paired_results {
+        let name = |definition: &str| {
+            builder
+                .type_names
+                .get(definition)
+                .cloned()
+                .ok_or_else(|| BuildError::MissingRoot {
+                    definition: definition.to_owned(),
+                })
+        };
+        let empty = builder.type_names.get(super::pairing::EMPTY_RESULT);
+        let pairing = super::pairing::pair(
+            &model,
+            &name(requests)?,
+            &name(results)?,
+            empty.map(String::as_str),
+        )?;
+        model.pairings.push(pairing);
+    }
     Ok(model)
 }
 

@@ -11,6 +11,7 @@ pub(crate) mod build;
 pub(crate) mod checks;
 pub(crate) mod names;
 mod objects;
+pub(crate) mod pairing;
 mod recursion;
 mod scalars;
 mod unions;
@@ -38,6 +39,38 @@ pub struct Model {
     /// A value of any kind is a `toolcall_contracts::JsonValue`, every number kept as written
     /// (a faithful family's); else a `serde_json::Value`.
     pub json_values: bool,
+    /// Result unions decoded by the tag of the request they answer
+    /// ([`Builder::paired_results`](crate::Builder::paired_results)), in the order set.
+    pub pairings: Vec<Pairing>,
+}
+
+/// A result union paired with the tagged union of the requests it answers: which branch answers
+/// each tag value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairing {
+    /// The Rust name of the request union (tagged).
+    pub requests: String,
+    /// The Rust name of the result union.
+    pub results: String,
+    /// The request union's tag member (`method`).
+    pub tag: String,
+    /// One per tag value of the request union, in its order.
+    pub pairs: Vec<Pair>,
+}
+
+/// The branch of a result union that answers one tag value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pair {
+    /// The tag value (`tools/list`).
+    pub value: String,
+    /// The request's type (`ListToolsRequest`).
+    pub request: String,
+    /// The variant of the result union that answers it (`ListToolsResult`), `None` when the
+    /// union has none (the whole union decodes the result).
+    pub result: Option<String>,
+    /// The request has no result type of its own: `result` is the branch of `EmptyResult`'s
+    /// type.
+    pub empty: bool,
 }
 
 impl Model {
