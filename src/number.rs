@@ -71,21 +71,37 @@ fn is_json_number(text: &str) -> bool {
 }
 
 /// `text` (a JSON number) as `(negative, digits, exponent)`: its value is digits × 10^exponent,
-/// `digits` without leading zeros (`"0"` for zero).
-fn decimal(text: &str) -> (bool, String, i64) {
+/// `digits` without leading zeros (`"0"` for zero). The exponent is exact up to 38 digits
+/// (`i128`); a longer one (no value of any real use) saturates at ±10^38.
+fn decimal(text: &str) -> (bool, String, i128) {
+    const SATURATED: i128 = 10_i128.pow(38);
     let (negative, rest) = text
         .strip_prefix('-')
         .map_or((false, text), |rest| (true, rest));
     let (mantissa, exponent) = match rest.find(['e', 'E']) {
-        Some(at) => (&rest[..at], rest[at + 1..].parse::<i64>().unwrap_or(0)),
+        Some(at) => {
+            let written = &rest[at + 1..];
+            let (minus, digits) = match written.as_bytes().first() {
+                Some(b'-') => (true, &written[1..]),
+                Some(b'+') => (false, &written[1..]),
+                _ => (false, written),
+            };
+            let digits = digits.trim_start_matches('0');
+            let magnitude = if digits.len() > 38 {
+                SATURATED
+            } else {
+                digits.parse::<i128>().unwrap_or(0).min(SATURATED)
+            };
+            (&rest[..at], if minus { -magnitude } else { magnitude })
+        }
         None => (rest, 0),
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let mut digits: String = format!("{whole}{fraction}");
-    let mut exponent = exponent - i64::try_from(fraction.len()).unwrap_or(i64::MAX);
+    let mut exponent = exponent.saturating_sub(length(fraction));
     while digits.len() > 1 && digits.ends_with('0') {
         digits.pop();
-        exponent += 1;
+        exponent = exponent.saturating_add(1);
     }
     let digits = digits.trim_start_matches('0');
     if digits.is_empty() {
@@ -94,14 +110,19 @@ fn decimal(text: &str) -> (bool, String, i64) {
     (negative, digits.to_owned(), exponent)
 }
 
+/// A length as an `i128` (exact: a `usize` fits).
+fn length(text: &str) -> i128 {
+    i128::try_from(text.len()).unwrap_or(i128::MAX)
+}
+
 /// Compares two non-negative decimals `digits × 10^exponent` exactly.
-fn cmp_magnitude(a: &(String, i64), b: &(String, i64)) -> Ordering {
-    // The number of digits before the decimal point decides first.
-    let order_a = i64::try_from(a.0.len()).unwrap_or(i64::MAX) + a.1;
-    let order_b = i64::try_from(b.0.len()).unwrap_or(i64::MAX) + b.1;
+fn cmp_magnitude(a: &(String, i128), b: &(String, i128)) -> Ordering {
     if a.0 == "0" || b.0 == "0" {
         return (a.0 != "0").cmp(&(b.0 != "0"));
     }
+    // The number of digits before the decimal point decides first.
+    let order_a = length(&a.0).saturating_add(a.1);
+    let order_b = length(&b.0).saturating_add(b.1);
     order_a.cmp(&order_b).then_with(|| {
         let width = a.0.len().max(b.0.len());
         format!("{:0<width$}", a.0).cmp(&format!("{:0<width$}", b.0))
@@ -153,7 +174,7 @@ impl JsonNumber {
     }
 
     /// The value as `(negative, digits, exponent)` with value = digits × 10^exponent.
-    pub(crate) fn decimal(&self) -> (bool, String, i64) {
+    pub(crate) fn decimal(&self) -> (bool, String, i128) {
         decimal(&self.0)
     }
 }
@@ -330,5 +351,43 @@ mod tests {
         assert_eq!(n("0.001").cmp_value(&n("0.01")), Ordering::Less);
         assert_eq!(n("-2").cmp_value(&n("1")), Ordering::Less);
         assert!(n("2.0").is_integer() && n("2e3").is_integer() && !n("2.5").is_integer());
+    }
+
+    /// Exponents past 64 bits keep their value (they used to read as 0) and exponents at the
+    /// ends of `i64` do not overflow.
+    #[test]
+    fn huge_exponents_compare_by_their_value_without_overflow() {
+        let ten = n("10");
+        for greater in [
+            "1e99999999999999999999",
+            "1e9223372036854775807",
+            "10e9223372036854775807",
+            "1e+0000000000000000000000000000000000000000000000099",
+        ] {
+            assert_eq!(n(greater).cmp_value(&ten), Ordering::Greater, "{greater}");
+            assert!(n(greater).is_integer(), "{greater}");
+        }
+        for smaller in [
+            "100000000000000000000e-99999999999999999999",
+            "0.5e-9223372036854775808",
+            "1e-9223372036854775808",
+        ] {
+            assert_eq!(n(smaller).cmp_value(&ten), Ordering::Less, "{smaller}");
+            assert_eq!(
+                n(smaller).cmp_value(&n("0")),
+                Ordering::Greater,
+                "{smaller}"
+            );
+            assert!(!n(smaller).is_integer(), "{smaller}");
+        }
+        assert_eq!(
+            n("1e99999999999999999999").cmp_value(&n("1e99999999999999999998")),
+            Ordering::Greater
+        );
+        assert_eq!(
+            n("10e99999999999999999998").cmp_value(&n("1e99999999999999999999")),
+            Ordering::Equal
+        );
+        assert_eq!(n("-1e99999999999999999999").cmp_value(&ten), Ordering::Less);
     }
 }

@@ -344,6 +344,23 @@ pub fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     }
 }
 
+/// [`json_equal`] for values that keep every digit of their numbers.
+fn same_value(a: &crate::JsonValue, b: &crate::JsonValue) -> bool {
+    use crate::JsonValue;
+    match (a, b) {
+        (JsonValue::Number(x), JsonValue::Number(y)) => x.cmp_value(y) == Ordering::Equal,
+        (JsonValue::Array(x), JsonValue::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (JsonValue::Object(x), JsonValue::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
 impl<T: PartialEq + serde::Serialize> Check for Vec<T> {
     fn violation(&self, bounds: &Bounds) -> Option<String> {
         let count = self.len();
@@ -358,16 +375,21 @@ impl<T: PartialEq + serde::Serialize> Check for Vec<T> {
             ));
         }
         if bounds.unique_items {
-            // Compared as JSON (`1` and `1.0` are one number); an item that does not encode
-            // is compared by `==` alone.
-            let values: Vec<Option<serde_json::Value>> = self
+            // Compared as JSON, every digit of a number kept (`1` and `1.0` are one number,
+            // `12345678901234567890123` and `...124` two); an item that does not encode is
+            // compared by `==` alone.
+            let values: Vec<Option<crate::JsonValue>> = self
                 .iter()
-                .map(|item| serde_json::to_value(item).ok())
+                .map(|item| {
+                    serde_json::to_string(item)
+                        .ok()
+                        .and_then(|text| serde_json::from_str(&text).ok())
+                })
                 .collect();
             for (i, item) in self.iter().enumerate() {
                 let equal = |j: usize| {
                     self[j] == *item
-                        || matches!((&values[j], &values[i]), (Some(a), Some(b)) if json_equal(a, b))
+                        || matches!((&values[j], &values[i]), (Some(a), Some(b)) if same_value(a, b))
                 };
                 if let Some(j) = (0..i).find(|&j| equal(j)) {
                     return Some(format!("items {j} and {i} are equal (`uniqueItems`)"));
@@ -542,6 +564,41 @@ mod tests {
             serde_json::from_str(r#"[1, "1", [1], {"a": 1}, {"a": 1, "b": 1}, true, null]"#)
                 .unwrap();
         assert_eq!(distinct.violation(&bounds), None);
+        // Every digit counts: integers past `f64` that differ in their last digit differ.
+        let big: Vec<crate::JsonNumber> = serde_json::from_str(
+            "[12345678901234567890123, 12345678901234567890124, 0.1000000000000000000001, 0.1]",
+        )
+        .unwrap();
+        assert_eq!(big.violation(&bounds), None);
+        let same: Vec<crate::JsonNumber> =
+            serde_json::from_str("[12345678901234567890123, 1.2345678901234567890123e22]").unwrap();
+        assert_eq!(
+            same.violation(&bounds).as_deref(),
+            Some("items 0 and 1 are equal (`uniqueItems`)")
+        );
+        // The same inside objects.
+        let objects: Vec<crate::JsonValue> = serde_json::from_str(
+            r#"[{"v": 12345678901234567890123}, {"v": 12345678901234567890124}]"#,
+        )
+        .unwrap();
+        assert_eq!(objects.violation(&bounds), None);
+    }
+
+    #[test]
+    fn a_huge_exponent_is_checked_against_bounds_by_its_value() {
+        let bounds = Bounds {
+            maximum: Some(Limit::Int(10)),
+            ..Bounds::NONE
+        };
+        for (text, refused) in [
+            ("1e99999999999999999999", true),
+            ("1e9223372036854775807", true),
+            ("0.5e-9223372036854775808", false),
+            ("100000000000000000000e-99999999999999999999", false),
+        ] {
+            let number: crate::JsonNumber = text.parse().unwrap();
+            assert_eq!(number.violation(&bounds).is_some(), refused, "{text}");
+        }
     }
 
     #[test]
