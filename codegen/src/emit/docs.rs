@@ -124,9 +124,65 @@ fn code_blocks(text: &str) -> Vec<String> {
     out
 }
 
+/// The attributes rustdoc reads in a code block's info string (`rust`, `no_run`,
+/// `edition2021`...): a block whose info holds only these, or `rust`, is compiled as a doctest.
+const RUSTDOC_ATTRIBUTES: &[&str] = &[
+    "rust",
+    "no_run",
+    "should_panic",
+    "compile_fail",
+    "test_harness",
+    "standalone_crate",
+    "allow_fail",
+];
+
+/// Whether rustdoc would compile a code block with this info string as a doctest (`ignore`
+/// blocks are compiled by none).
+fn rustdoc_runs(info: &str) -> bool {
+    let tokens: Vec<&str> = info
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|token| !token.is_empty())
+        .collect();
+    let known = |token: &&str| {
+        RUSTDOC_ATTRIBUTES.contains(token)
+            || token.starts_with("edition")
+            || token.starts_with("ignore-")
+            || token.starts_with("only-")
+    };
+    !tokens.contains(&"ignore") && (tokens.contains(&"rust") || tokens.iter().all(known))
+}
+
+/// Whether Markdown `text` holds a code block rustdoc would compile as a doctest, as
+/// `pulldown-cmark` (rustdoc's own parser) reads it: indented blocks anywhere (in a list, a
+/// block quote...) and fences of any kind (`~~~`, four backticks) with a Rust info string.
+fn has_doctest(text: &str) -> bool {
+    use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
+    Parser::new(text).any(|event| match event {
+        Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => true,
+        Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => rustdoc_runs(&info),
+        _ => false,
+    })
+}
+
+/// The lines of a description for its doc comment: its code blocks made `text` ([`code_blocks`]);
+/// when some shape of Markdown still gives rustdoc a doctest, the whole text in one `text`
+/// fence, longer than any run of backticks in it (a schema's prose is never the user's test).
+fn doc_lines(text: &str) -> Vec<String> {
+    let lines = code_blocks(text);
+    if !has_doctest(&lines.join("\n")) {
+        return lines;
+    }
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    std::iter::once(format!("{fence}text"))
+        .chain(text.lines().map(str::to_owned))
+        .chain(std::iter::once(fence))
+        .collect()
+}
+
 /// `#[doc = ...]` attributes for `text`, one per line (an empty text gives none).
 pub fn doc(text: &str) -> TokenStream {
-    let lines = code_blocks(text).into_iter().map(|line| {
+    let lines = doc_lines(text).into_iter().map(|line| {
         let line = autolink(&visible(&line));
         let line = if line.is_empty() {
             line
@@ -187,7 +243,40 @@ pub fn member_note(wire: &str, field: &Field) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{autolink, code_blocks, fence};
+    use super::{autolink, code_blocks, doc_lines, fence, has_doctest};
+
+    #[test]
+    fn no_shape_of_markdown_gives_rustdoc_a_doctest() {
+        for text in [
+            "Example:\n\n~~~\nassert!(false);\n~~~\n",
+            "````\nassert!(false);\n````",
+            "```no_run\nassert!(false);\n```",
+            "```rust,no_run\nassert!(false);\n```",
+            "Quote:\n\n>     assert!(false);\n",
+            "- item\n\n      assert!(false);\n",
+            "# Heading\n    assert!(false);",
+            "Example:\n\n    assert!(false);\n\nthen ```` and ``` in prose",
+        ] {
+            assert!(has_doctest(text), "the case must be one: {text:?}");
+            let lines = doc_lines(text);
+            assert!(!has_doctest(&lines.join("\n")), "{text:?} gives {lines:?}");
+            // Nothing of the text is lost.
+            for line in text.lines() {
+                assert!(
+                    lines.iter().any(|l| l == line || l.ends_with(line.trim())),
+                    "{line:?}"
+                );
+            }
+        }
+        // What is not Rust stays as written.
+        for text in ["```json\n{}\n```", "```ignore\nx\n```", "plain prose"] {
+            assert_eq!(
+                doc_lines(text),
+                text.lines().collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn indented_code_blocks_are_text_and_list_items_stay() {
