@@ -752,7 +752,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "family `user`: the schema has no definitions (`$defs`, `definitions`) and its root is not generated (`generate_root(false)`): the module would be empty"
+            "family `user`: nothing to generate (no definitions, `$defs` or `definitions`, the root not generated with `generate_root(false)`, or `roots` naming none): the module would be empty"
         );
         assert!(Builder::from_text("o.json", r#"{"type": "string"}"#)
             .generate()

@@ -54,10 +54,10 @@ pub enum PipelineError {
         /// The name it was given.
         name: String,
     },
-    /// Nothing to generate: no definitions, and the root schema not generated
-    /// ([`Builder::generate_root`] off, or a root with no shape of its own).
+    /// Nothing to generate: no definitions and the root schema not generated
+    /// ([`Builder::generate_root`] off), or [`Builder::roots`] naming none.
     #[error(
-        "family `{family}`: the schema has no definitions (`$defs`, `definitions`) and its root is not generated (`generate_root(false)`): the module would be empty"
+        "family `{family}`: nothing to generate (no definitions, `$defs` or `definitions`, the root not generated with `generate_root(false)`, or `roots` naming none): the module would be empty"
     )]
     NothingToGenerate {
         /// The family (the preset's name, `user` for a user's schema).
