@@ -759,6 +759,35 @@ mod tests {
             .is_ok());
     }
 
+    /// File names with a space, `%` or `#` are URI path segments percent-encoded: the schema
+    /// and the files its relative `$ref`s name (written encoded, as URI references are).
+    #[test]
+    fn file_names_that_uris_must_escape_are_served() {
+        let dir = std::env::temp_dir().join(format!("codegen-names-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("my parts")).unwrap();
+        std::fs::write(
+            dir.join("my schema #1.json"),
+            r#"{"type": "object", "properties": {"n": {"$ref": "my%20parts/100%25.json"}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("my parts").join("100%.json"),
+            r#"{"type": "string", "not": {"const": ""}}"#,
+        )
+        .unwrap();
+        let module = Builder::new(dir.join("my schema #1.json")).generate();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let module = module.unwrap();
+        assert!(
+            module.contains(r#"base: "json-schema:///my%20schema%20%231.json""#),
+            "{module}"
+        );
+        assert!(
+            module.contains(r#""json-schema:///my%20parts/100%25.json""#),
+            "{module}"
+        );
+    }
+
     #[test]
     fn a_replacement_that_is_not_a_rust_type_is_refused() {
         let schema = r#"{"title": "Order", "type": "object", "$defs": {"Kind": {"enum": ["a"]}}}"#;

@@ -37,9 +37,70 @@ pub fn split(resolved: &str) -> Option<(&str, String)> {
     Some((resource, crate::pointer::from_fragment(fragment)?))
 }
 
+/// The bytes a URI path segment writes as they are (RFC 3986 `pchar`: unreserved, sub-delims,
+/// `:` and `@`); every other byte is percent-encoded.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b':')
+    .remove(b'@');
+
+/// A file or folder name as one segment of a URI path, percent-encoded where RFC 3986 needs it
+/// (`my schema.json` is `my%20schema.json`, `100%.json` is `100%25.json`).
+///
+/// ```
+/// use toolcall_schema::refs::{decode_path, path_segment};
+/// assert_eq!(path_segment("my schema#1.json"), "my%20schema%231.json");
+/// assert_eq!(decode_path("a/my%20schema%231.json").as_deref(), Some("a/my schema#1.json"));
+/// ```
+#[must_use]
+pub fn path_segment(name: &str) -> String {
+    percent_encoding::utf8_percent_encode(name, SEGMENT).to_string()
+}
+
+/// A URI path percent-decoded, the file path it names (`None` when the bytes it decodes to
+/// are not UTF-8).
+#[must_use]
+pub fn decode_path(path: &str) -> Option<String> {
+    percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()
+        .map(std::borrow::Cow::into_owned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_become_path_segments_and_back() {
+        for name in [
+            "plain.json",
+            "my schema.json",
+            "100%.json",
+            "q#1.json",
+            "ünï?.json",
+        ] {
+            let segment = path_segment(name);
+            assert!(!segment.contains([' ', '#', '?']), "{segment}");
+            assert_eq!(decode_path(&segment).as_deref(), Some(name));
+            let base = format!("json-schema:///{segment}");
+            assert!(resolve(&base, "other.json").is_some(), "{base}");
+        }
+    }
 
     #[test]
     fn relative_references_by_rfc_3986() {

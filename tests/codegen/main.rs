@@ -253,8 +253,10 @@ impl jsonschema::Retrieve for Files {
         let path = uri
             .as_str()
             .strip_prefix("file://")
-            .ok_or_else(|| format!("`{uri}` is not a file"))?;
-        Ok(serde_json::from_str(&std::fs::read_to_string(path)?)?)
+            .ok_or_else(|| format!("`{uri}` is not a file"))?
+            // The cases' file names hold no escape but a space.
+            .replace("%20", " ");
+        Ok(serde_json::from_str(&std::fs::read_to_string(&path)?)?)
     }
 }
 

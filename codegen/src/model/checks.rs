@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
+use toolcall_schema::refs::{decode_path, path_segment};
 use toolcall_schema::text::minify;
 
 use crate::pointer;
@@ -135,7 +136,7 @@ fn base(source: &Source, draft: Draft) -> (String, Option<OwnFolder>) {
             (format!("json-schema:///{id}"), None)
         }
         _ => match &source.folder {
-            None => (format!("json-schema:///{file_name}"), None),
+            None => (format!("json-schema:///{}", path_segment(file_name)), None),
             Some(folder) => {
                 let folder = lexical(folder);
                 let (dir, reached) = reached_files(&folder, &source.document, key);
@@ -144,7 +145,7 @@ fn base(source: &Source, draft: Draft) -> (String, Option<OwnFolder>) {
                         .strip_prefix(&dir)
                         .unwrap_or(file)
                         .iter()
-                        .map(|part| part.to_string_lossy().into_owned())
+                        .map(|part| path_segment(&part.to_string_lossy()))
                         .collect();
                     format!("{LOCAL}{}", parts.join("/"))
                 };
@@ -220,6 +221,7 @@ fn reached_files(
             // Every folder the path passes through counts: the URI of a `$ref` that climbs
             // above its base's root would lose its `..`s.
             let mut file = dir.clone();
+            let reference = decode_path(&reference).unwrap_or(reference);
             for part in Path::new(&reference).components() {
                 match part {
                     Component::ParentDir => {
@@ -356,10 +358,12 @@ impl Local {
             let Some(rest) = uri.strip_prefix(prefix.as_str()) else {
                 continue;
             };
+            // A URI's path names a file percent-decoded (`my%20schema.json`).
+            let rest = decode_path(rest).unwrap_or_else(|| rest.to_owned());
             if rest.split('/').any(|segment| segment == "..") {
                 return Err(format!("`{uri}` leaves the folder `{}`", dir.display()));
             }
-            let path = dir.join(rest);
+            let path = dir.join(&rest);
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| format!("`{uri}` is served from `{}`: {e}", shown(&path).display()))?;
             return Ok((path, text));
@@ -382,7 +386,18 @@ impl jsonschema::Retrieve for Local {
         let read = self.file(wanted).and_then(|(path, text)| {
             serde_json::from_str::<Value>(&text)
                 .map(|value| (value, text))
-                .map_err(|e| format!("`{}` is not JSON: {e}", shown(&path).display()))
+                .map_err(|e| {
+                    if e.to_string().starts_with("number out of range") {
+                        format!(
+                            "`{}`: the number ending at line {}, column {} is past the range of a 64-bit float (about 1.8e308), which a schema's numbers are read as",
+                            shown(&path).display(),
+                            e.line(),
+                            e.column()
+                        )
+                    } else {
+                        format!("`{}` is not JSON: {e}", shown(&path).display())
+                    }
+                })
         });
         let (value, text) = match read {
             Ok(read) => read,

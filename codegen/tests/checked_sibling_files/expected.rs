@@ -11,11 +11,15 @@ rt::require_feature!(checks);
 static SCHEMA: rt::Document = rt::Document {
     base: "json-schema:///checked_sibling_files/schema.json",
     draft: rt::Draft::Draft202012,
-    text: "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"A schema without `$id` split over files: its relative `$ref`s name files beside it, under it and above it.\",\"$defs\":{\"Person\":{\"type\":\"object\",\"properties\":{\"name\":{\"$ref\":\"parts/name.json\"},\"tag\":{\"$ref\":\"../string_bounds/schema.json#/$defs/Tag\"}},\"required\":[\"name\"]}}}",
+    text: "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"A schema without `$id` split over files: its relative `$ref`s name files beside it, under it and above it.\",\"$defs\":{\"Person\":{\"type\":\"object\",\"properties\":{\"name\":{\"$ref\":\"parts/name.json\"},\"tag\":{\"$ref\":\"../string_bounds/schema.json#/$defs/Tag\"},\"nick\":{\"$ref\":\"parts/nick%20name.json\"}},\"required\":[\"name\"]}}}",
     remotes: &[
         (
             "json-schema:///checked_sibling_files/parts/name.json",
             "{\"type\":\"string\",\"not\":{\"$ref\":\"reserved.json\"}}",
+        ),
+        (
+            "json-schema:///checked_sibling_files/parts/nick%20name.json",
+            "{\"type\":\"string\",\"maxLength\":4}",
         ),
         (
             "json-schema:///checked_sibling_files/parts/reserved.json",
@@ -35,6 +39,8 @@ pub struct Person {
     pub name: JsonValue,
     /// `tag`: optional: absent is `None` (a `null` is a value).
     pub tag: Option<JsonValue>,
+    /// `nick`: optional: absent is `None` (a `null` is a value).
+    pub nick: Option<JsonValue>,
     /// Members the schema does not declare, kept and written back when encoding (not reported: the schema allows them).
     pub unknown_members: BTreeMap<String, JsonValue>,
 }
@@ -43,6 +49,7 @@ impl Serialize for Person {
         let mut out = serializer.serialize_map(None)?;
         out.serialize_entry("name", &self.name)?;
         rt::entry(&mut out, "tag", &self.tag)?;
+        rt::entry(&mut out, "nick", &self.nick)?;
         rt::flatten_into(&mut out, &self.unknown_members)?;
         out.end()
     }
@@ -61,6 +68,7 @@ impl<'de> Deserialize<'de> for Person {
             ) -> Result<Person, A::Error> {
                 let mut name = None;
                 let mut tag = None;
+                let mut nick = None;
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
@@ -80,6 +88,14 @@ impl<'de> Deserialize<'de> for Person {
                                 rt::checked(rt::plain::<JsonValue>(), &PERSON_TAG_CHECK),
                             )?
                         }
+                        "nick" => {
+                            rt::member(
+                                &mut access,
+                                &mut nick,
+                                "nick",
+                                rt::checked(rt::plain::<JsonValue>(), &PERSON_NICK_CHECK),
+                            )?
+                        }
                         _ => {
                             rt::keep_typed(
                                 &mut access,
@@ -93,6 +109,7 @@ impl<'de> Deserialize<'de> for Person {
                 Ok(Person {
                     name: rt::required(name, "name")?,
                     tag,
+                    nick,
                     unknown_members,
                 })
             }
@@ -101,7 +118,7 @@ impl<'de> Deserialize<'de> for Person {
     }
 }
 impl rt::Members for Person {
-    const MEMBERS: &'static [&'static str] = &["name", "tag"];
+    const MEMBERS: &'static [&'static str] = &["name", "tag", "nick"];
     const REQUIRED: &'static [&'static str] = &["name"];
 }
 impl rt::Sealed for Person {}
@@ -115,4 +132,9 @@ static PERSON_TAG_CHECK: rt::Check = rt::Check::new(
     &SCHEMA,
     "/$defs/Person/properties/tag",
     "json-schema:///checked_sibling_files/schema.json#/$defs/Person/properties/tag",
+);
+static PERSON_NICK_CHECK: rt::Check = rt::Check::new(
+    &SCHEMA,
+    "/$defs/Person/properties/nick",
+    "json-schema:///checked_sibling_files/schema.json#/$defs/Person/properties/nick",
 );
