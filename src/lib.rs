@@ -38,6 +38,7 @@
 //! | `bundle` | `bundle`: the published schema bundle (`toolcall schemas export`) | `canonical` |
 //! | `simd` | [`encode()`] written by sonic-rs (SIMD string escaping; the same bytes) | `sonic-rs` |
 //! | `patterns` | `pattern` bounds in modules generated for your own schema | `jsonschema-regex`, `regex-automata` |
+//! | `checks` | the assertions a type cannot carry (`not`, `if`, `patternProperties`, remote `$ref`s...) in modules generated for your own schema, checked when decoding | `patterns`, `jsonschema`, `fluent-uri` |
 //! | `mcp-2024-11-05` ... `mcp-2026-07-28`, `mcp` | one module of [`mcp`] per version; `mcp` for all | nothing |
 //! | `codegen-check` | `build.rs` fails when `generated/` is stale | `toolcall-codegen` (build) |
 //!

@@ -788,6 +788,44 @@ mod tests {
         );
     }
 
+    /// Files that are each nothing but a `$ref` to the next, round to the first, never reach a
+    /// value: refused, as the same cycle in one file is.
+    #[test]
+    fn a_cycle_of_refs_across_files_is_refused() {
+        let dir = std::env::temp_dir().join(format!("codegen-cycle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        write("c1.json", r#"{"title": "C1", "$ref": "c2.json"}"#);
+        write("c2.json", r#"{"description": "back", "$ref": "./c1.json"}"#);
+        write(
+            "a.json",
+            r#"{"type": "object", "properties": {"x": {"$ref": "b.json"}}}"#,
+        );
+        write("b.json", r#"{"$ref": "c.json"}"#);
+        write("c.json", r#"{"$ref": "b.json"}"#);
+        write(
+            "ok.json",
+            r#"{"type": "object", "properties": {"x": {"$ref": "d.json"}}}"#,
+        );
+        write("d.json", r#"{"$ref": "e.json"}"#);
+        write("e.json", r#"{"type": "string", "not": {"const": ""}}"#);
+        let outcome = |name: &str| {
+            Builder::new(dir.join(name))
+                .generate()
+                .map_err(|e| e.to_string())
+        };
+        let (root, member, fine) = (outcome("c1.json"), outcome("a.json"), outcome("ok.json"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        for (what, outcome) in [("root", root), ("member", member)] {
+            let error = outcome.unwrap_err();
+            assert!(
+                error.contains("a cycle of `$ref`s across files that never reaches a value"),
+                "{what}: {error}"
+            );
+        }
+        assert!(fine.is_ok(), "{fine:?}");
+    }
+
     #[test]
     fn a_replacement_that_is_not_a_rust_type_is_refused() {
         let schema = r#"{"title": "Order", "type": "object", "$defs": {"Kind": {"enum": ["a"]}}}"#;

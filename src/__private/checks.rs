@@ -179,9 +179,77 @@ impl Check {
             format!(
                 "{} (schema `{}`)",
                 error.masked(),
-                Self::schema_pointer(&error)
+                self.schema_place(&error)
             ),
         ))
+    }
+
+    /// Where in the schema the failing keyword is: its pointer in the module's document, or
+    /// `<file>#<pointer>` in another document its `$ref`s reach (`parts/item.json#/pattern`),
+    /// found by following the error's evaluation path through the `$ref`s.
+    #[cfg(feature = "checks")]
+    fn schema_place(&self, error: &jsonschema::ValidationError<'_>) -> String {
+        match self.follow(error.evaluation_path().as_str()) {
+            Some((resource, at)) if resource != self.document.base.trim_end_matches('#') => {
+                let shown = resource
+                    .strip_prefix("json-schema:///")
+                    .unwrap_or(&resource);
+                format!("{shown}#{at}")
+            }
+            _ => Self::schema_pointer(error),
+        }
+    }
+
+    /// The document (its URI) and the pointer in it that `path`, an evaluation path from this
+    /// check's schema, ends at; `None` where it cannot tell (a `$dynamicRef`, a document not
+    /// embedded).
+    #[cfg(feature = "checks")]
+    fn follow(&self, path: &str) -> Option<(String, String)> {
+        let base = self.document.base.trim_end_matches('#');
+        let mut tokens = crate::pointer::tokens(path);
+        let (mut resource, mut at) = if self.reference.is_empty() {
+            (base.to_owned(), String::new())
+        } else {
+            // The wrapper's own `$ref` to the part.
+            if tokens.next()?.as_ref() != "$ref" {
+                return None;
+            }
+            let (resource, fragment) = self
+                .reference
+                .split_once('#')
+                .unwrap_or((self.reference, ""));
+            (
+                resource.to_owned(),
+                crate::pointer::from_fragment(fragment)?,
+            )
+        };
+        for token in tokens {
+            match token.as_ref() {
+                "$ref" => {
+                    let text = if resource == base {
+                        self.document.text
+                    } else {
+                        self.document
+                            .remotes
+                            .iter()
+                            .find(|(uri, _)| uri.trim_end_matches('#') == resource)?
+                            .1
+                    };
+                    let document: serde_json::Value = serde_json::from_str(text).ok()?;
+                    let reference = document.pointer(&at)?.get("$ref")?.as_str()?;
+                    let from = jsonschema::uri::from_str(&resource).ok()?;
+                    let resolved =
+                        jsonschema::uri::resolve_against(&from.borrow(), reference).ok()?;
+                    let text = resolved.as_str();
+                    let (next, fragment) = text.split_once('#').unwrap_or((text, ""));
+                    resource = next.to_owned();
+                    at = crate::pointer::from_fragment(fragment)?;
+                }
+                "$dynamicRef" | "$recursiveRef" => return None,
+                other => crate::pointer::push(&mut at, other),
+            }
+        }
+        Some((resource, at))
     }
 
     #[cfg(feature = "checks")]

@@ -498,6 +498,31 @@ fn a_value_built_in_code_is_checked_as_its_json_is_decoded() {
     assert_eq!(check(&fine).unwrap(), vec![]);
 }
 
+/// A check failing in another file the schema's `$ref`s reach names that file.
+#[cfg(feature = "checks")]
+#[test]
+fn a_check_failing_in_a_sibling_file_names_the_file() {
+    let error = toolcall_contracts::decode::<checked_sibling_files::Person>(br#"{"name": "root"}"#)
+        .unwrap_err();
+    assert_eq!(error.pointer, "/name");
+    assert!(
+        error
+            .message
+            .contains("(schema `checked_sibling_files/parts/name.json#/not`)"),
+        "{error}"
+    );
+    let error = toolcall_contracts::decode::<checked_sibling_files::Person>(
+        br#"{"name": "ada", "nick": "too long"}"#,
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("(schema `checked_sibling_files/parts/nick%20name.json#/maxLength`)"),
+        "{error}"
+    );
+}
+
 #[test]
 fn an_unknown_integer_names_the_known_values() {
     let error = serde_json::from_str::<integer_enum::Job>(r#"{"priority": 5}"#).unwrap_err();

@@ -255,6 +255,84 @@ fn reached_files(
     (ancestor, reached)
 }
 
+/// The file a schema document stands for when it is nothing but a `$ref` to another file (its
+/// other members annotations): the file part of that `$ref`.
+fn only_a_file_ref(document: &Value) -> Option<String> {
+    const ANNOTATIONS: &[&str] = &[
+        "$ref",
+        "$schema",
+        "$id",
+        "id",
+        "$comment",
+        "$defs",
+        "definitions",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    ];
+    let map = document.as_object()?;
+    if !map.keys().all(|key| ANNOTATIONS.contains(&key.as_str())) {
+        return None;
+    }
+    let reference = map.get("$ref")?.as_str()?;
+    let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    (!file.is_empty() && fragment.is_empty() && !file.contains(':') && !file.starts_with('/'))
+        .then(|| decode_path(file).unwrap_or_else(|| file.to_owned()))
+}
+
+/// A cycle of files, from the schema at `file` (its `document`) or a file its relative `$ref`s
+/// reach, each nothing but a `$ref` to the next: a schema that never reaches a value (the
+/// `jsonschema` crate would accept every instance). The files in order, the first again last.
+fn file_ref_cycle(file: &Path, document: &Value) -> Option<Vec<PathBuf>> {
+    let folder = file.parent().map_or_else(PathBuf::new, Path::to_owned);
+    let id_key = if Draft::of(document) == Draft::Draft4 {
+        "id"
+    } else {
+        "$id"
+    };
+    let read = |path: &Path| -> Option<Value> {
+        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+    };
+    let mut starts = vec![file.to_owned()];
+    starts.extend(
+        reached_files(&folder, document, id_key)
+            .1
+            .into_iter()
+            .map(|(f, _)| f),
+    );
+    for start in starts {
+        let mut chain = vec![start.clone()];
+        let mut at = start;
+        loop {
+            let value = if at == file {
+                Some(document.clone())
+            } else {
+                read(&at)
+            };
+            let Some(next) = value.as_ref().and_then(only_a_file_ref) else {
+                break;
+            };
+            let next = lexical(
+                &at.parent()
+                    .map_or_else(PathBuf::new, Path::to_owned)
+                    .join(next),
+            );
+            if let Some(first) = chain.iter().position(|seen| *seen == next) {
+                let mut cycle = chain.split_off(first);
+                cycle.push(next);
+                return Some(cycle);
+            }
+            chain.push(next.clone());
+            at = next;
+        }
+    }
+    None
+}
+
 /// The pointer (`at` and below) and file part of every `$ref` under `value` that names another
 /// file by a relative path (`other.json#/x`, `../a/b.json`: no scheme, not a fragment, not an
 /// absolute path).
@@ -428,6 +506,23 @@ pub fn document(source: &Source, pointers: &[&str]) -> Result<Document, (String,
         .as_ref()
         .map(|own| own.origins.clone())
         .unwrap_or_default();
+    if let (Some(folder), Some(_)) = (&source.folder, &own_folder) {
+        if let Some(cycle) =
+            file_ref_cycle(&lexical(folder).join(&source.file_name), &source.document)
+        {
+            let shown: Vec<String> = cycle
+                .iter()
+                .map(|file| format!("`{}`", shown(file).display()))
+                .collect();
+            return Err((
+                String::new(),
+                format!(
+                    "a cycle of `$ref`s across files that never reaches a value: {}",
+                    shown.join(" → ")
+                ),
+            ));
+        }
+    }
     let text = minify(&source.text);
     let served = Arc::new(Mutex::new(Vec::new()));
     let unserved = Arc::new(Mutex::new(None));
