@@ -19,7 +19,7 @@
 //! (`scripts/mcp-bench-instructions.sh` does it for every variant).
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use toolcall_contracts::decode;
@@ -197,35 +197,9 @@ fn main() {
 
 /// Best ns per pass of each variant over [`ROUNDS`] interleaved rounds, the order rotating.
 fn interleaved(variants: &[(&'static str, Pass<'_>)]) -> Vec<f64> {
-    let passes: Vec<u64> = variants
+    let passes: Vec<&dyn Fn()> = variants
         .iter()
-        .map(|(_, pass)| {
-            let mut batch = 1u64;
-            loop {
-                let start = Instant::now();
-                for _ in 0..batch {
-                    pass();
-                }
-                let elapsed = start.elapsed();
-                if elapsed >= Duration::from_millis(2) {
-                    let per_pass = elapsed.as_nanos() as f64 / batch as f64;
-                    break ((SLICE.as_nanos() as f64 / per_pass) as u64).max(1);
-                }
-                batch *= 4;
-            }
-        })
+        .map(|(_, pass)| &**pass as &dyn Fn())
         .collect();
-    let mut best = vec![f64::INFINITY; variants.len()];
-    for round in 0..ROUNDS {
-        for k in 0..variants.len() {
-            let i = (round + k) % variants.len();
-            let start = Instant::now();
-            for _ in 0..passes[i] {
-                (variants[i].1)();
-            }
-            let ns = start.elapsed().as_nanos() as f64 / passes[i] as f64;
-            best[i] = best[i].min(ns);
-        }
-    }
-    best
+    toolcall_test_support::interleaved_best(&passes, ROUNDS, SLICE)
 }

@@ -23,7 +23,7 @@ mod corpus;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, Throughput};
 use serde::de::IgnoredAny;
@@ -553,37 +553,11 @@ const PAIRED_SLICE: Duration = Duration::from_millis(100);
 /// better than those of criterion's runs, which measure one variant after another. Returns
 /// the best time of one pass, in ns, per variant.
 fn paired(variants: &[Variant<'_>]) -> Vec<(&'static str, f64)> {
-    // Passes per slice, from a batch of passes timed until it takes at least a millisecond.
-    let passes: Vec<u64> = variants
+    let passes: Vec<&dyn Fn()> = variants
         .iter()
-        .map(|(_, pass)| {
-            let mut batch = 1u64;
-            loop {
-                let start = Instant::now();
-                for _ in 0..batch {
-                    pass();
-                }
-                let elapsed = start.elapsed();
-                if elapsed >= Duration::from_millis(1) || batch >= 1 << 30 {
-                    let per_pass = elapsed.as_nanos() as f64 / batch as f64;
-                    break ((PAIRED_SLICE.as_nanos() as f64 / per_pass) as u64).max(1);
-                }
-                batch *= 4;
-            }
-        })
+        .map(|(_, pass)| &**pass as &dyn Fn())
         .collect();
-    let mut best = vec![f64::INFINITY; variants.len()];
-    for round in 0..PAIRED_ROUNDS {
-        for k in 0..variants.len() {
-            let i = (round + k) % variants.len();
-            let start = Instant::now();
-            for _ in 0..passes[i] {
-                (variants[i].1)();
-            }
-            let ns = start.elapsed().as_nanos() as f64 / passes[i] as f64;
-            best[i] = best[i].min(ns);
-        }
-    }
+    let best = toolcall_test_support::interleaved_best(&passes, PAIRED_ROUNDS, PAIRED_SLICE);
     variants.iter().map(|(name, _)| *name).zip(best).collect()
 }
 
