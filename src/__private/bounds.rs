@@ -344,20 +344,42 @@ pub fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     }
 }
 
-/// [`json_equal`] for values that keep every digit of their numbers.
-fn same_value(a: &crate::JsonValue, b: &crate::JsonValue) -> bool {
+/// Writes `value` in one form per JSON Schema value (`uniqueItems`): a number as its sign,
+/// digits and exponent (`1` and `1.0` are one, every digit kept), members sorted, strings
+/// escaped as JSON.
+fn canonical(value: &crate::JsonValue, out: &mut String) {
     use crate::JsonValue;
-    match (a, b) {
-        (JsonValue::Number(x), JsonValue::Number(y)) => x.cmp_value(y) == Ordering::Equal,
-        (JsonValue::Array(x), JsonValue::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+    match value {
+        JsonValue::Null => out.push('n'),
+        JsonValue::Bool(b) => out.push(if *b { 't' } else { 'f' }),
+        JsonValue::Number(n) => {
+            let (negative, digits, exponent) = n.decimal();
+            out.push_str(&format!(
+                "#{}{digits}e{exponent}",
+                if negative { "-" } else { "" }
+            ));
         }
-        (JsonValue::Object(x), JsonValue::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        JsonValue::String(text) => {
+            out.push_str(&serde_json::to_string(text).unwrap_or_default());
         }
-        _ => a == b,
+        JsonValue::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        JsonValue::Object(members) => {
+            out.push('{');
+            for (key, member) in members {
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(':');
+                canonical(member, out);
+                out.push(',');
+            }
+            out.push('}');
+        }
     }
 }
 
@@ -378,20 +400,30 @@ impl<T: PartialEq + serde::Serialize> Check for Vec<T> {
             // Compared as JSON, every digit of a number kept (`1` and `1.0` are one number,
             // `12345678901234567890123` and `...124` two); an item that does not encode is
             // compared by `==` alone.
-            let values: Vec<Option<crate::JsonValue>> = self
-                .iter()
-                .map(|item| {
-                    serde_json::to_string(item)
-                        .ok()
-                        .and_then(|text| serde_json::from_str(&text).ok())
-                })
-                .collect();
+            // Each item normalized once (numbers as digits and exponent, members sorted), then
+            // looked up: linear in the items, not quadratic.
+            let mut first: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::with_capacity(self.len());
             for (i, item) in self.iter().enumerate() {
-                let equal = |j: usize| {
-                    self[j] == *item
-                        || matches!((&values[j], &values[i]), (Some(a), Some(b)) if same_value(a, b))
+                let key = serde_json::to_string(item)
+                    .ok()
+                    .and_then(|text| serde_json::from_str::<crate::JsonValue>(&text).ok())
+                    .map(|value| {
+                        let mut key = String::new();
+                        canonical(&value, &mut key);
+                        key
+                    });
+                let earlier = match key {
+                    Some(key) => match first.entry(key) {
+                        std::collections::hash_map::Entry::Occupied(seen) => Some(*seen.get()),
+                        std::collections::hash_map::Entry::Vacant(slot) => {
+                            slot.insert(i);
+                            None
+                        }
+                    },
+                    None => (0..i).find(|&j| self[j] == *item),
                 };
-                if let Some(j) = (0..i).find(|&j| equal(j)) {
+                if let Some(j) = earlier {
                     return Some(format!("items {j} and {i} are equal (`uniqueItems`)"));
                 }
             }
@@ -582,6 +614,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(objects.violation(&bounds), None);
+    }
+
+    #[test]
+    fn unique_items_names_the_first_equal_pair_of_a_long_array() {
+        let bounds = Bounds {
+            unique_items: true,
+            ..Bounds::NONE
+        };
+        let mut numbers: Vec<crate::JsonNumber> = (0..100_000_u32).map(Into::into).collect();
+        assert_eq!(numbers.violation(&bounds), None);
+        numbers.push("4.2e1".parse().unwrap());
+        assert_eq!(
+            numbers.violation(&bounds).as_deref(),
+            Some("items 42 and 100000 are equal (`uniqueItems`)")
+        );
     }
 
     #[test]
