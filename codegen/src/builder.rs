@@ -433,12 +433,22 @@ impl Builder {
             }
         }
         for (definition, rust_type) in &self.replacements {
-            if let Err(why) = syn::parse_str::<syn::Type>(rust_type) {
+            // A type a field can have: not `_` or `impl Trait`, which parse but do not compile
+            // there.
+            let why = match syn::parse_str::<syn::Type>(rust_type) {
+                Err(error) => Some(error.to_string()),
+                Ok(syn::Type::Infer(_)) => Some("`_` is not a field's type".to_owned()),
+                Ok(syn::Type::ImplTrait(_)) => {
+                    Some("`impl Trait` is not a field's type".to_owned())
+                }
+                Ok(_) => None,
+            };
+            if let Some(why) = why {
                 return Err(PipelineError::NotARustType {
                     family: self.name.clone(),
                     definition: definition.clone(),
                     rust_type: rust_type.clone(),
-                    why: why.to_string(),
+                    why,
                 });
             }
         }
@@ -472,12 +482,19 @@ impl Builder {
             checks: source,
             paired_results: &paired_results,
         };
-        model::build::build(&normalized.defs, &normalized.origins, &options).map_err(|source| {
-            PipelineError::Model {
+        let model = model::build::build(&normalized.defs, &normalized.origins, &options).map_err(
+            |source| PipelineError::Model {
                 family: self.name.clone(),
                 source,
-            }
-        })
+            },
+        )?;
+        // `roots` naming none leaves nothing either.
+        if model.items.is_empty() {
+            return Err(PipelineError::NothingToGenerate {
+                family: self.name.clone(),
+            });
+        }
+        Ok(model)
     }
 
     /// The model of what [`Builder::generate`] writes: one item per generated type.
@@ -757,6 +774,14 @@ mod tests {
         assert!(Builder::from_text("o.json", r#"{"type": "string"}"#)
             .generate()
             .is_ok());
+        let error = Builder::from_text("o.json", r#"{"$defs": {"A": {"type": "string"}}}"#)
+            .roots(Vec::<String>::new())
+            .generate()
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("the module would be empty"),
+            "{error}"
+        );
     }
 
     /// File names with a space, `%` or `#` are URI path segments percent-encoded: the schema
@@ -844,6 +869,16 @@ mod tests {
             ),
             "{error}"
         );
+        for bad in ["_", "impl std::fmt::Debug"] {
+            let error = Builder::from_text("o.json", schema)
+                .replace("Kind", bad)
+                .generate()
+                .unwrap_err();
+            assert!(
+                error.to_string().contains("is not a field's type"),
+                "{error}"
+            );
+        }
         for fine in [
             "crate::kinds::Kind",
             "Vec<String>",
