@@ -968,6 +968,29 @@ mod tests {
         assert!(!plain.contains("decode_for") && !plain.contains("fn method"));
     }
 
+    /// [`PAIRED`] with result unions a branch decode would not agree with.
+    const PAIRED_REFUSED: &str = r##"{
+        "$defs": {
+            "PingRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "ping"}}},
+            "ListThingsRequest": {"type": "object", "required": ["method"],
+                "properties": {"method": {"const": "things/list"}}},
+            "Requests": {"anyOf": [{"$ref": "#/$defs/PingRequest"},
+                {"$ref": "#/$defs/ListThingsRequest"}]},
+            "Result": {"type": "object", "properties": {"_meta": {"type": "object"}}},
+            "ListThingsResult": {"type": "object", "required": ["things"],
+                "properties": {"things": {"type": "array", "items": {"type": "string"}}}},
+            "Results": {"anyOf": [{"$ref": "#/$defs/Result"},
+                {"$ref": "#/$defs/ListThingsResult"}]},
+            "OneResults": {"oneOf": [{"$ref": "#/$defs/Result"},
+                {"$ref": "#/$defs/ListThingsResult"}]},
+            "TaggedResults": {"anyOf": [{"$ref": "#/$defs/PingRequest"},
+                {"$ref": "#/$defs/ListThingsRequest"}]},
+            "CheckedResults": {"anyOf": [{"$ref": "#/$defs/Result"},
+                {"$ref": "#/$defs/ListThingsResult"}], "maxProperties": 3}
+        }
+    }"##;
+
     #[test]
     fn paired_results_refuse_what_cannot_pair() {
         for (requests, results, message) in [
@@ -986,9 +1009,23 @@ mod tests {
                 "Result",
                 "`p.json`: definition `Result`: `paired_results` needs a union for the results at `/$defs/Result`",
             ),
+            (
+                "Requests",
+                "OneResults",
+                "`p.json`: definition `OneResults`: `paired_results` needs an `anyOf` for the results, not a `oneOf` (a value two branches accept is refused) at `/$defs/OneResults`",
+            ),
+            (
+                "Requests",
+                "TaggedResults",
+                "`p.json`: definition `TaggedResults`: `paired_results` needs results told apart by shape, not by a tag member at `/$defs/TaggedResults`",
+            ),
+            (
+                "Requests",
+                "CheckedResults",
+                "`p.json`: definition `CheckedResults`: `paired_results` needs a result union without checks of its own at `/$defs/CheckedResults`",
+            ),
         ] {
-            let error = Builder::from_text("p.json", PAIRED)
-                .check_assertions(false)
+            let error = Builder::from_text("p.json", PAIRED_REFUSED)
                 .paired_results(requests, results)
                 .generate()
                 .unwrap_err();

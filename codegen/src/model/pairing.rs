@@ -15,7 +15,8 @@ pub const EMPTY_RESULT: &str = "EmptyResult";
 ///
 /// # Errors
 /// [`BuildError::Unsupported`] when `requests` is not a union told apart by a tag member, or
-/// `results` is not a union.
+/// `results` is not an untagged `anyOf` union without checks of its own (decoding one branch
+/// of any other union could accept what the union refuses).
 pub fn pair(
     model: &Model,
     requests: &str,
@@ -42,6 +43,21 @@ pub fn pair(
     let Some(Kind::Union(result_union)) = result_item.map(|i| &i.kind) else {
         return Err(refuse(result_item, results, "a union for the results"));
     };
+    // Decoding straight into one branch agrees with the union's verdict only when the union
+    // accepts a value that any branch accepts: not when a tag chooses the branch, when a value
+    // two branches accept is refused (`oneOf`), or when the union has checks of its own.
+    let why_not = if result_union.tag.is_some() {
+        Some("results told apart by shape, not by a tag member")
+    } else if result_union.exactly_one {
+        Some("an `anyOf` for the results, not a `oneOf` (a value two branches accept is refused)")
+    } else if result_item.is_some_and(|i| i.check.is_some()) {
+        Some("a result union without checks of its own")
+    } else {
+        None
+    };
+    if let Some(what) = why_not {
+        return Err(refuse(result_item, results, what));
+    }
     // The result branches by the type they hold, through aliases.
     let branches: Vec<(String, String)> = result_union
         .variants
