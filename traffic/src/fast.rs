@@ -371,7 +371,7 @@ fn read_envelope<'de, A: MapAccess<'de>>(
 mod corpus;
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The one-pass check gives the verdict the full check gives, message for message, on real
     //! traffic, on the benchmark corpus, and on mutations of both (values of another type,
     //! members removed, added or repeated, unknown tags, escapes, nesting).
@@ -384,7 +384,7 @@ mod tests {
     use super::corpus;
 
     /// Every corpus of real or realistic ACP traffic at hand: `(name, NDJSON)`.
-    fn corpora() -> Vec<(String, Vec<u8>)> {
+    pub(crate) fn corpora() -> Vec<(String, Vec<u8>)> {
         let mut out = Vec::new();
         for relative in ["acp-traffic/messages.ndjson", "acp-examples/docs-v1.ndjson"] {
             if let Some(path) = toolcall_test_support::shared(relative) {
@@ -625,9 +625,11 @@ mod tests {
         Some(format!("{}{name}:0,{}", &line[..start], &line[start..]))
     }
 
-    #[test]
-    fn mutated_traffic_gets_the_same_verdicts() {
+    /// Each of [`corpora`] changed in four rounds: in each, a quarter of the messages have one
+    /// place changed ([`mutate`]) and a quarter one member repeated. `(name, NDJSON)`.
+    pub(crate) fn mutated_corpora() -> Vec<(String, Vec<u8>)> {
         let mut rng = Rng(0x5eed_0f0e_ba55);
+        let mut out = Vec::new();
         for (name, content) in corpora() {
             let lines: Vec<&str> = std::str::from_utf8(&content)
                 .expect("UTF-8")
@@ -650,8 +652,16 @@ mod tests {
                     mutated.push_str(&text);
                     mutated.push('\n');
                 }
-                assert_same(&format!("{name} round {round}"), mutated.as_bytes());
+                out.push((format!("{name} round {round}"), mutated.into_bytes()));
             }
+        }
+        out
+    }
+
+    #[test]
+    fn mutated_traffic_gets_the_same_verdicts() {
+        for (name, content) in mutated_corpora() {
+            assert_same(&name, &content);
         }
     }
 }

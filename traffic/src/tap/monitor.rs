@@ -419,7 +419,7 @@ impl Monitor {
                 self.tally(line, from, verdict, events);
                 return;
             }
-            OwnedFrame::Line(text) => (text, serde_json::from_slice::<Value>(text).ok()),
+            OwnedFrame::Line(text) => (text, super::session::parse_for_observe(text)),
         };
         // Recognition first: the response to `initialize` is already the agent's or server's.
         let observed = value

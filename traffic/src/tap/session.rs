@@ -27,6 +27,93 @@ impl From<Finding> for Observed {
     }
 }
 
+/// A message as [`Session::observe`] needs it, from its text: `None` when it is not JSON.
+///
+/// A `session/update` notification (most of an ACP session's bytes) is read for the members
+/// the tool-call lifecycle follows (`method`, `params.sessionId`, `params.update`'s
+/// `sessionUpdate`, `toolCallId` and `status`), skipping the rest without building it;
+/// anything else, or an update whose members are not as expected, is parsed whole. Both give
+/// `observe` the same findings. The parts skipped are only checked to be JSON: an update whose
+/// `rawInput` nests past serde_json's 128 levels, or holds a lone surrogate escape (`"\ud800"`),
+/// is followed, where a whole parse into a `Value` gives up.
+pub(crate) fn parse_for_observe(bytes: &[u8]) -> Option<Value> {
+    if memchr::memmem::find(bytes, b"\"session/update\"").is_some() {
+        if let Some(update) = std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| serde_json::from_str::<UpdateSkim<'_>>(text).ok())
+            .and_then(UpdateSkim::into_value)
+        {
+            return Some(update);
+        }
+    }
+    serde_json::from_slice(bytes).ok()
+}
+
+/// The members of a `session/update` notification the lifecycle reads; the others are checked
+/// to be JSON and skipped.
+#[derive(serde::Deserialize)]
+struct UpdateSkim<'a> {
+    #[serde(borrow)]
+    method: std::borrow::Cow<'a, str>,
+    /// Present (even `null`) only on a request: then the message is parsed whole.
+    #[serde(default)]
+    id: Present,
+    #[serde(borrow)]
+    params: ParamsSkim<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct ParamsSkim<'a> {
+    #[serde(rename = "sessionId", borrow)]
+    session_id: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    update: ToolCallSkim<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct ToolCallSkim<'a> {
+    #[serde(rename = "sessionUpdate", borrow)]
+    session_update: std::borrow::Cow<'a, str>,
+    #[serde(rename = "toolCallId", borrow, default)]
+    tool_call_id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    status: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Whether a member is present, whatever its value (`null` too).
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> serde::Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(deserializer).map(|_| Self(true))
+    }
+}
+
+impl UpdateSkim<'_> {
+    /// The notification with the members the lifecycle reads; `None` for anything else.
+    fn into_value(self) -> Option<Value> {
+        if self.method != "session/update" || self.id.0 {
+            return None;
+        }
+        let mut update = serde_json::Map::new();
+        update.insert(
+            "sessionUpdate".into(),
+            self.params.update.session_update.into(),
+        );
+        if let Some(id) = self.params.update.tool_call_id {
+            update.insert("toolCallId".into(), id.into());
+        }
+        if let Some(status) = self.params.update.status {
+            update.insert("status".into(), status.into());
+        }
+        Some(serde_json::json!({
+            "method": self.method,
+            "params": {"sessionId": self.params.session_id, "update": update},
+        }))
+    }
+}
+
 /// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
 /// or `server/discover` request starts a new session: the tool calls and tokens followed so far
 /// are forgotten.
@@ -225,6 +312,110 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// Follows `content` (NDJSON, transcript records or bare messages) with two sessions, one
+    /// given each message parsed whole, the other [`parse_for_observe`]'s: the same findings,
+    /// message for message. Returns how many messages were skimmed.
+    fn assert_skim_agrees(name: &str, content: &[u8]) -> usize {
+        let mut whole = Session::default();
+        let mut skim = Session::default();
+        let mut skimmed = 0;
+        for (index, line) in content.split(|&b| b == b'\n').enumerate() {
+            let line_no = index + 1;
+            // A transcript record: the message as sent, and its sender.
+            let record = serde_json::from_slice::<
+                std::collections::BTreeMap<&str, &serde_json::value::RawValue>,
+            >(line)
+            .ok()
+            .filter(|record| record.contains_key("message"));
+            let (side, text) = match &record {
+                Some(record) => (
+                    if record.get("from").map(|from| from.get()) == Some("\"client\"") {
+                        Some(Side::Client)
+                    } else {
+                        Some(Side::Child)
+                    },
+                    record["message"].get().as_bytes(),
+                ),
+                None => (None, line),
+            };
+            let full = serde_json::from_slice::<Value>(text).ok();
+            let quick = parse_for_observe(text);
+            let (Some(full), Some(quick)) = (full.clone(), quick.clone()) else {
+                // JSON past what a `Value` holds (nesting past 128, a lone surrogate escape) in
+                // a part the skim skips: followed now, where the whole parse gave up.
+                if full.is_none() && quick.is_some() {
+                    assert!(
+                        serde_json::from_slice::<&serde_json::value::RawValue>(text).is_ok(),
+                        "{name}:{line_no}"
+                    );
+                    continue;
+                }
+                assert_eq!(full.is_some(), quick.is_some(), "{name}:{line_no}");
+                continue;
+            };
+            skimmed += usize::from(full != quick);
+            assert_eq!(
+                whole.observe_from(side, line_no, &full),
+                skim.observe_from(side, line_no, &quick),
+                "{name}:{line_no}"
+            );
+        }
+        skimmed
+    }
+
+    #[test]
+    fn a_skimmed_update_gives_the_findings_of_the_whole_message() {
+        let mut skimmed = 0;
+        let mut messages = 0;
+        for (name, content) in crate::fast::tests::corpora()
+            .into_iter()
+            .chain(crate::fast::tests::mutated_corpora())
+        {
+            messages += content.split(|&b| b == b'\n').count();
+            skimmed += assert_skim_agrees(&name, &content);
+        }
+        // Most of ACP traffic is `session/update`s, which are skimmed.
+        assert!(skimmed * 3 > messages, "{skimmed} of {messages}");
+    }
+
+    #[test]
+    fn what_the_skim_cannot_say_is_parsed_whole() {
+        let announce = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c\u0031","status":"pending","rawInput":{"deep":[[[1]]]}}}}"#;
+        assert_eq!(
+            parse_for_observe(announce.as_bytes()),
+            Some(
+                json!({"method": "session/update", "params": {"sessionId": "s",
+                "update": {"sessionUpdate": "tool_call", "toolCallId": "c1", "status": "pending"}}})
+            )
+        );
+        for whole in [
+            // A request (`id`, even `null`): not a notification.
+            r#"{"jsonrpc":"2.0","id":null,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c"}}}"#,
+            // Members of another kind, or written twice.
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","status":3}}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","toolCallId":"d"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"toolCallId":"c"}}}"#,
+            // `session/update` only inside a value.
+            r#"{"jsonrpc":"2.0","id":1,"result":{"note":"session/update","x":"\"session/update\""}}"#,
+            // A batch.
+            r#"[{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}}]"#,
+        ] {
+            assert_eq!(
+                parse_for_observe(whole.as_bytes()),
+                serde_json::from_str::<Value>(whole).ok(),
+                "{whole}"
+            );
+        }
+        // Not JSON, or not UTF-8, whichever way it is read.
+        for broken in [
+            &br#"{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}"#[..],
+            b"{\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan\",\"x\":\"\xff\"}}}",
+            br#"{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","x":[1,]}}}"#,
+        ] {
+            assert_eq!(parse_for_observe(broken), None);
+        }
+    }
 
     #[test]
     fn an_mcp_server_may_answer_with_an_older_version() {
