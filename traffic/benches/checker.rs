@@ -7,7 +7,10 @@
 //!   members looked for): what the checker did before it;
 //! - `jsonschema`: the alternative: each message parsed into a `Value` and its `params` (or the
 //!   `result` of the request it answers, paired by id) validated with `jsonschema` against the
-//!   definition of its method, the same crate and version, validators compiled once.
+//!   definition of its method, the same crate and version, validators compiled once;
+//! - `tap`: what `toolcall tap`'s checking thread does per message (`Monitor::feed_message`,
+//!   each message taken as the agent's, its transcript record written to a sink): the checker,
+//!   protocol recognition and tool-call lifecycles.
 //!
 //! Corpora (`BENCHMARKS.md`): `real`, every JSON-RPC message of the ACP traffic at hand (the
 //! shared real and third-party traffic, the ACP documentation's examples, the recording of
@@ -30,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use jsonschema::Validator;
 use serde_json::{json, Map, Value};
+use toolcall_traffic::tap::{Event, Monitor, Side};
 use toolcall_traffic::{split_messages, Checker, Status, Transcript};
 
 #[path = "../../benches/wire/corpus.rs"]
@@ -268,23 +272,40 @@ fn counted(runner: &Runner, variant: Variant, corpus: &Corpus, passes: usize) ->
     (0..passes).map(|_| runner.pass(variant, corpus)).sum()
 }
 
+#[inline(never)]
+fn pass_tap(tap: &Monitor, corpus: &Corpus) -> usize {
+    let mut monitor = tap.another().with_transcript(Box::new(std::io::sink()));
+    corpus
+        .messages
+        .iter()
+        .flat_map(|message| monitor.feed_message(Side::Child, message))
+        .filter(|event| {
+            matches!(event, Event::Message { verdict, .. }
+                if matches!(verdict.status, Status::Ok | Status::Lenient))
+        })
+        .count()
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Variant {
     Checker,
     CheckerFull,
     Jsonschema,
+    Tap,
 }
 
-const VARIANTS: [(Variant, &str); 3] = [
+const VARIANTS: [(Variant, &str); 4] = [
     (Variant::Checker, "checker"),
     (Variant::CheckerFull, "checker_full"),
     (Variant::Jsonschema, "jsonschema"),
+    (Variant::Tap, "tap"),
 ];
 
 struct Runner {
     checker: Checker,
     full: Checker,
     alternative: Alternative,
+    tap: Monitor,
 }
 
 impl Runner {
@@ -293,6 +314,7 @@ impl Runner {
             Variant::Checker => pass_checker(&self.checker, corpus),
             Variant::CheckerFull => pass_checker(&self.full, corpus),
             Variant::Jsonschema => pass_jsonschema(&self.alternative, corpus),
+            Variant::Tap => pass_tap(&self.tap, corpus),
         }
     }
 }
@@ -302,6 +324,7 @@ fn main() {
         checker: Checker::new().expect("schema"),
         full: Checker::new().expect("schema").with_one_pass(false),
         alternative: Alternative::new(),
+        tap: Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS),
     };
     let corpora = corpora();
     if let Ok(run) = std::env::var("CHECKER_BENCH_RUN") {

@@ -402,7 +402,7 @@ impl Monitor {
         }
         self.lines += 1;
         let line = self.lines;
-        let (text, value) = match frame {
+        let (text, utf8) = match frame {
             OwnedFrame::TooLarge { bytes, prefix } => {
                 let from = self.peer(side);
                 let record = record(&TruncatedRecord {
@@ -419,8 +419,14 @@ impl Monitor {
                 self.tally(line, from, verdict, events);
                 return;
             }
-            OwnedFrame::Line(text) => (text, super::session::parse_for_observe(text)),
+            OwnedFrame::Line(text) => (text, std::str::from_utf8(text)),
         };
+        // The text as UTF-8 is validated once, here, for the parse and the record.
+        let value = utf8.ok().and_then(super::session::parse_for_observe);
+        let utf8 = utf8.map_or_else(
+            |_| String::from_utf8_lossy(text),
+            std::borrow::Cow::Borrowed,
+        );
         // Recognition first: the response to `initialize` is already the agent's or server's.
         let observed = value
             .as_ref()
@@ -446,14 +452,8 @@ impl Monitor {
         let record = match &value {
             // The message as sent, spliced in: it is one JSON value (a line break in it, which
             // only a whole message can hold, is JSON whitespace: a space keeps the record one line).
-            Some(_) => format!(
-                "{{\"from\":\"{from}\",\"message\":{}}}",
-                one_line(&String::from_utf8_lossy(text))
-            ),
-            None => record(&TextRecord {
-                from,
-                text: String::from_utf8_lossy(text),
-            }),
+            Some(_) => format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(&utf8)),
+            None => record(&TextRecord { from, text: utf8 }),
         };
         self.record(&record, events);
         self.pairing.at_line(line);
@@ -544,7 +544,7 @@ fn record(record: &impl serde::Serialize) -> String {
 /// `text` with its line breaks as spaces (JSON whitespace outside strings, where JSON allows no
 /// raw line break).
 fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains(['\n', '\r']) {
+    if memchr::memchr2(b'\n', b'\r', text.as_bytes()).is_some() {
         text.replace(['\n', '\r'], " ").into()
     } else {
         text.into()

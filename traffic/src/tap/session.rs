@@ -27,7 +27,8 @@ impl From<Finding> for Observed {
     }
 }
 
-/// A message as [`Session::observe`] needs it, from its text: `None` when it is not JSON.
+/// A message as [`Session::observe`] needs it, from its text (JSON text that is not valid
+/// UTF-8 is not JSON): `None` when it is not JSON.
 ///
 /// A `session/update` notification (most of an ACP session's bytes) is read for the members
 /// the tool-call lifecycle follows (`method`, `params.sessionId`, `params.update`'s
@@ -36,17 +37,16 @@ impl From<Finding> for Observed {
 /// `observe` the same findings. The parts skipped are only checked to be JSON: an update whose
 /// `rawInput` nests past serde_json's 128 levels, or holds a lone surrogate escape (`"\ud800"`),
 /// is followed, where a whole parse into a `Value` gives up.
-pub(crate) fn parse_for_observe(bytes: &[u8]) -> Option<Value> {
-    if memchr::memmem::find(bytes, b"\"session/update\"").is_some() {
-        if let Some(update) = std::str::from_utf8(bytes)
+pub(crate) fn parse_for_observe(text: &str) -> Option<Value> {
+    if memchr::memmem::find(text.as_bytes(), b"\"session/update\"").is_some() {
+        if let Some(update) = serde_json::from_str::<UpdateSkim<'_>>(text)
             .ok()
-            .and_then(|text| serde_json::from_str::<UpdateSkim<'_>>(text).ok())
             .and_then(UpdateSkim::into_value)
         {
             return Some(update);
         }
     }
-    serde_json::from_slice(bytes).ok()
+    serde_json::from_str(text).ok()
 }
 
 /// The members of a `session/update` notification the lifecycle reads; the others are checked
@@ -340,7 +340,7 @@ mod tests {
                 None => (None, line),
             };
             let full = serde_json::from_slice::<Value>(text).ok();
-            let quick = parse_for_observe(text);
+            let quick = std::str::from_utf8(text).ok().and_then(parse_for_observe);
             let (Some(full), Some(quick)) = (full.clone(), quick.clone()) else {
                 // JSON past what a `Value` holds (nesting past 128, a lone surrogate escape) in
                 // a part the skim skips: followed now, where the whole parse gave up.
@@ -383,7 +383,7 @@ mod tests {
     fn what_the_skim_cannot_say_is_parsed_whole() {
         let announce = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c\u0031","status":"pending","rawInput":{"deep":[[[1]]]}}}}"#;
         assert_eq!(
-            parse_for_observe(announce.as_bytes()),
+            parse_for_observe(announce),
             Some(
                 json!({"method": "session/update", "params": {"sessionId": "s",
                 "update": {"sessionUpdate": "tool_call", "toolCallId": "c1", "status": "pending"}}})
@@ -402,7 +402,7 @@ mod tests {
             r#"[{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}}]"#,
         ] {
             assert_eq!(
-                parse_for_observe(whole.as_bytes()),
+                parse_for_observe(whole),
                 serde_json::from_str::<Value>(whole).ok(),
                 "{whole}"
             );
@@ -413,7 +413,10 @@ mod tests {
             b"{\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan\",\"x\":\"\xff\"}}}",
             br#"{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","x":[1,]}}}"#,
         ] {
-            assert_eq!(parse_for_observe(broken), None);
+            assert_eq!(
+                std::str::from_utf8(broken).ok().and_then(parse_for_observe),
+                None
+            );
         }
     }
 
