@@ -161,3 +161,30 @@ pub fn interleaved_best(
     }
     best
 }
+
+/// A writer whose bytes a test reads afterwards (clones share the bytes): a transcript or report
+/// given as `Box<dyn Write + Send>`.
+#[derive(Clone, Default)]
+pub struct SharedBuffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl SharedBuffer {
+    /// The bytes written so far, as text.
+    ///
+    /// # Panics
+    /// When they are not UTF-8, or a writer panicked while holding them.
+    #[must_use]
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().expect("not poisoned").clone()).expect("UTF-8")
+    }
+}
+
+impl std::io::Write for SharedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -10,7 +10,8 @@
 //!   definition of its method, the same crate and version, validators compiled once;
 //! - `tap`: what `toolcall tap`'s checking thread does per message (`Monitor::feed_message`,
 //!   each message taken as the agent's, its transcript record written to a sink): the checker,
-//!   protocol recognition and tool-call lifecycles.
+//!   protocol recognition and tool-call lifecycles. Only `updates` (all the agent's) is what a
+//!   tap sees; in the other corpora the client's messages are taken as the agent's too.
 //!
 //! Corpora (`BENCHMARKS.md`): `real`, every JSON-RPC message of the ACP traffic at hand (the
 //! shared real and third-party traffic, the ACP documentation's examples, the recording of

@@ -28,6 +28,7 @@ use toolcall_contracts::acp;
 
 use super::checker::{Body, Checker};
 use super::rpc::Bodies;
+use super::tap::session::update_view;
 use super::transcript::{Family, Side, Transcript};
 use super::unique::{Watch, Watcher};
 use super::verdict::{Protocol, Verdict};
@@ -93,6 +94,8 @@ struct Parsed {
     method: Option<String>,
     params: bool,
     result: bool,
+    /// `params` of `session/update`, decoded (for the tap's tool-call lifecycle).
+    update: Option<Box<acp::SessionNotification>>,
 }
 
 impl Checker {
@@ -104,33 +107,67 @@ impl Checker {
         from: Option<Side>,
         message: &[u8],
     ) -> Option<Verdict> {
-        if !self.one_pass
-            || message.len() > self.limits.max_bytes
-            || self.limits.max_depth < PARSER_DEPTH
-        {
+        if !self.one_pass_applies(message) {
             return None;
         }
-        let parsed = self.parse_fast(transcript, from, message)?;
+        let parsed = self.parse_fast(transcript, from, message, false)?;
+        self.decide(transcript, parsed)
+    }
+
+    /// For the tap: the verdict on a `session/update` notification from `from` when the one-pass
+    /// check decides it, with the notification as the tool-call lifecycle reads it
+    /// ([`update_view`]), read from the decoded value. `None`, with `transcript` unchanged (the
+    /// message not begun), otherwise: then it is checked as any other message.
+    pub(crate) fn check_update_from(
+        &self,
+        transcript: &mut Transcript,
+        from: Side,
+        message: &[u8],
+    ) -> Option<(Verdict, Value)> {
+        if !self.one_pass_applies(message) {
+            return None;
+        }
+        let mut parsed = self.parse_fast(transcript, Some(from), message, true)?;
+        let update = parsed.update.take()?;
+        if parsed.id.is_some() || !Self::decides(transcript, &parsed) {
+            return None;
+        }
+        transcript.begin_message();
+        Some((self.decide(transcript, parsed)?, lifecycle_view(&update)))
+    }
+
+    /// Whether the one pass may check `message` at all under this checker's settings.
+    fn one_pass_applies(&self, message: &[u8]) -> bool {
+        self.one_pass
+            && message.len() <= self.limits.max_bytes
+            && self.limits.max_depth >= PARSER_DEPTH
+    }
+
+    /// Whether a message the one pass read is one it decides.
+    fn decides(transcript: &Transcript, parsed: &Parsed) -> bool {
+        match &parsed.method {
+            None => parsed.result && parsed.id.is_some() && !parsed.params,
+            Some(method) => {
+                !parsed.result
+                    && (parsed.params || method.starts_with('_'))
+                    && transcript.family() != Some(Family::Mcp)
+            }
+        }
+    }
+
+    /// The verdict on a message the one pass read, when it decides it.
+    fn decide(&self, transcript: &mut Transcript, parsed: Parsed) -> Option<Verdict> {
+        if !Self::decides(transcript, &parsed) {
+            return None;
+        }
         let Parsed {
             from,
             id,
             method,
             params,
             result,
+            update: _,
         } = parsed;
-        if method.is_none() && !result {
-            return None;
-        }
-        if let Some(method) = &method {
-            if result || (!params && !method.starts_with('_')) {
-                return None;
-            }
-            if transcript.family() == Some(Family::Mcp) {
-                return None;
-            }
-        } else if id.is_none() || params {
-            return None;
-        }
         let mut object = Map::new();
         object.insert("jsonrpc".to_owned(), Value::from("2.0"));
         if let Some(id) = id {
@@ -155,11 +192,13 @@ impl Checker {
         transcript: &Transcript,
         from: Option<Side>,
         message: &[u8],
+        keep_update: bool,
     ) -> Option<Parsed> {
         let watcher = Watcher::new(false);
         let context = Context {
             checker: self,
             transcript,
+            keep_update,
         };
         let parsed = optimistic_only(|| {
             let mut de = serde_json::Deserializer::from_slice(message);
@@ -177,6 +216,9 @@ impl Checker {
 struct Context<'c> {
     checker: &'c Checker,
     transcript: &'c Transcript,
+    /// Whether `session/update`'s params are kept ([`Parsed::update`]) rather than dropped as
+    /// soon as decoded.
+    keep_update: bool,
 }
 
 fn not_decided<E: de::Error>() -> E {
@@ -266,6 +308,7 @@ fn read_envelope<'de, A: MapAccess<'de>>(
         method: None,
         params: false,
         result: false,
+        update: None,
     };
     let mut jsonrpc = false;
     let mut key = match first {
@@ -307,7 +350,11 @@ fn read_envelope<'de, A: MapAccess<'de>>(
                 } else {
                     let known = context.checker.acp.method(method).ok_or_else(not_decided)?;
                     let target = Target::of(&known.params).ok_or_else(not_decided)?;
-                    map.next_value_seed(target)?;
+                    if context.keep_update && target == Target::SessionNotification {
+                        parsed.update = Some(Box::new(map.next_value()?));
+                    } else {
+                        map.next_value_seed(target)?;
+                    }
                 }
                 parsed.params = true;
             }
@@ -357,6 +404,27 @@ fn read_envelope<'de, A: MapAccess<'de>>(
         Ok(parsed)
     } else {
         Err(not_decided())
+    }
+}
+
+/// A decoded `session/update` as the tap's tool-call lifecycle reads it: a tool call's kind,
+/// id and status; for any other update only its session (the lifecycle follows tool calls).
+fn lifecycle_view(notification: &acp::SessionNotification) -> Value {
+    let session = notification.session_id.0.as_str();
+    match &notification.update {
+        acp::SessionUpdate::ToolCall(call) => update_view(
+            session,
+            Some("tool_call"),
+            Some(&call.tool_call_id.0),
+            call.status.as_ref().map(acp::ToolCallStatus::as_str),
+        ),
+        acp::SessionUpdate::ToolCallUpdate(update) => update_view(
+            session,
+            Some("tool_call_update"),
+            Some(&update.tool_call_id.0),
+            update.status.value().map(acp::ToolCallStatus::as_str),
+        ),
+        _ => update_view(session, None, None, None),
     }
 }
 

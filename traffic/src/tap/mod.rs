@@ -30,7 +30,7 @@ mod monitor;
 mod protocol;
 mod relay;
 mod report;
-mod session;
+pub(crate) mod session;
 
 use std::ffi::OsString;
 

@@ -422,6 +422,28 @@ impl Monitor {
             OwnedFrame::Line(text) => (text, std::str::from_utf8(text)),
         };
         // The text as UTF-8 is validated once, here, for the parse and the record.
+        if let Ok(utf8) = utf8 {
+            if memchr::memmem::find(text, b"\"session/update\"").is_some() {
+                // Most of an ACP session: an update the checker's one pass decides, its
+                // lifecycle read from the decoded value (no second parse). Such a notification
+                // says nothing about the protocol, so it is checked before it is followed.
+                let from = self.peer(side);
+                self.pairing.at_line(line);
+                if let Some((verdict, update)) =
+                    self.checker
+                        .check_update_from(&mut self.pairing, from, text)
+                {
+                    let observed = self.session.observe(side, line, &update);
+                    self.record(
+                        &format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(utf8)),
+                        events,
+                    );
+                    self.tally(line, from, verdict, events);
+                    self.follow(side, line, observed, events);
+                    return;
+                }
+            }
+        }
         let value = utf8.ok().and_then(super::session::parse_for_observe);
         let utf8 = utf8.map_or_else(
             |_| String::from_utf8_lossy(text),
@@ -432,6 +454,44 @@ impl Monitor {
             .as_ref()
             .map(|value| self.session.observe(side, line, value))
             .unwrap_or_default();
+        let (problems, hidden) = self.recognized(side, line, observed, events);
+        let from = self.peer(side);
+        let record = match &value {
+            // The message as sent, spliced in: it is one JSON value (a line break in it, which
+            // only a whole message can hold, is JSON whitespace: a space keeps the record one line).
+            Some(_) => format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(&utf8)),
+            None => record(&TextRecord { from, text: utf8 }),
+        };
+        self.record(&record, events);
+        self.pairing.at_line(line);
+        let verdict = self.checker.check_from(&mut self.pairing, from, text);
+        self.tally(line, from, verdict, events);
+        self.report(line, from, problems, hidden, events);
+    }
+
+    /// What [`Session::observe`] found in a message checked before it was followed: the
+    /// lifecycle's findings, after the message's verdict.
+    fn follow(
+        &mut self,
+        side: Side,
+        line: usize,
+        observed: Vec<Observed>,
+        events: &mut Vec<Event>,
+    ) {
+        let (problems, hidden) = self.recognized(side, line, observed, events);
+        let from = self.peer(side);
+        self.report(line, from, problems, hidden, events);
+    }
+
+    /// Reports the protocol a message made known (first, before its verdict); returns the
+    /// lifecycle's problems and the calls a gap hid, reported after it.
+    fn recognized(
+        &mut self,
+        side: Side,
+        line: usize,
+        observed: Vec<Observed>,
+        events: &mut Vec<Event>,
+    ) -> (Vec<LifecycleProblem>, Vec<HiddenByGap>) {
         let mut problems = Vec::new();
         let mut hidden = Vec::new();
         for found in observed {
@@ -448,17 +508,18 @@ impl Monitor {
                 Observed::Problem(problem) => problems.push(problem),
             }
         }
-        let from = self.peer(side);
-        let record = match &value {
-            // The message as sent, spliced in: it is one JSON value (a line break in it, which
-            // only a whole message can hold, is JSON whitespace: a space keeps the record one line).
-            Some(_) => format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(&utf8)),
-            None => record(&TextRecord { from, text: utf8 }),
-        };
-        self.record(&record, events);
-        self.pairing.at_line(line);
-        let verdict = self.checker.check_from(&mut self.pairing, from, text);
-        self.tally(line, from, verdict, events);
+        (problems, hidden)
+    }
+
+    /// Reports a message's lifecycle problems and the calls a gap hid.
+    fn report(
+        &mut self,
+        line: usize,
+        from: Peer,
+        problems: Vec<LifecycleProblem>,
+        hidden: Vec<HiddenByGap>,
+        events: &mut Vec<Event>,
+    ) {
         for problem in problems {
             self.summary.lifecycle += 1;
             events.push(Event::Lifecycle {
@@ -566,5 +627,63 @@ impl From<Frame<'_>> for OwnedFrame {
                 prefix: prefix.to_vec(),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolcall_test_support::SharedBuffer;
+
+    /// Feeds `content` (NDJSON: transcript records or bare messages, the latter the child's) to
+    /// a monitor: its events and its transcript.
+    fn run(monitor: Monitor, content: &[u8]) -> (Vec<Event>, String) {
+        let transcript = SharedBuffer::default();
+        let mut monitor = monitor.with_transcript(Box::new(transcript.clone()));
+        let mut events = Vec::new();
+        for line in content.split(|&b| b == b'\n') {
+            let record = serde_json::from_slice::<
+                std::collections::BTreeMap<&str, &serde_json::value::RawValue>,
+            >(line)
+            .ok()
+            .filter(|record| record.contains_key("message"));
+            let (side, text) = match &record {
+                Some(record) if record.get("from").map(|f| f.get()) == Some("\"client\"") => {
+                    (Side::Client, record["message"].get().as_bytes())
+                }
+                Some(record) => (Side::Child, record["message"].get().as_bytes()),
+                None => (Side::Child, line),
+            };
+            events.extend(monitor.feed_message(side, text));
+        }
+        (events, transcript.text())
+    }
+
+    #[test]
+    fn updates_the_one_pass_decides_give_the_events_and_transcript_of_the_full_check() {
+        let mut decided = 0;
+        for (name, content) in crate::fast::tests::corpora()
+            .into_iter()
+            .chain(crate::fast::tests::mutated_corpora())
+        {
+            let limits = Checker::DEFAULT_LIMITS;
+            let one_pass = Monitor::new(Checker::new().expect("schema"), limits);
+            let full = Monitor::new(Checker::new().expect("schema").with_one_pass(false), limits);
+            let (events, transcript) = run(one_pass, &content);
+            let (full_events, full_transcript) = run(full, &content);
+            assert_eq!(events.len(), full_events.len(), "{name}");
+            for (one, other) in events.iter().zip(&full_events) {
+                assert_eq!(one, other, "{name}");
+            }
+            assert_eq!(transcript, full_transcript, "{name}");
+            decided += events
+                .iter()
+                .filter(|event| {
+                    matches!(event, Event::Lifecycle { .. } | Event::HiddenByGap { .. })
+                })
+                .count();
+        }
+        // The corpora hold lifecycle findings for the comparison to be worth something.
+        assert!(decided > 0);
     }
 }

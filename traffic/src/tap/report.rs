@@ -366,26 +366,11 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, Mutex};
-
     use serde_json::json;
 
     use super::*;
     use crate::tap::LifecycleProblem;
-
-    /// A `Write` whose bytes the test can read afterwards.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().expect("lock").extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use toolcall_test_support::SharedBuffer;
 
     fn events() -> Vec<Event> {
         vec![
@@ -442,13 +427,13 @@ mod tests {
 
     #[test]
     fn text_lists_what_is_not_ok() {
-        let out = Shared::default();
+        let out = SharedBuffer::default();
         let mut reporter = Reporter::new(ReportFormat::Text, Box::new(out.clone()));
         for event in events() {
             reporter.event(&event).unwrap();
         }
         reporter.finish(&summary(), &ChildExit::Code(3)).unwrap();
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let text = out.text();
         assert_eq!(
             text,
             "toolcall tap: line 1 (client): ACP protocol version 1\n\
@@ -462,7 +447,7 @@ mod tests {
 
     #[test]
     fn a_note_follows_its_message_even_when_it_is_ok() {
-        let out = Shared::default();
+        let out = SharedBuffer::default();
         let mut reporter = Reporter::new(ReportFormat::Text, Box::new(out.clone()));
         let verdict = Verdict {
             note: Some("checked as 2026-07-28".into()),
@@ -477,7 +462,7 @@ mod tests {
                 verdict,
             })
             .unwrap();
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let text = out.text();
         assert_eq!(
             text,
             "toolcall tap: line 1 (client): note: checked as 2026-07-28\n"
@@ -486,13 +471,13 @@ mod tests {
 
     #[test]
     fn json_lists_every_event_then_the_summary() {
-        let out = Shared::default();
+        let out = SharedBuffer::default();
         let mut reporter = Reporter::new(ReportFormat::Json, Box::new(out.clone()));
         for event in events() {
             reporter.event(&event).unwrap();
         }
         reporter.finish(&summary(), &ChildExit::Signal(15)).unwrap();
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let text = out.text();
         let lines: Vec<serde_json::Value> = text
             .lines()
             .map(|line| serde_json::from_str(line).unwrap())
@@ -520,9 +505,9 @@ mod tests {
 
     #[test]
     fn a_session_names_itself_in_each_line_and_object() {
-        let text = Shared::default();
+        let text = SharedBuffer::default();
         let mut reporter = Reporter::new(ReportFormat::Text, Box::new(text.clone()));
-        let json = Shared::default();
+        let json = SharedBuffer::default();
         let mut json_reporter = Reporter::new(ReportFormat::Json, Box::new(json.clone()));
         for event in events().iter().skip(2).take(2) {
             reporter.session_event(&json!(3), event).unwrap();
@@ -543,18 +528,14 @@ mod tests {
             .finish_with(&summary(), "1 session", &members)
             .unwrap();
         assert_eq!(
-            String::from_utf8(text.0.lock().unwrap().clone()).unwrap(),
+            text.text(),
             "toolcall tap: session 3: line 3 (agent): invalid session/update at /params/update: bad\n\
              toolcall tap: session 3: line 3 (agent): tool call: `tool_call_update` for `c9`, which no `tool_call` announced\n\
              toolcall tap: POST /mcp: refused\n\
              toolcall tap: 3 messages (1 from the client, 2 from the agent): 2 ok, 0 lenient, 0 unchecked, 1 invalid; 1 tool-call problem; 10 bytes not checked\n\
              toolcall tap: 1 session\n"
         );
-        let lines: Vec<String> = String::from_utf8(json.0.lock().unwrap().clone())
-            .unwrap()
-            .lines()
-            .map(str::to_owned)
-            .collect();
+        let lines: Vec<String> = json.text().lines().map(str::to_owned).collect();
         assert!(lines[0].starts_with(r#"{"session":3,"event":"message","line":3,"#));
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&lines[1]).unwrap(),

@@ -96,22 +96,40 @@ impl UpdateSkim<'_> {
         if self.method != "session/update" || self.id.0 {
             return None;
         }
-        let mut update = serde_json::Map::new();
-        update.insert(
-            "sessionUpdate".into(),
-            self.params.update.session_update.into(),
-        );
-        if let Some(id) = self.params.update.tool_call_id {
-            update.insert("toolCallId".into(), id.into());
-        }
-        if let Some(status) = self.params.update.status {
-            update.insert("status".into(), status.into());
-        }
-        Some(serde_json::json!({
-            "method": self.method,
-            "params": {"sessionId": self.params.session_id, "update": update},
-        }))
+        let update = &self.params.update;
+        Some(update_view(
+            &self.params.session_id,
+            Some(&update.session_update),
+            update.tool_call_id.as_deref(),
+            update.status.as_deref(),
+        ))
     }
+}
+
+/// A `session/update` notification as the tool-call lifecycle reads it: its session, and its
+/// update's kind (`sessionUpdate`), `toolCallId` and `status` where it has them. What
+/// [`parse_for_observe`] gives for one, and the checker's one pass (`Checker::check_update_from`)
+/// for one it decoded.
+pub(crate) fn update_view(
+    session_id: &str,
+    kind: Option<&str>,
+    tool_call_id: Option<&str>,
+    status: Option<&str>,
+) -> Value {
+    let mut update = serde_json::Map::new();
+    for (name, value) in [
+        ("sessionUpdate", kind),
+        ("toolCallId", tool_call_id),
+        ("status", status),
+    ] {
+        if let Some(value) = value {
+            update.insert(name.into(), value.into());
+        }
+    }
+    serde_json::json!({
+        "method": "session/update",
+        "params": {"sessionId": session_id, "update": update},
+    })
 }
 
 /// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
