@@ -951,9 +951,11 @@ mod tests {
         let text = builder.generate().unwrap();
         for expected in [
             "pub fn decode_for(\n        method: &str,\n        json: &[u8],\n    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {",
-            "\"ping\" => rt::decode_paired(json, Self::Result),",
-            "\"things/list\" => rt::decode_paired(json, Self::ListThingsResult),",
-            "_ => rt::decode_union(json),",
+            "\"ping\" => rt::decode_paired(json, limits, Self::Result),",
+            "\"things/list\" => rt::decode_paired(json, limits, Self::ListThingsResult),",
+            "_ => rt::decode_union(json, limits),",
+            "Self::decode_for_with(method, json, &rt::DECODE_LIMITS)",
+            "pub fn decode_for_with(\n        method: &str,\n        json: &[u8],\n        limits: &rt::DecodeLimits,\n    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {",
             "with no branch of their own here (`gone`)",
             "pub fn method(&self) -> &'static str {",
             "Self::Gone(_) => \"gone\",",

@@ -1678,13 +1678,12 @@ impl ClientResult {
     /// `EmptyResult` for a request with no result type of its own), in one pass, without trying
     /// the other branches.
     ///
-    /// When `method` is none of `ServerRequest`, or the branch refuses the value (a
-    /// task-augmented request answered with a `CreateTaskResult`, say), it decodes `json` as
-    /// `toolcall_contracts::decode::<ClientResult>` does: every branch in schema order. So it
-    /// accepts exactly the values `decode` accepts, with the same leniency report; the variant
-    /// differs where several branches take a value and the request names another one than the
-    /// union's rule (a `ping` answered with `{"tools": []}` is `Result` with an unknown
-    /// member).
+    /// When `method` is none of `ServerRequest`, or the branch refuses the value (a value of
+    /// another branch), it decodes `json` as `toolcall_contracts::decode::<ClientResult>` does:
+    /// every branch in schema order. So it accepts exactly the values `decode` accepts, with
+    /// the same leniency report; the variant differs where several branches take a value and
+    /// the request names another one than the union's rule (a `ping` answered with `{"tools":
+    /// []}` is `Result` with an unknown member).
     ///
     /// # Errors
     /// Input over `decode`'s limits: the limit. Refused by the branch and by the union: the
@@ -1694,13 +1693,25 @@ impl ClientResult {
         method: &str,
         json: &[u8],
     ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+        Self::decode_for_with(method, json, &rt::DECODE_LIMITS)
+    }
+    /// [`ClientResult::decode_for`] within `limits` (as `toolcall_contracts::decode_with`):
+    /// both the branch and the union decode are held to them.
+    ///
+    /// # Errors
+    /// As `decode_for`, input over `limits` giving the limit.
+    pub fn decode_for_with(
+        method: &str,
+        json: &[u8],
+        limits: &rt::DecodeLimits,
+    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
         match method {
-            "ping" => rt::decode_paired(json, Self::Result),
+            "ping" => rt::decode_paired(json, limits, Self::Result),
             "sampling/createMessage" => {
-                rt::decode_paired(json, Self::CreateMessageResult)
+                rt::decode_paired(json, limits, Self::CreateMessageResult)
             }
-            "roots/list" => rt::decode_paired(json, Self::ListRootsResult),
-            _ => rt::decode_union(json),
+            "roots/list" => rt::decode_paired(json, limits, Self::ListRootsResult),
+            _ => rt::decode_union(json, limits),
         }
     }
 }
@@ -12188,13 +12199,12 @@ impl ServerResult {
     /// `EmptyResult` for a request with no result type of its own), in one pass, without trying
     /// the other branches.
     ///
-    /// When `method` is none of `ClientRequest`, or the branch refuses the value (a
-    /// task-augmented request answered with a `CreateTaskResult`, say), it decodes `json` as
-    /// `toolcall_contracts::decode::<ServerResult>` does: every branch in schema order. So it
-    /// accepts exactly the values `decode` accepts, with the same leniency report; the variant
-    /// differs where several branches take a value and the request names another one than the
-    /// union's rule (a `ping` answered with `{"tools": []}` is `Result` with an unknown
-    /// member).
+    /// When `method` is none of `ClientRequest`, or the branch refuses the value (a value of
+    /// another branch), it decodes `json` as `toolcall_contracts::decode::<ServerResult>` does:
+    /// every branch in schema order. So it accepts exactly the values `decode` accepts, with
+    /// the same leniency report; the variant differs where several branches take a value and
+    /// the request names another one than the union's rule (a `ping` answered with `{"tools":
+    /// []}` is `Result` with an unknown member).
     ///
     /// # Errors
     /// Input over `decode`'s limits: the limit. Refused by the branch and by the union: the
@@ -12204,21 +12214,37 @@ impl ServerResult {
         method: &str,
         json: &[u8],
     ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+        Self::decode_for_with(method, json, &rt::DECODE_LIMITS)
+    }
+    /// [`ServerResult::decode_for`] within `limits` (as `toolcall_contracts::decode_with`):
+    /// both the branch and the union decode are held to them.
+    ///
+    /// # Errors
+    /// As `decode_for`, input over `limits` giving the limit.
+    pub fn decode_for_with(
+        method: &str,
+        json: &[u8],
+        limits: &rt::DecodeLimits,
+    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
         match method {
-            "initialize" => rt::decode_paired(json, Self::InitializeResult),
+            "initialize" => rt::decode_paired(json, limits, Self::InitializeResult),
             "ping" | "resources/subscribe" | "resources/unsubscribe"
-            | "logging/setLevel" => rt::decode_paired(json, Self::Result),
-            "resources/list" => rt::decode_paired(json, Self::ListResourcesResult),
-            "resources/templates/list" => {
-                rt::decode_paired(json, Self::ListResourceTemplatesResult)
+            | "logging/setLevel" => rt::decode_paired(json, limits, Self::Result),
+            "resources/list" => {
+                rt::decode_paired(json, limits, Self::ListResourcesResult)
             }
-            "resources/read" => rt::decode_paired(json, Self::ReadResourceResult),
-            "prompts/list" => rt::decode_paired(json, Self::ListPromptsResult),
-            "prompts/get" => rt::decode_paired(json, Self::GetPromptResult),
-            "tools/list" => rt::decode_paired(json, Self::ListToolsResult),
-            "tools/call" => rt::decode_paired(json, Self::CallToolResult),
-            "completion/complete" => rt::decode_paired(json, Self::CompleteResult),
-            _ => rt::decode_union(json),
+            "resources/templates/list" => {
+                rt::decode_paired(json, limits, Self::ListResourceTemplatesResult)
+            }
+            "resources/read" => rt::decode_paired(json, limits, Self::ReadResourceResult),
+            "prompts/list" => rt::decode_paired(json, limits, Self::ListPromptsResult),
+            "prompts/get" => rt::decode_paired(json, limits, Self::GetPromptResult),
+            "tools/list" => rt::decode_paired(json, limits, Self::ListToolsResult),
+            "tools/call" => rt::decode_paired(json, limits, Self::CallToolResult),
+            "completion/complete" => {
+                rt::decode_paired(json, limits, Self::CompleteResult)
+            }
+            _ => rt::decode_union(json, limits),
         }
     }
 }

@@ -18335,12 +18335,11 @@ impl ServerResult {
     /// `EmptyResult` for a request with no result type of its own), in one pass, without trying
     /// the other branches.
     ///
-    /// When `method` is none of `ClientRequest`, or the branch refuses the value (a
-    /// task-augmented request answered with a `CreateTaskResult`, say), it decodes `json` as
-    /// `toolcall_contracts::decode::<ServerResult>` does: every branch in schema order. So it
-    /// accepts exactly the values `decode` accepts, with the same leniency report; the variant
-    /// differs where several branches take a value and the request names another one than the
-    /// union's rule.
+    /// When `method` is none of `ClientRequest`, or the branch refuses the value (a value of
+    /// another branch), it decodes `json` as `toolcall_contracts::decode::<ServerResult>` does:
+    /// every branch in schema order. So it accepts exactly the values `decode` accepts, with
+    /// the same leniency report; the variant differs where several branches take a value and
+    /// the request names another one than the union's rule.
     ///
     /// # Errors
     /// Input over `decode`'s limits: the limit. Refused by the branch and by the union: the
@@ -18350,22 +18349,38 @@ impl ServerResult {
         method: &str,
         json: &[u8],
     ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+        Self::decode_for_with(method, json, &rt::DECODE_LIMITS)
+    }
+    /// [`ServerResult::decode_for`] within `limits` (as `toolcall_contracts::decode_with`):
+    /// both the branch and the union decode are held to them.
+    ///
+    /// # Errors
+    /// As `decode_for`, input over `limits` giving the limit.
+    pub fn decode_for_with(
+        method: &str,
+        json: &[u8],
+        limits: &rt::DecodeLimits,
+    ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
         match method {
-            "server/discover" => rt::decode_paired(json, Self::DiscoverResult),
-            "resources/list" => rt::decode_paired(json, Self::ListResourcesResult),
+            "server/discover" => rt::decode_paired(json, limits, Self::DiscoverResult),
+            "resources/list" => {
+                rt::decode_paired(json, limits, Self::ListResourcesResult)
+            }
             "resources/templates/list" => {
-                rt::decode_paired(json, Self::ListResourceTemplatesResult)
+                rt::decode_paired(json, limits, Self::ListResourceTemplatesResult)
             }
-            "resources/read" => rt::decode_paired(json, Self::ReadResourceResult),
+            "resources/read" => rt::decode_paired(json, limits, Self::ReadResourceResult),
             "subscriptions/listen" => {
-                rt::decode_paired(json, Self::SubscriptionsListenResult)
+                rt::decode_paired(json, limits, Self::SubscriptionsListenResult)
             }
-            "prompts/list" => rt::decode_paired(json, Self::ListPromptsResult),
-            "prompts/get" => rt::decode_paired(json, Self::GetPromptResult),
-            "tools/list" => rt::decode_paired(json, Self::ListToolsResult),
-            "tools/call" => rt::decode_paired(json, Self::CallToolResult),
-            "completion/complete" => rt::decode_paired(json, Self::CompleteResult),
-            _ => rt::decode_union(json),
+            "prompts/list" => rt::decode_paired(json, limits, Self::ListPromptsResult),
+            "prompts/get" => rt::decode_paired(json, limits, Self::GetPromptResult),
+            "tools/list" => rt::decode_paired(json, limits, Self::ListToolsResult),
+            "tools/call" => rt::decode_paired(json, limits, Self::CallToolResult),
+            "completion/complete" => {
+                rt::decode_paired(json, limits, Self::CompleteResult)
+            }
+            _ => rt::decode_union(json, limits),
         }
     }
 }

@@ -36,7 +36,8 @@ pub mod session;
 pub mod tagged;
 pub mod untagged;
 
-pub use crate::decode::{DecodeError, Decoded};
+pub use crate::decode::{DecodeError, Decoded, DECODE_LIMITS};
+pub use crate::policy::DecodeLimits;
 pub use bounds::{bounded, json_equal, Bounded, Bounds, Check as Bound, Limit, Pattern};
 pub use buffer::{raw, Buffer};
 pub use checks::{

@@ -351,6 +351,37 @@ mod v2025_11_25_cases {
         let error = ServerResult::decode_for("ping", deep.as_bytes()).unwrap_err();
         assert!(error.limit.is_some(), "{error}");
     }
+
+    /// `decode_for_with` holds the branch and the union decode to the caller's limits.
+    #[test]
+    fn the_limits_are_the_callers() {
+        use toolcall_contracts::policy::{DecodeLimits, LimitError};
+        let wire = br#"{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"object"}}}}]}"#;
+        let tight = DecodeLimits::new(wire.len() - 1, 127);
+        for method in ["tools/list", "tools/unknown"] {
+            let error = ServerResult::decode_for_with(method, wire, &tight).unwrap_err();
+            assert_eq!(
+                error.limit,
+                Some(LimitError::TooLarge {
+                    bytes: wire.len(),
+                    limit: wire.len() - 1
+                }),
+                "{method}"
+            );
+            let shallow = DecodeLimits::new(wire.len(), 5);
+            let error = ServerResult::decode_for_with(method, wire, &shallow).unwrap_err();
+            assert!(
+                matches!(error.limit, Some(LimitError::TooDeep { limit: 5, .. })),
+                "{method}: {error}"
+            );
+            let roomy = DecodeLimits::new(wire.len(), 6);
+            assert_eq!(
+                ServerResult::decode_for_with(method, wire, &roomy).unwrap(),
+                ServerResult::decode_for(method, wire).unwrap(),
+                "{method}"
+            );
+        }
+    }
 }
 
 /// A transcript of one MCP version: every response whose request is in it, with the request's

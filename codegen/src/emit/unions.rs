@@ -422,7 +422,7 @@ fn decode_for(item: &Item, pairing: &Pairing, paths: &Paths) -> TokenStream {
     }
     let arms = arms.iter().map(|(branch, values)| {
         let variant = format_ident!("{}", branch);
-        quote!(#(#values)|* => rt::decode_paired(json, Self::#variant),)
+        quote!(#(#values)|* => rt::decode_paired(json, limits, Self::#variant),)
     });
     let name = &item.name;
     let unpaired: Vec<&str> = pairing
@@ -459,8 +459,8 @@ fn decode_for(item: &Item, pairing: &Pairing, paths: &Paths) -> TokenStream {
          straight into the branch that answers it (`XResult` for `XRequest`, `EmptyResult` for \
          a request with no result type of its own), in one pass, without trying the other \
          branches.{unpaired}\n\n\
-         When `{tag}` is none of `{requests}`, or the branch refuses the value (a task-augmented \
-         request answered with a `CreateTaskResult`, say), it decodes `json` as \
+         When `{tag}` is none of `{requests}`, or the branch refuses the value (a value of \
+         another branch), it decodes `json` as \
          `toolcall_contracts::decode::<{name}>` does: every branch in schema order. So it \
          accepts exactly the values `decode` accepts, with the same leniency report; the \
          variant differs where several branches take a value and the request names another \
@@ -471,14 +471,29 @@ fn decode_for(item: &Item, pairing: &Pairing, paths: &Paths) -> TokenStream {
          `{tag}` with no branch)."
     );
     let doc = docs::doc(&wrap(&text));
+    let with_doc = docs::doc(&wrap(&format!(
+        "[`{name}::decode_for`] within `limits` (as `toolcall_contracts::decode_with`): both \
+         the branch and the union decode are held to them.\n\n\
+         # Errors\n\
+         As `decode_for`, input over `limits` giving the limit."
+    )));
     let param = format_ident!("{}", names::field_name(tag));
     quote! {
         impl #ident {
             #doc
             pub fn decode_for(#param: &str, json: &[u8]) -> #result<rt::Decoded<Self>, rt::DecodeError> {
+                Self::decode_for_with(#param, json, &rt::DECODE_LIMITS)
+            }
+
+            #with_doc
+            pub fn decode_for_with(
+                #param: &str,
+                json: &[u8],
+                limits: &rt::DecodeLimits,
+            ) -> #result<rt::Decoded<Self>, rt::DecodeError> {
                 match #param {
                     #(#arms)*
-                    _ => rt::decode_union(json),
+                    _ => rt::decode_union(json, limits),
                 }
             }
         }
