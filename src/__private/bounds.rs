@@ -121,19 +121,20 @@ impl Num {
     /// Whether `self` is an integral multiple of `divisor`, exactly: a float is read as the
     /// shortest decimal that gives it back (`0.07` is 7 × 10⁻², which `0.01` divides, although
     /// `0.07 / 0.01` is `7.000000000000001` in `f64`), as JSON Schema defines `multipleOf` on
-    /// the numbers written. Beyond `i128`, the `f64` quotient decides.
+    /// the numbers written.
     fn is_multiple_of(self, divisor: Self) -> bool {
         match (self, divisor) {
             (_, Self::Int(0)) => true,
             (Self::Int(a), Self::Int(b)) => a % b == 0,
-            (a, b) => a
-                .decimal()
-                .zip(b.decimal())
-                .and_then(|(a, b)| decimal_multiple(a, b))
-                .unwrap_or_else(|| {
-                    let quotient = a.as_f64() / b.as_f64();
-                    quotient.is_finite() && quotient.fract() == 0.0
-                }),
+            (a, b) => match (a.decimal(), b.decimal()) {
+                (Some((digits, exponent)), Some(step)) => decimal_multiple(
+                    &digits.unsigned_abs().to_string(),
+                    i128::from(exponent),
+                    step,
+                ),
+                // A value that is not finite is a multiple of nothing.
+                _ => false,
+            },
         }
     }
 
@@ -157,19 +158,49 @@ impl Num {
     }
 }
 
-/// Whether `a` is an integral multiple of `b`, both `(digits, exponent)`; `None` when scaling
-/// to a common exponent overflows `i128`.
-fn decimal_multiple((a, ea): (i128, i32), (b, eb): (i128, i32)) -> Option<bool> {
-    if b == 0 {
-        return Some(true);
-    }
-    let common = ea.min(eb);
-    let scale = |digits: i128, exponent: i32| {
-        10i128
-            .checked_pow(u32::try_from(exponent - common).ok()?)
-            .and_then(|factor| digits.checked_mul(factor))
+/// Whether `digits` × 10^`exponent` (the digits of a decimal of any length, without sign) is
+/// an integral multiple of `step`, `(digits, exponent)` as [`Num::decimal`] gives it, exactly:
+/// the remainder is worked out digit by digit, and the power of ten by squaring, modulo the
+/// step's digits (at most 20 of them: a step is an `i64`, a `u64` or the shortest decimal of an
+/// `f64`), so any number of digits and any exponent cost the same few operations per digit.
+fn decimal_multiple(digits: &str, exponent: i128, (step, step_exponent): (i128, i32)) -> bool {
+    // Below 2^64 (see above), so that every product below fits in a `u128`: never more.
+    let Ok(step) = u64::try_from(step.unsigned_abs()) else {
+        return false;
     };
-    Some(scale(a, ea)? % scale(b, eb)? == 0)
+    let (mut step, mut step_exponent) = (u128::from(step), i128::from(step_exponent));
+    if step == 0 {
+        return true;
+    }
+    while step % 10 == 0 {
+        step /= 10;
+        step_exponent += 1;
+    }
+    let significant = digits.trim_start_matches('0');
+    let trimmed = significant.trim_end_matches('0');
+    if trimmed.is_empty() {
+        // Zero is a multiple of anything.
+        return true;
+    }
+    let zeros = i128::try_from(significant.len() - trimmed.len()).unwrap_or(i128::MAX);
+    // value / step = (trimmed / step) × 10^shift, with neither ending in a zero: for a negative
+    // shift the quotient is an integer only if `trimmed` ended in a zero, which it does not.
+    let Ok(shift) = u128::try_from(exponent.saturating_add(zeros).saturating_sub(step_exponent))
+    else {
+        return false;
+    };
+    let remainder = trimmed.bytes().fold(0_u128, |r, digit| {
+        (r * 10 + u128::from(digit - b'0')) % step
+    });
+    let (mut power, mut base, mut rest) = (1 % step, 10 % step, shift);
+    while rest > 0 {
+        if rest & 1 == 1 {
+            power = power * base % step;
+        }
+        base = base * base % step;
+        rest >>= 1;
+    }
+    remainder * power % step == 0
 }
 
 fn numeric(value: Num, shown: &dyn std::fmt::Display, bounds: &Bounds) -> Option<String> {
@@ -262,20 +293,10 @@ impl Check for crate::JsonNumber {
             ));
         }
         if let Some(l) = bounds.multiple_of {
-            let (negative, digits, exponent) = self.decimal();
-            let exact = digits
-                .parse::<i128>()
-                .ok()
-                .zip(i32::try_from(exponent).ok())
-                .map(|(d, e)| (if negative { -d } else { d }, e));
-            let multiple = match (exact, Num::of_limit(l).decimal()) {
-                (Some(value), Some(step)) => decimal_multiple(value, step),
-                _ => None,
-            }
-            .unwrap_or_else(|| {
-                let quotient = self.as_f64() / Num::of_limit(l).as_f64();
-                quotient.is_finite() && quotient.fract() == 0.0
-            });
+            let (_, digits, exponent) = self.decimal();
+            let multiple = Num::of_limit(l)
+                .decimal()
+                .is_some_and(|step| decimal_multiple(&digits, exponent, step));
             if !multiple {
                 return Some(format!("`{self}` is not a multiple of `{l}`"));
             }
@@ -565,10 +586,10 @@ mod tests {
         assert!(multiple_of(json!(0.3), Limit::Float(0.1)));
         assert!(multiple_of(json!(0.7), Limit::Float(0.1)));
         assert!(multiple_of(json!(2.5), Limit::Float(0.5)));
-        assert!(
-            multiple_of(json!(1e300), Limit::Float(0.5)),
-            "beyond i128: the f64 quotient"
-        );
+        // Beyond `i128`: still the number written, 10^300.
+        assert!(multiple_of(json!(1e300), Limit::Float(0.5)));
+        assert!(!multiple_of(json!(1e300), Limit::Int(7)));
+        assert!(!multiple_of(json!(1e-300), Limit::Int(1)));
         for bad in [json!(0.075), json!(1.001), json!(0.0001)] {
             assert!(!multiple_of(bad.clone(), Limit::Float(0.01)), "{bad}");
         }
@@ -576,6 +597,51 @@ mod tests {
         assert!(multiple_of(json!(6), Limit::Int(3)));
         assert!(!multiple_of(json!(7), Limit::Int(3)));
         assert!(multiple_of(json!(7.5), Limit::Float(2.5)));
+    }
+
+    /// A number of any size or exponent is a multiple or not by its digits, never by an `f64`
+    /// that rounds it (`1e-400` is no multiple of 1, though it is 0 as an `f64`).
+    #[test]
+    fn multiple_of_any_number_written_is_exact() {
+        let multiple_of = |text: &str, step: Limit| {
+            let number: crate::JsonNumber = text.parse().expect("a number");
+            let bounds = Bounds {
+                multiple_of: Some(step),
+                ..Bounds::NONE
+            };
+            number.violation(&bounds).is_none()
+        };
+        // 98249...28331 is 7 × 14035611964176417642613310260564104192672899757418333.
+        let big = "98249283749234923498293171823948729348710298301928331";
+        for (text, step, expected) in [
+            ("1e-400", Limit::Int(1), false),
+            ("1e-400", Limit::Float(1e-300), false),
+            ("3e-300", Limit::Float(1e-300), true),
+            ("1e400", Limit::Int(1), true),
+            ("1e400", Limit::Float(0.5), true),
+            ("1.5e400", Limit::Float(0.5), true),
+            ("1e400", Limit::Int(3), false),
+            ("1e400", Limit::Int(7), false),
+            ("7e400", Limit::Int(7), true),
+            ("-7.0e400", Limit::UInt(7), true),
+            (big, Limit::Int(7), true),
+            (big, Limit::Int(1), true),
+            (big, Limit::Int(3), false),
+            (big, Limit::Int(2), false),
+            ("0.0e-99999", Limit::Int(3), true),
+            ("-21.000", Limit::Int(7), true),
+            ("2.1", Limit::Int(7), false),
+            ("0.07", Limit::Float(0.01), true),
+            ("0.075", Limit::Float(0.01), false),
+            ("18446744073709551615e2", Limit::UInt(u64::MAX), true),
+            ("18446744073709551614", Limit::UInt(u64::MAX), false),
+        ] {
+            assert_eq!(
+                multiple_of(text, step),
+                expected,
+                "{text} multipleOf {step}"
+            );
+        }
     }
 
     #[test]
