@@ -208,7 +208,9 @@ pub enum CheckError {
     #[error("{0}")]
     Invalid(DecodeError),
     /// The value cannot be JSON at all (a map with keys that are not strings): serde_json's
-    /// message.
+    /// message. A float that is not finite is not this: serde_json writes it as `null`, which
+    /// the type then refuses as [`CheckError::Invalid`] at its pointer (or accepts, where
+    /// `null` is allowed).
     #[error("the value cannot be written as JSON: {0}")]
     Unencodable(serde_json::Error),
 }
@@ -246,4 +248,28 @@ pub fn check<T: serde::Serialize + DeserializeOwned>(
     decode_in::<T>(&json, &limits, Parser::Fastest)
         .map(|decoded| decoded.report)
         .map_err(CheckError::Invalid)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    struct Point {
+        x: f64,
+    }
+
+    /// What `CheckError::Unencodable` says it is, and what it is not.
+    #[test]
+    fn a_value_json_cannot_hold_and_a_float_it_writes_as_null() {
+        let keys: BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into_iter().collect();
+        assert!(matches!(check(&keys), Err(CheckError::Unencodable(_))));
+        let Err(CheckError::Invalid(error)) = check(&Point { x: f64::NAN }) else {
+            panic!("NaN is written as null, which `x` refuses")
+        };
+        assert_eq!(error.message, "invalid type: null, expected f64");
+        assert_eq!(check(&Point { x: 2.5 }).unwrap(), vec![]);
+    }
 }

@@ -1033,5 +1033,15 @@ mod tests {
                 .unwrap_err();
             assert_eq!(error.to_string(), message);
         }
+        // Unions the roots leave out are named as such.
+        let error = Builder::from_text("p.json", PAIRED_REFUSED)
+            .roots(["ListThingsResult"])
+            .paired_results("Requests", "Results")
+            .generate()
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`p.json`: definition `Requests`: `paired_results` names it, but the `roots` set do not reach it (add it to them) at `/$defs/Requests`"
+        );
     }
 }

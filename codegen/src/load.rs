@@ -69,25 +69,29 @@ pub fn load(path: &Path) -> Result<SchemaFile, LoadError> {
     parse(path, text)
 }
 
+/// Why the text of `path` did not parse as a schema document's JSON: a number past the range
+/// the pipeline reads numbers in ([`LoadError::NumberOutOfRange`]), or not JSON at all.
+pub(crate) fn not_json(path: &Path, source: serde_json::Error) -> LoadError {
+    if source.to_string().starts_with("number out of range") {
+        LoadError::NumberOutOfRange {
+            path: path.to_owned(),
+            line: source.line(),
+            column: source.column(),
+        }
+    } else {
+        LoadError::Parse {
+            path: path.to_owned(),
+            source,
+        }
+    }
+}
+
 /// [`load`] of a file's text already read.
 ///
 /// # Errors
 /// As [`load`], but for reading.
 pub fn parse(path: &Path, text: String) -> Result<SchemaFile, LoadError> {
-    let value: Value = serde_json::from_str(&text).map_err(|source| {
-        if source.to_string().starts_with("number out of range") {
-            LoadError::NumberOutOfRange {
-                path: path.to_owned(),
-                line: source.line(),
-                column: source.column(),
-            }
-        } else {
-            LoadError::Parse {
-                path: path.to_owned(),
-                source,
-            }
-        }
-    })?;
+    let value: Value = serde_json::from_str(&text).map_err(|source| not_json(path, source))?;
     if !value.is_object() && !value.is_boolean() {
         return Err(LoadError::NotASchema {
             path: path.to_owned(),

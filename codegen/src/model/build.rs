@@ -204,8 +204,14 @@ pub fn build(
                 .type_names
                 .get(definition)
                 .cloned()
-                .ok_or_else(|| BuildError::MissingRoot {
+                // A definition of the schema (the builder checked) with no type: the roots
+                // leave it out.
+                .ok_or_else(|| BuildError::Unsupported {
                     definition: definition.to_owned(),
+                    pointer: origin(origins, definition),
+                    what: "`paired_results` names it, but the `roots` set do not reach it (add \
+                           it to them)"
+                        .to_owned(),
                 })
         };
         let empty = builder.type_names.get(super::pairing::EMPTY_RESULT);
@@ -218,6 +224,14 @@ pub fn build(
         model.pairings.push(pairing);
     }
     Ok(model)
+}
+
+/// The pointer of definition `name`'s schema in its file, from `origins` ([`Builder::origin`]).
+fn origin(origins: &BTreeMap<String, String>, name: &str) -> String {
+    origins
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| pointer::join("/$defs", name))
 }
 
 /// The definition a pointer in a file is inside (`<root>` outside `$defs`).
@@ -454,10 +468,7 @@ impl Builder<'_> {
     /// The pointer of definition `name`'s schema in its file: `/$defs/A`, `/definitions/A` in a
     /// draft-07 document, `""` for a root schema.
     pub(super) fn origin(&self, name: &str) -> String {
-        self.origins
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| pointer::join("/$defs", name))
+        origin(self.origins, name)
     }
 
     pub(super) fn unsupported(&self, pointer: &str, what: impl Into<String>) -> BuildError {

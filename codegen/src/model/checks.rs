@@ -464,18 +464,7 @@ impl jsonschema::Retrieve for Local {
         let read = self.file(wanted).and_then(|(path, text)| {
             serde_json::from_str::<Value>(&text)
                 .map(|value| (value, text))
-                .map_err(|e| {
-                    if e.to_string().starts_with("number out of range") {
-                        format!(
-                            "`{}`: the number ending at line {}, column {} is past the range of a 64-bit float (about 1.8e308), which a schema's numbers are read as",
-                            shown(&path).display(),
-                            e.line(),
-                            e.column()
-                        )
-                    } else {
-                        format!("`{}` is not JSON: {e}", shown(&path).display())
-                    }
-                })
+                .map_err(|e| crate::load::not_json(shown(&path), e).to_string())
         });
         let (value, text) = match read {
             Ok(read) => read,
