@@ -1,8 +1,9 @@
-//! MCP results (2025-11-25), decoded three ways on the same bytes, side by side in one
+//! MCP results (2025-11-25), decoded four ways on the same bytes, side by side in one
 //! interleaved run: `decode::<ServerResult>` (the untagged union: every branch tried in schema
 //! order), `ServerResult::decode_for(method, ..)` (the branch the request names, in one pass),
-//! and `rmcp` 3.11.0's `ServerResult` (serde `untagged`, what its client decodes a response
-//! into). See BENCHMARKS.md, section "MCP".
+//! `rmcp` 3.11.0's `ServerResult` (serde `untagged`, what its client decodes a response into),
+//! and rust-mcp-schema's (0.9.5, its release for 2025-11-25; serde `untagged` too). See
+//! BENCHMARKS.md, section "MCP".
 //!
 //! Workloads: a `tools/list` result of 50 tools (the reference server's 19 real tools, from
 //! `tests/fixtures/mcp/server-everything/tools-list.json`, repeated under new names) and
@@ -27,6 +28,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use toolcall_contracts::decode;
 use toolcall_contracts::mcp::v2025_11_25::ServerResult;
+
+/// rust-mcp-schema's `ServerResult` of MCP 2025-11-25 (0.9.5, serde `untagged`).
+type TheirResult = rust_mcp_schema_2025::mcp_2025_11_25::ServerResult;
 
 const TOOLS_LIST: &str = include_str!("../../tests/fixtures/mcp/server-everything/tools-list.json");
 const LIVE: &str = include_str!("../../tests/fixtures/mcp/server-everything/transcript.ndjson");
@@ -138,7 +142,7 @@ fn workloads() -> Vec<Workload> {
 
 type Pass<'a> = Box<dyn Fn() + 'a>;
 
-/// The variants of one workload, in order: union, decode_for, rmcp.
+/// The variants of one workload, in order: union, decode_for, rmcp, rust-mcp-schema.
 fn variants(w: &Workload) -> Vec<(&'static str, Pass<'_>)> {
     vec![
         (
@@ -168,6 +172,14 @@ fn variants(w: &Workload) -> Vec<(&'static str, Pass<'_>)> {
                 }
             }),
         ),
+        (
+            "rust_mcp_schema",
+            Box::new(|| {
+                for (_, json) in &w.results {
+                    black_box(serde_json::from_slice::<TheirResult>(black_box(json)).unwrap());
+                }
+            }),
+        ),
     ]
 }
 
@@ -180,6 +192,8 @@ fn check(w: &Workload) {
         let paired = ServerResult::decode_for(method, json).unwrap().value;
         let rmcp = serde_json::from_slice::<rmcp::model::ServerResult>(json)
             .unwrap_or_else(|e| panic!("{}, {method}: rmcp refuses: {e}", w.name));
+        let theirs = serde_json::from_slice::<TheirResult>(json)
+            .unwrap_or_else(|e| panic!("{}, {method}: rust-mcp-schema refuses: {e}", w.name));
         for value in [&union, &paired] {
             let output: Value =
                 serde_json::from_slice(&toolcall_contracts::encode(value).unwrap()).unwrap();
@@ -197,6 +211,7 @@ fn check(w: &Workload) {
             format!("{union:?}"),
             format!("{paired:?}"),
             format!("{rmcp:?}"),
+            format!("{theirs:?}"),
         ] {
             assert!(shown.starts_with(expected), "{}: {shown}", w.name);
         }
@@ -235,8 +250,15 @@ fn main() {
         .collect();
     println!("interleaved: {ROUNDS} rounds, best round per variant (ns per result)");
     println!(
-        "{:<16} {:>7} {:>11} {:>11} {:>11} {:>14} {:>14}",
-        "workload", "bytes", "union", "decode_for", "rmcp", "union/rmcp", "decode_for/rmcp"
+        "{:<16} {:>7} {:>10} {:>10} {:>10} {:>10} {:>12} {:>12}",
+        "workload",
+        "bytes",
+        "union",
+        "decode_for",
+        "rmcp",
+        "rust-mcp",
+        "union/faster",
+        "for/faster"
     );
     for w in &workloads {
         if !filter.is_empty() && !filter.iter().any(|f| w.name.contains(f.as_str())) {
@@ -244,16 +266,18 @@ fn main() {
         }
         let variants = variants(w);
         let best = interleaved(&variants);
-        // Speed ratios: ours over rmcp in results per second (rmcp's time over ours).
+        // Speed ratios: ours over the faster of rmcp and rust-mcp-schema (its time over ours).
+        let faster = best[2].min(best[3]);
         println!(
-            "{:<16} {:>7} {:>11.0} {:>11.0} {:>11.0} {:>13.2}x {:>13.2}x",
+            "{:<16} {:>7} {:>10.0} {:>10.0} {:>10.0} {:>10.0} {:>11.2}x {:>11.2}x",
             w.name,
             w.bytes(),
             best[0],
             best[1],
             best[2],
-            best[2] / best[0],
-            best[2] / best[1]
+            best[3],
+            faster / best[0],
+            faster / best[1]
         );
     }
 }
