@@ -24,7 +24,12 @@ trap 'rm -rf "$work"' EXIT
 cp -r "$here/benches/decode-cost/src" "$work/"
 # The `checked` runs include this checkout's snapshot case.
 sed -i "s|\.\./\.\./\.\./codegen/|$here/codegen/|g" "$work/src/main.rs"
-sed "s|path = \"../..\"|path = \"$tree\"|" "$here/benches/decode-cost/Cargo.toml" > "$work/Cargo.toml"
+# Without FEATURES=checked, the feature enables nothing, so that a checkout older than
+# `toolcall-contracts`'s feature `checks` builds too.
+drop_checked=()
+[ -n "$features" ] || drop_checked=(-e 's/^checked = .*/checked = []/')
+sed -e "s|path = \"../..\"|path = \"$tree\"|" "${drop_checked[@]}" \
+  "$here/benches/decode-cost/Cargo.toml" > "$work/Cargo.toml"
 cp "$here/Cargo.lock" "$work/Cargo.lock"
 target="$here/target/decode-cost-$(printf '%s' "$tree" | sha256sum | cut -c1-12)"
 CARGO_TARGET_DIR="$target" CARGO_INCREMENTAL=0 cargo build --quiet --release --offline \
