@@ -152,6 +152,19 @@ pub(crate) fn decode_in<T: DeserializeOwned>(
     if json.len() > limits.max_bytes || limits.max_depth < SERDE_JSON_MAX_DEPTH {
         limits.check(json).map_err(DecodeError::from_limit)?;
     }
+    // A union of a module for your own schema buffers a value's text, which serde_json skips
+    // without counting its depth and counts from 0 when the branches decode it: when that
+    // happened, the depth of the whole input is checked here.
+    crate::__private::buffer::take_redecoded();
+    let within_depth = || {
+        if crate::__private::buffer::take_redecoded() {
+            DecodeLimits::new(json.len(), SERDE_JSON_MAX_DEPTH)
+                .check(json)
+                .map_err(DecodeError::from_limit)
+        } else {
+            Ok(())
+        }
+    };
     // First pass: optimistic, in one pass over the input with no buffering for leniency and no
     // path tracking. It gives exactly the careful result whenever nothing fails and no leniency
     // applies. Otherwise a careful second pass decides, and reports.
@@ -159,12 +172,15 @@ pub(crate) fn decode_in<T: DeserializeOwned>(
     if let Some(value) = optimistic::<T>(json, parser) {
         if !session.saw_event() {
             let (report, _) = session.finish();
+            within_depth()?;
             return Ok(Decoded { value, report });
         }
     }
     let session = session.restart_careful();
     let result = serde_json::from_slice::<T>(json);
     let (report, failed_at) = session.finish();
+    // Over the depth, whatever the branches of a union made of it.
+    within_depth()?;
     match result {
         Ok(value) => Ok(Decoded { value, report }),
         Err(error) if error.to_string().starts_with("recursion limit exceeded") => {

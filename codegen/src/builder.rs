@@ -1033,6 +1033,16 @@ mod tests {
                 .unwrap_err();
             assert_eq!(error.to_string(), message);
         }
+        // A union paired twice would get its functions twice.
+        let error = Builder::from_text("p.json", PAIRED_REFUSED)
+            .paired_results("Requests", "Results")
+            .paired_results("Requests", "Results")
+            .generate()
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`p.json`: definition `Requests`: `paired_results` names it a second time (a union is paired once) at `/$defs/Requests`"
+        );
         // Unions the roots leave out are named as such.
         let error = Builder::from_text("p.json", PAIRED_REFUSED)
             .roots(["ListThingsResult"])

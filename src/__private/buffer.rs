@@ -115,14 +115,39 @@ pub fn raw<'de, D: Deserializer<'de>>(d: D) -> Result<Box<RawValue>, D::Error> {
     Box::<RawValue>::deserialize(d)
 }
 
+thread_local! {
+    /// Set when a buffered text was decoded again on this thread (see [`take_redecoded`]).
+    static REDECODED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a buffered text was decoded again on this thread since the last call: serde_json
+/// skipped that text without counting its depth, and counted it from 0 when decoding it again,
+/// so the depth of the whole input is for the caller to check ([`crate::decode()`] does).
+pub(crate) fn take_redecoded() -> bool {
+    REDECODED.with(|r| r.replace(false))
+}
+
+/// The deepest nesting a buffered text may have: serde_json's own (its recursion limit).
+const MAX_TEXT_DEPTH: usize = 127;
+
 /// Decodes `text` (one JSON value) with `decode`, an error without serde_json's position in
 /// `text` (the outer deserializer adds its own).
+///
+/// serde_json skipped `text` without counting its depth when it was buffered, and counts from 0
+/// again here: a text nested deeper than serde_json decodes is refused first with serde_json's
+/// own error, so that unions holding unions of buffered text cannot recurse without bound (each
+/// nested text lies inside this one, so the recursion stays within this text's depth).
 pub(super) fn from_text<T, E: de::Error>(
     text: &str,
     decode: impl FnOnce(
         &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
     ) -> Result<T, serde_json::Error>,
 ) -> Result<T, E> {
+    REDECODED.with(|r| r.set(true));
+    let deepest = crate::policy::DecodeLimits::new(usize::MAX, MAX_TEXT_DEPTH);
+    if deepest.check(text.as_bytes()).is_err() {
+        return Err(E::custom("recursion limit exceeded"));
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value = decode(&mut de).and_then(|value| de.end().map(|()| value));
     value.map_err(|error| {

@@ -555,3 +555,39 @@ fn a_number_keeps_every_digit_and_its_form() {
         "invalid type: string \"1\", expected a number at `/value` (line 1, column 13)"
     );
 }
+
+/// A union that buffers its value's text (`Expr`, a recursive `oneOf`) holding itself: serde_json
+/// counts the depth of each buffered text from 0 again, yet the input's depth is limited as
+/// anywhere else (127 levels), and no depth makes the decode recurse without bound.
+#[test]
+fn a_union_holding_itself_keeps_to_the_depth_limit() {
+    let nested = |levels: usize| {
+        format!(
+            "{}1{}",
+            r#"{"op":"neg","arg":"#.repeat(levels),
+            "}".repeat(levels)
+        )
+    };
+    // Within the limit. (Not 127 levels: each level of this `oneOf` doubles the decode's work,
+    // a known gap, left open.)
+    let text = nested(10);
+    let decoded = toolcall_contracts::decode::<recursive::Expr>(text.as_bytes())
+        .unwrap_or_else(|e| panic!("10 levels: {e}"));
+    assert_eq!(
+        String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
+        text
+    );
+    for levels in [128, 200, 1_000, 50_000] {
+        let text = nested(levels);
+        let error = toolcall_contracts::decode::<recursive::Expr>(text.as_bytes()).unwrap_err();
+        assert!(
+            matches!(
+                error.limit,
+                Some(toolcall_contracts::policy::LimitError::TooDeep { limit: 127, .. })
+            ),
+            "{levels} levels: {error}"
+        );
+        // Plain serde refuses it too, without running out of stack.
+        assert!(serde_json::from_str::<recursive::Expr>(&text).is_err());
+    }
+}

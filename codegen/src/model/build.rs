@@ -198,7 +198,20 @@ pub fn build(
     }
     super::recursion::newtype_recursive_aliases(&mut model);
     super::recursion::box_cycles(&mut model);
-    for (requests, results) in options.paired_results {
+    for (index, (requests, results)) in options.paired_results.iter().enumerate() {
+        // Each union gets its functions once (`decode_for`, `method`): a second pairing of
+        // either would define them twice.
+        let earlier = &options.paired_results[..index];
+        if let Some(twice) = [requests, results]
+            .into_iter()
+            .find(|name| earlier.iter().any(|(a, b)| a == *name || b == *name))
+        {
+            return Err(BuildError::Unsupported {
+                definition: (*twice).to_owned(),
+                pointer: origin(origins, twice),
+                what: "`paired_results` names it a second time (a union is paired once)".to_owned(),
+            });
+        }
         let name = |definition: &str| {
             builder
                 .type_names
