@@ -434,10 +434,7 @@ impl Monitor {
                         .check_update_from(&mut self.pairing, from, text)
                 {
                     let observed = self.session.observe(side, line, &update);
-                    self.record(
-                        &format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(utf8)),
-                        events,
-                    );
+                    self.record(&message_record(from, utf8), events);
                     self.tally(line, from, verdict, events);
                     self.follow(side, line, observed, events);
                     return;
@@ -457,9 +454,7 @@ impl Monitor {
         let (problems, hidden) = self.recognized(side, line, observed, events);
         let from = self.peer(side);
         let record = match &value {
-            // The message as sent, spliced in: it is one JSON value (a line break in it, which
-            // only a whole message can hold, is JSON whitespace: a space keeps the record one line).
-            Some(_) => format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(&utf8)),
+            Some(_) => message_record(from, &utf8),
             None => record(&TextRecord { from, text: utf8 }),
         };
         self.record(&record, events);
@@ -600,6 +595,13 @@ struct GapRecord {
 /// serialize).
 fn record(record: &impl serde::Serialize) -> String {
     serde_json::to_string(record).unwrap_or_default()
+}
+
+/// The transcript record of a JSON message from `from`: the message as sent, spliced in (it is
+/// one JSON value; a line break in it, which only a whole message can hold, is JSON whitespace:
+/// a space keeps the record one line).
+fn message_record(from: Peer, text: &str) -> String {
+    format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(text))
 }
 
 /// `text` with its line breaks as spaces (JSON whitespace outside strings, where JSON allows no
