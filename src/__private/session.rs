@@ -285,6 +285,34 @@ pub fn rollback(mark: (usize, bool)) {
     });
 }
 
+/// The events recorded since `mark`, taken out of the report (a failure recorded since then is
+/// dropped, as by [`rollback`]): an attempt whose value is kept while others are tried, put back
+/// with [`restore`].
+#[must_use]
+pub fn take_since(mark: (usize, bool)) -> Vec<Leniency> {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if !mark.1 {
+            s.failed_at = None;
+        }
+        s.report.as_mut().map_or_else(Vec::new, |report| {
+            report.split_off(mark.0.min(report.len()))
+        })
+    })
+}
+
+/// Puts back events taken by [`take_since`].
+pub fn restore(events: Vec<Leniency>) {
+    if events.is_empty() {
+        return;
+    }
+    STATE.with(|s| {
+        if let Some(report) = s.borrow_mut().report.as_mut() {
+            report.extend(events);
+        }
+    });
+}
+
 /// Reports a value of a string enumeration that the enumeration does not know, decoded as its
 /// `other` value (leniency of the family, not of the schema).
 pub fn unknown_value(raw: &str) {

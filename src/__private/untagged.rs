@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::report::Leniency;
+
 use super::buffer::Buffer;
 use super::members::Members;
 use super::seeds::Seed;
@@ -26,15 +28,19 @@ pub fn untagged<U, B: Buffer + ?Sized>(
     branches: &[Branch<U, B>],
 ) -> Result<U, serde_json::Error> {
     let start = mark();
-    let mut best: Option<(usize, usize)> = None;
-    for (index, branch) in branches.iter().enumerate() {
+    // The branch leaving the fewest members so far: its value and the events it recorded, kept
+    // aside while later branches are tried (decoding it again would double the work at every
+    // level of a union holding itself).
+    let mut best: Option<(usize, U, Vec<Leniency>)> = None;
+    for branch in branches {
         let before = mark();
         match branch(raw) {
             Ok((0, value)) => return Ok(value),
-            Ok((misses, _)) => {
-                rollback(before);
-                if best.is_none_or(|(fewest, _)| misses < fewest) {
-                    best = Some((misses, index));
+            Ok((misses, value)) => {
+                if best.as_ref().is_none_or(|(fewest, ..)| misses < *fewest) {
+                    best = Some((misses, value, session::take_since(before)));
+                } else {
+                    rollback(before);
                 }
             }
             Err(_) => rollback(before),
@@ -42,8 +48,10 @@ pub fn untagged<U, B: Buffer + ?Sized>(
     }
     rollback(start);
     match best {
-        // Decoded again so that its leniency events are recorded.
-        Some((_, index)) => branches[index](raw).map(|(_, value)| value),
+        Some((_, value, events)) => {
+            session::restore(events);
+            Ok(value)
+        }
         None => Err(no_variant(name, raw)),
     }
 }
@@ -60,15 +68,16 @@ pub fn untagged_one<U, B: Buffer + ?Sized>(
     branches: &[Branch<U, B>],
 ) -> Result<U, serde_json::Error> {
     let start = mark();
-    let mut found: Option<usize> = None;
+    // The branch that decoded the value, with its value and the events it recorded (kept, not
+    // decoded again: that would double the work at every level of a union holding itself).
+    let mut found: Option<(usize, U)> = None;
     for (index, branch) in branches.iter().enumerate() {
         let before = mark();
-        let decoded = branch(raw).is_ok();
-        rollback(before);
-        if !decoded {
+        let Ok((_, value)) = branch(raw) else {
+            rollback(before);
             continue;
-        }
-        if let Some(first) = found {
+        };
+        if let Some((first, _)) = found {
             rollback(start);
             session::fail_here(None);
             return Err(serde::de::Error::custom(format_args!(
@@ -76,13 +85,14 @@ pub fn untagged_one<U, B: Buffer + ?Sized>(
                 raw.kind()
             )));
         }
-        found = Some(index);
+        found = Some((index, value));
     }
-    rollback(start);
     match found {
-        // Decoded again so that its leniency events are recorded.
-        Some(index) => branches[index](raw).map(|(_, value)| value),
-        None => Err(no_variant(name, raw)),
+        Some((_, value)) => Ok(value),
+        None => {
+            rollback(start);
+            Err(no_variant(name, raw))
+        }
     }
 }
 

@@ -199,7 +199,7 @@ cases! {
     one_of_exactly_one: [Amount, Either, Any, A2, B],
     numeric_bounds: [Limits],
     prefix_items: [Point, Range, Row, Segment],
-    recursive: [Node, Expr, ExprNeg],
+    recursive: [Node, Expr, ExprNeg, Term, TermAll],
     recursive_array: [Tree, Counts, Pair],
     ref_percent_escapes: [UnitPrice, Rate, AB, Line],
     ref_with_siblings: [Name, Tags, Item, Code, User, UserItem],
@@ -556,6 +556,50 @@ fn a_number_keeps_every_digit_and_its_form() {
     );
 }
 
+/// Runs `decode` on its own thread, failing the test when it has not returned within a minute
+/// (a decode whose work grows exponentially with depth never returns: not a speed check).
+fn within_a_minute<T: Send + 'static>(
+    text: String,
+    decode: impl FnOnce(String) -> T + Send + 'static,
+) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(decode(text)));
+    receive
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the decode did not return within a minute")
+}
+
+/// The same for a recursive `anyOf` whose objects carry members it does not declare, so that
+/// each level keeps its branch aside while it tries the others: the members are kept, every
+/// level's.
+#[test]
+fn an_any_of_holding_itself_decodes_each_level_once() {
+    let levels = 60;
+    let text = format!(
+        "{}1{}",
+        r#"{"op":"all","args":["#.repeat(levels),
+        r#"],"note":true}"#.repeat(levels)
+    );
+    let decoded = within_a_minute(text.clone(), |text| {
+        toolcall_contracts::decode::<recursive::Term>(text.as_bytes())
+    })
+    .unwrap_or_else(|e| panic!("{levels} levels: {e}"));
+    assert!(decoded.report.is_empty(), "{:?}", decoded.report);
+    assert_eq!(
+        String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
+        text
+    );
+    let mut term = &decoded.value;
+    let mut depth = 0;
+    while let recursive::Term::All(all) = term {
+        assert_eq!(all.unknown_members["note"].to_string(), "true");
+        depth += 1;
+        term = &all.args[0];
+    }
+    assert_eq!(depth, levels);
+    assert!(matches!(term, recursive::Term::Integer(1)));
+}
+
 /// A union that buffers its value's text (`Expr`, a recursive `oneOf`) holding itself: serde_json
 /// counts the depth of each buffered text from 0 again, yet the input's depth is limited as
 /// anywhere else (127 levels), and no depth makes the decode recurse without bound.
@@ -568,15 +612,19 @@ fn a_union_holding_itself_keeps_to_the_depth_limit() {
             "}".repeat(levels)
         )
     };
-    // Within the limit. (Not 127 levels: each level of this `oneOf` doubles the decode's work,
-    // a known gap, left open.)
-    let text = nested(10);
-    let decoded = toolcall_contracts::decode::<recursive::Expr>(text.as_bytes())
-        .unwrap_or_else(|e| panic!("10 levels: {e}"));
-    assert_eq!(
-        String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
-        text
-    );
+    // Up to the limit: each level decodes its branches once (decoding the chosen one again
+    // doubled the work per level: 2^126 decodes, which would never finish).
+    for levels in [10, 126] {
+        let text = nested(levels);
+        let decoded = within_a_minute(text.clone(), |text| {
+            toolcall_contracts::decode::<recursive::Expr>(text.as_bytes())
+        })
+        .unwrap_or_else(|e| panic!("{levels} levels: {e}"));
+        assert_eq!(
+            String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
+            text
+        );
+    }
     for levels in [128, 200, 1_000, 50_000] {
         let text = nested(levels);
         let error = toolcall_contracts::decode::<recursive::Expr>(text.as_bytes()).unwrap_err();
