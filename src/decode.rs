@@ -61,7 +61,7 @@ fn position(line: usize, column: usize) -> String {
 }
 
 impl DecodeError {
-    fn from_serde(error: &serde_json::Error, pointer: String) -> Self {
+    pub(crate) fn from_serde(error: &serde_json::Error, pointer: String) -> Self {
         let text = error.to_string();
         let suffix = format!(" at line {} column {}", error.line(), error.column());
         let message = text.strip_suffix(&suffix).unwrap_or(&text).to_owned();
@@ -74,7 +74,7 @@ impl DecodeError {
         }
     }
 
-    fn from_limit(limit: LimitError) -> Self {
+    pub(crate) fn from_limit(limit: LimitError) -> Self {
         Self {
             pointer: String::new(),
             message: limit.to_string(),

@@ -14,6 +14,9 @@
 //! - `_meta` and members the schema does not define are kept and written back;
 //! - types are `#[non_exhaustive]`, built with `new(required...)` and setters.
 //!
+//! Whole messages by the side that sends them, a response decoded as the result of the request
+//! it answers: `ClientMessage` and `ServerMessage` in each version module (see [`side`]).
+//!
 //! ```
 //! # #[cfg(feature = "mcp-2025-11-25")] {
 //! use toolcall_contracts::mcp::v2025_11_25::{ContentBlock, ProgressToken};
@@ -43,11 +46,17 @@ macro_rules! versions {
             pub mod $module {
                 include!(concat!("../../generated/mcp/", stringify!($module), ".rs"));
 
+                crate::mcp::side::version_messages!($module);
+
                 /// The official JSON Schema this module was generated from.
                 pub const SCHEMA_JSON: &str =
                     include_str!(concat!("../../schema/mcp/", $version, "/schema.json"));
             }
         )*
+
+        #[cfg(any($(feature = $feature),*))]
+        #[cfg_attr(docsrs, doc(cfg(any($(feature = $feature),*))))]
+        pub mod side;
 
         /// The MCP protocol versions this crate has types and schemas for, oldest first.
         pub const VERSIONS: &[&str] = &[$($version),*];
