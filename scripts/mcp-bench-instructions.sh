@@ -11,7 +11,7 @@ count() {
     MCP_RUN="$1" MCP_PASSES="$2" valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bin" 2>&1 \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-for workload in tools_list_50 tools_call_1k tools_call_2k tools_call_4k tools_call_8k live_everything; do
+for workload in ${MCP_WORKLOADS:-tools_list_50 tools_call_1k tools_call_2k tools_call_4k tools_call_8k live_everything live_messages}; do
     for variant in union decode_for rmcp rust_mcp_schema; do
         one=$(count "$workload/$variant" 1)
         eleven=$(count "$workload/$variant" 11)

@@ -13,6 +13,12 @@
 //! official TypeScript client (`tests/fixtures/mcp/server-everything/transcript.ndjson`), each
 //! with the method of the request it answers, a pass decoding them all.
 //!
+//! And whole messages: `live_messages`, every message of that session, both directions, as its
+//! sender's message type: ours `ClientMessage`/`ServerMessage::decode` with no method for the
+//! responses (`union`: results decoded as the result union) and with the method of the request
+//! each answers (`decode_for`), rmcp's `ClientJsonRpcMessage`/`ServerJsonRpcMessage`, and
+//! rust-mcp-schema's `schema_utils::{ClientMessage, ServerMessage}` (all serde `untagged`).
+//!
 //! ```sh
 //! cargo bench --bench mcp --features mcp-2025-11-25             # interleaved wall clock
 //! MCP_RUN=tools_list/decode_for MCP_PASSES=11 valgrind --tool=callgrind \
@@ -26,11 +32,15 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use toolcall_contracts::decode;
-use toolcall_contracts::mcp::v2025_11_25::ServerResult;
+use toolcall_contracts::mcp::v2025_11_25::{ClientMessage, ServerMessage, ServerResult};
+use toolcall_contracts::{decode, encode};
 
 /// rust-mcp-schema's `ServerResult` of MCP 2025-11-25 (0.9.5, serde `untagged`).
 type TheirResult = rust_mcp_schema_2025::mcp_2025_11_25::ServerResult;
+/// rust-mcp-schema's messages by side (0.9.5, serde `untagged`).
+use rust_mcp_schema_2025::mcp_2025_11_25::schema_utils::{
+    ClientMessage as TheirClientMessage, ServerMessage as TheirServerMessage,
+};
 
 const TOOLS_LIST: &str = include_str!("../../tests/fixtures/mcp/server-everything/tools-list.json");
 const LIVE: &str = include_str!("../../tests/fixtures/mcp/server-everything/transcript.ndjson");
@@ -39,11 +49,20 @@ const LIVE: &str = include_str!("../../tests/fixtures/mcp/server-everything/tran
 const ROUNDS: usize = 15;
 const SLICE: Duration = Duration::from_millis(20);
 
-/// One workload: its name and its results, each with the method of the request it answers;
-/// a pass decodes every result once.
+/// One workload: its name and its results, each with the method of the request it answers, or
+/// whole messages; a pass decodes every one once.
 struct Workload {
     name: String,
     results: Vec<(String, Vec<u8>)>,
+    messages: Vec<Message>,
+}
+
+/// A whole message of the live session: who sent it, its text, and for a response the method
+/// of the request it answers.
+struct Message {
+    from_client: bool,
+    json: Vec<u8>,
+    answers: Option<String>,
 }
 
 impl Workload {
@@ -51,11 +70,16 @@ impl Workload {
         Self {
             name,
             results: vec![(method.to_owned(), json)],
+            messages: Vec::new(),
         }
     }
 
     fn bytes(&self) -> usize {
-        self.results.iter().map(|(_, json)| json.len()).sum()
+        self.results
+            .iter()
+            .map(|(_, json)| json.len())
+            .sum::<usize>()
+            + self.messages.iter().map(|m| m.json.len()).sum::<usize>()
     }
 }
 
@@ -87,6 +111,41 @@ fn live() -> Workload {
     Workload {
         name: "live_everything".into(),
         results,
+        messages: Vec::new(),
+    }
+}
+
+/// Every message of the same session, both directions, each response with the method of the
+/// request it answers.
+fn live_messages() -> Workload {
+    use serde_json::value::RawValue;
+    type Members<'a> = std::collections::BTreeMap<&'a str, &'a RawValue>;
+    let mut pending = std::collections::HashMap::new();
+    let mut messages = Vec::new();
+    for line in LIVE.lines() {
+        let record: Members<'_> = serde_json::from_str(line).unwrap();
+        let from_client = record["from"].get() == r#""client""#;
+        let text = record["message"].get();
+        let message: Members<'_> = serde_json::from_str(text).unwrap();
+        let mut answers = None;
+        if let Some(id) = message.get("id").map(|id| id.get()) {
+            if let Some(method) = message.get("method") {
+                let method: String = serde_json::from_str(method.get()).unwrap();
+                pending.insert((from_client, id), method);
+            } else {
+                answers = pending.remove(&(!from_client, id));
+            }
+        }
+        messages.push(Message {
+            from_client,
+            json: text.as_bytes().to_vec(),
+            answers,
+        });
+    }
+    Workload {
+        name: "live_messages".into(),
+        results: Vec::new(),
+        messages,
     }
 }
 
@@ -137,6 +196,7 @@ fn workloads() -> Vec<Workload> {
         ));
     }
     out.push(live());
+    out.push(live_messages());
     out
 }
 
@@ -144,6 +204,9 @@ type Pass<'a> = Box<dyn Fn() + 'a>;
 
 /// The variants of one workload, in order: union, decode_for, rmcp, rust-mcp-schema.
 fn variants(w: &Workload) -> Vec<(&'static str, Pass<'_>)> {
+    if !w.messages.is_empty() {
+        return message_variants(w);
+    }
     vec![
         (
             "union",
@@ -183,9 +246,91 @@ fn variants(w: &Workload) -> Vec<(&'static str, Pass<'_>)> {
     ]
 }
 
+/// Ours by side (results by the union, then by their request's method), rmcp's and
+/// rust-mcp-schema's message types.
+fn message_variants(w: &Workload) -> Vec<(&'static str, Pass<'_>)> {
+    let ours = |paired: bool| {
+        move || {
+            for m in &w.messages {
+                let method = if paired { m.answers.as_deref() } else { None };
+                if m.from_client {
+                    black_box(ClientMessage::decode(black_box(&m.json), |_| method).unwrap());
+                } else {
+                    black_box(ServerMessage::decode(black_box(&m.json), |_| method).unwrap());
+                }
+            }
+        }
+    };
+    vec![
+        ("union", Box::new(ours(false))),
+        ("decode_for", Box::new(ours(true))),
+        (
+            "rmcp",
+            Box::new(|| {
+                for m in &w.messages {
+                    if m.from_client {
+                        black_box(
+                            serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(black_box(
+                                &m.json,
+                            ))
+                            .unwrap(),
+                        );
+                    } else {
+                        black_box(
+                            serde_json::from_slice::<rmcp::model::ServerJsonRpcMessage>(black_box(
+                                &m.json,
+                            ))
+                            .unwrap(),
+                        );
+                    }
+                }
+            }),
+        ),
+        (
+            "rust_mcp_schema",
+            Box::new(|| {
+                for m in &w.messages {
+                    if m.from_client {
+                        black_box(
+                            serde_json::from_slice::<TheirClientMessage>(black_box(&m.json))
+                                .unwrap(),
+                        );
+                    } else {
+                        black_box(
+                            serde_json::from_slice::<TheirServerMessage>(black_box(&m.json))
+                                .unwrap(),
+                        );
+                    }
+                }
+            }),
+        ),
+    ]
+}
+
 /// Before measuring: every decoder accepts every result, ours re-encode it to the same JSON, and
 /// each takes a synthetic workload's result as the branch its method names.
 fn check(w: &Workload) {
+    for m in &w.messages {
+        let input: Value = serde_json::from_slice(&m.json).unwrap();
+        let method = m.answers.as_deref();
+        let (ours, rmcp, theirs) = if m.from_client {
+            (
+                ClientMessage::decode(&m.json, |_| method).map(|d| encode(&d.value).unwrap()),
+                serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(&m.json).map(|_| ()),
+                serde_json::from_slice::<TheirClientMessage>(&m.json).map(|_| ()),
+            )
+        } else {
+            (
+                ServerMessage::decode(&m.json, |_| method).map(|d| encode(&d.value).unwrap()),
+                serde_json::from_slice::<rmcp::model::ServerJsonRpcMessage>(&m.json).map(|_| ()),
+                serde_json::from_slice::<TheirServerMessage>(&m.json).map(|_| ()),
+            )
+        };
+        let output: Value = serde_json::from_slice(&ours.unwrap()).unwrap();
+        assert_eq!(output, input, "{}", w.name);
+        rmcp.unwrap_or_else(|e| panic!("rmcp refuses {input}: {e}"));
+        theirs.unwrap_or_else(|e| panic!("rust-mcp-schema refuses {input}: {e}"));
+    }
     for (method, json) in &w.results {
         let input: Value = serde_json::from_slice(json).unwrap();
         let union = decode::<ServerResult>(json).unwrap().value;
@@ -195,8 +340,7 @@ fn check(w: &Workload) {
         let theirs = serde_json::from_slice::<TheirResult>(json)
             .unwrap_or_else(|e| panic!("{}, {method}: rust-mcp-schema refuses: {e}", w.name));
         for value in [&union, &paired] {
-            let output: Value =
-                serde_json::from_slice(&toolcall_contracts::encode(value).unwrap()).unwrap();
+            let output: Value = serde_json::from_slice(&encode(value).unwrap()).unwrap();
             assert_eq!(output, input, "{}, {method}", w.name);
         }
         let expected = match method.as_str() {

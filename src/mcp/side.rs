@@ -169,7 +169,7 @@ pub(crate) enum Kind {
 /// One top-level member of a message: its name and its value's text, borrowed from the message.
 struct Member<'a> {
     name: Cow<'a, str>,
-    value: &'a RawValue,
+    value: &'a [u8],
 }
 
 /// A member name, borrowed when it has no escapes.
@@ -197,7 +197,7 @@ impl<'de> Deserialize<'de> for Name<'de> {
 /// The top-level members of a message (an object), or the items of a batch (an array).
 enum Shape<'a> {
     Object(Vec<Member<'a>>),
-    Array(Vec<&'a RawValue>),
+    Array(Vec<&'a [u8]>),
     Other(&'static str),
 }
 
@@ -213,14 +213,17 @@ impl<'de> Deserialize<'de> for Shape<'de> {
                 let mut members = Vec::new();
                 while let Some(Name(name)) = map.next_key()? {
                     let value: &'de RawValue = map.next_value()?;
-                    members.push(Member { name, value });
+                    members.push(Member {
+                        name,
+                        value: value.get().as_bytes(),
+                    });
                 }
                 Ok(Shape::Object(members))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Shape<'de>, A::Error> {
                 let mut items = Vec::new();
                 while let Some(item) = seq.next_element::<&'de RawValue>()? {
-                    items.push(item);
+                    items.push(item.get().as_bytes());
                 }
                 Ok(Shape::Array(items))
             }
@@ -258,19 +261,30 @@ pub(crate) struct Skim<'a> {
 pub(crate) enum Skimmed<'a> {
     Message(Skim<'a>),
     /// A batch: the text of each item.
-    Batch(Vec<&'a RawValue>),
+    Batch(Vec<&'a [u8]>),
 }
 
 /// Reads the top-level member names of `json` (one message, or a batch of them), within
 /// `limits`.
 pub(crate) fn skim<'a>(json: &'a [u8], limits: &DecodeLimits) -> Result<Skimmed<'a>, DecodeError> {
-    // The whole message's depth, as a decode of the whole message would count it: its members
-    // are then decoded on their own, each from depth 0.
-    limits.check(json).map_err(DecodeError::from_limit)?;
-    let mut de = serde_json::Deserializer::from_slice(json);
-    let shape = Shape::deserialize(&mut de)
-        .and_then(|shape| de.end().map(|()| shape))
-        .map_err(|error| DecodeError::from_serde(&error, String::new()))?;
+    // The fast path: the structure read by `Scanner`, which also counts the whole message's
+    // depth (a decode of the whole message would count it; its members are then decoded on
+    // their own, each from depth 0). Whatever it does not take, serde_json reads, and says why.
+    let scanned = if json.len() <= limits.max_bytes {
+        Scanner::new(json, limits.max_depth).shape()
+    } else {
+        None
+    };
+    let shape = match scanned {
+        Some(shape) => shape,
+        None => {
+            limits.check(json).map_err(DecodeError::from_limit)?;
+            let mut de = serde_json::Deserializer::from_slice(json);
+            Shape::deserialize(&mut de)
+                .and_then(|shape| de.end().map(|()| shape))
+                .map_err(|error| DecodeError::from_serde(&error, String::new()))?
+        }
+    };
     let members = match shape {
         Shape::Object(members) => members,
         Shape::Array(items) => return Ok(Skimmed::Batch(items)),
@@ -300,6 +314,180 @@ pub(crate) fn skim<'a>(json: &'a [u8], limits: &DecodeLimits) -> Result<Skimmed<
     }))
 }
 
+/// Reads the structure of a message (an object's member names and the text of each value, or an
+/// array's items) in one pass over its bytes, counting its depth, without parsing the values:
+/// each is decoded on its own afterwards, which checks it. `None` for anything that is not a
+/// well-formed object or array of this shape, or deeper than the limit: serde_json then reads
+/// it and gives the error.
+struct Scanner<'a> {
+    json: &'a [u8],
+    at: usize,
+    max_depth: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(json: &'a [u8], max_depth: usize) -> Self {
+        Self {
+            json,
+            at: 0,
+            max_depth,
+        }
+    }
+
+    fn shape(mut self) -> Option<Shape<'a>> {
+        if self.max_depth == 0 {
+            return None;
+        }
+        self.space();
+        let shape = match self.json.get(self.at)? {
+            b'{' => Shape::Object(self.members()?),
+            b'[' => Shape::Array(self.items()?),
+            _ => return None,
+        };
+        self.space();
+        (self.at == self.json.len()).then_some(shape)
+    }
+
+    fn space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.json.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    /// The byte at the cursor, when it is `byte`, stepped over.
+    fn eat(&mut self, byte: u8) -> bool {
+        let found = self.json.get(self.at) == Some(&byte);
+        self.at += usize::from(found);
+        found
+    }
+
+    /// The members of the object at the cursor (its `{`).
+    fn members(&mut self) -> Option<Vec<Member<'a>>> {
+        self.at += 1;
+        let mut members = Vec::new();
+        self.space();
+        if self.eat(b'}') {
+            return Some(members);
+        }
+        loop {
+            self.space();
+            let name = self.name()?;
+            self.space();
+            if !self.eat(b':') {
+                return None;
+            }
+            self.space();
+            let value = self.value()?;
+            members.push(Member { name, value });
+            self.space();
+            if self.eat(b'}') {
+                return Some(members);
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+        }
+    }
+
+    /// The items of the array at the cursor (its `[`).
+    fn items(&mut self) -> Option<Vec<&'a [u8]>> {
+        self.at += 1;
+        let mut items = Vec::new();
+        self.space();
+        if self.eat(b']') {
+            return Some(items);
+        }
+        loop {
+            self.space();
+            items.push(self.value()?);
+            self.space();
+            if self.eat(b']') {
+                return Some(items);
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+        }
+    }
+
+    /// A member name: borrowed when it has no escapes, else decoded by serde_json.
+    fn name(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.at;
+        self.string()?;
+        let quoted = &self.json[start..self.at];
+        let inner = &quoted[1..quoted.len() - 1];
+        if inner.iter().any(|&b| b == b'\\' || b < 0x20) {
+            serde_json::from_slice::<String>(quoted).ok().map(Cow::Owned)
+        } else {
+            std::str::from_utf8(inner).ok().map(Cow::Borrowed)
+        }
+    }
+
+    /// Steps over the string at the cursor (its opening quote).
+    fn string(&mut self) -> Option<()> {
+        if !self.eat(b'"') {
+            return None;
+        }
+        loop {
+            let found = memchr::memchr2(b'"', b'\\', self.json.get(self.at..)?)?;
+            self.at += found;
+            if self.json[self.at] == b'"' {
+                self.at += 1;
+                return Some(());
+            }
+            self.at += 2;
+        }
+    }
+
+    /// The text of the value at the cursor. Containers are skipped by their brackets (strings
+    /// stepped over), counting the depth: their content is checked when they are decoded.
+    fn value(&mut self) -> Option<&'a [u8]> {
+        let start = self.at;
+        match self.json.get(self.at)? {
+            b'"' => self.string()?,
+            b'{' | b'[' => {
+                // The message itself is depth 1.
+                let mut depth = 1;
+                loop {
+                    match self.json.get(self.at)? {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => {
+                            depth += 1;
+                            if depth > self.max_depth {
+                                return None;
+                            }
+                        }
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 1 {
+                                self.at += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.at += 1;
+                }
+            }
+            _ => {
+                while let Some(&byte) = self.json.get(self.at) {
+                    if matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                        break;
+                    }
+                    self.at += 1;
+                }
+                if self.at == start {
+                    return None;
+                }
+            }
+        }
+        Some(&self.json[start..self.at])
+    }
+}
+
 /// An error about the message as a whole (pointer `""`, no position).
 fn refused(message: String) -> DecodeError {
     DecodeError {
@@ -313,7 +501,7 @@ fn refused(message: String) -> DecodeError {
 
 impl<'a> Skim<'a> {
     /// The value of the member `name` (the only one: a repeated member is refused).
-    fn member(&self, name: &str) -> Result<Option<&'a RawValue>, DecodeError> {
+    fn member(&self, name: &str) -> Result<Option<&'a [u8]>, DecodeError> {
         let mut found = self.members.iter().filter(|member| member.name == name);
         match (found.next(), found.next()) {
             (first, None) => Ok(first.map(|member| member.value)),
@@ -333,10 +521,13 @@ impl<'a> Skim<'a> {
     pub(crate) fn check_jsonrpc(&self) -> Result<(), DecodeError> {
         match self.member("jsonrpc")? {
             None => Err(refused("missing field `jsonrpc`".to_owned())),
-            Some(value) if value.get() == "\"2.0\"" => Ok(()),
+            Some(value) if value == b"\"2.0\"" => Ok(()),
             Some(value) => {
                 let mut error = self.error_at(value, "jsonrpc");
-                error.message = format!("`jsonrpc` is {}, not \"2.0\"", value.get());
+                error.message = format!(
+                    "`jsonrpc` is {}, not \"2.0\"",
+                    String::from_utf8_lossy(value)
+                );
                 Err(error)
             }
         }
@@ -368,12 +559,12 @@ impl<'a> Skim<'a> {
 
     fn member_with<T>(
         &self,
-        value: &RawValue,
+        value: &[u8],
         name: &str,
         decode: impl FnOnce(&[u8]) -> Result<Decoded<T>, DecodeError>,
     ) -> Result<Decoded<T>, DecodeError> {
         let prefix = crate::pointer::escape(name);
-        match decode(value.get().as_bytes()) {
+        match decode(value) {
             Ok(mut decoded) => {
                 for event in &mut decoded.report {
                     event.pointer.insert_str(0, &format!("/{prefix}"));
@@ -395,7 +586,7 @@ impl<'a> Skim<'a> {
     }
 
     /// An error at the member `name` whose value is `value`, positioned at its start.
-    fn error_at(&self, value: &RawValue, name: &str) -> DecodeError {
+    fn error_at(&self, value: &[u8], name: &str) -> DecodeError {
         let (line, column) = self.position_of(value);
         DecodeError {
             pointer: format!("/{}", crate::pointer::escape(name)),
@@ -407,7 +598,7 @@ impl<'a> Skim<'a> {
     }
 
     /// The 1-based line and column of the first byte of `value` in the message.
-    fn position_of(&self, value: &RawValue) -> (usize, usize) {
+    fn position_of(&self, value: &[u8]) -> (usize, usize) {
         let offset = self.offset_of(value);
         let before = &self.json[..offset];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -419,8 +610,8 @@ impl<'a> Skim<'a> {
     }
 
     /// Where `value` (borrowed from the message) starts in it.
-    fn offset_of(&self, value: &RawValue) -> usize {
-        (value.get().as_ptr() as usize).saturating_sub(self.json.as_ptr() as usize)
+    fn offset_of(&self, value: &[u8]) -> usize {
+        (value.as_ptr() as usize).saturating_sub(self.json.as_ptr() as usize)
     }
 
     /// The members other than `known`, as values.
@@ -430,7 +621,7 @@ impl<'a> Skim<'a> {
             if known.contains(&member.name.as_ref()) {
                 continue;
             }
-            let value = serde_json::from_str(member.value.get()).map_err(|error| {
+            let value = serde_json::from_slice(member.value).map_err(|error| {
                 let mut at = self.error_at(member.value, &member.name);
                 at.message = error.to_string();
                 at
@@ -450,7 +641,7 @@ impl<'a> Skim<'a> {
         let mut text = self.json.to_vec();
         for member in self.members.iter().filter(|m| names.contains(&m.name.as_ref())) {
             let start = self.offset_of(member.value);
-            let end = start + member.value.get().len();
+            let end = start + member.value.len();
             blank_member(&mut text, start, end);
         }
         text
@@ -509,7 +700,7 @@ fn blank_member(text: &mut [u8], start: usize, end: usize) {
 /// A batch's items decoded one by one; errors and report under the item's index.
 pub(crate) fn batch<T>(
     json: &[u8],
-    items: &[&RawValue],
+    items: &[&[u8]],
     mut decode: impl FnMut(&[u8]) -> Result<Decoded<T>, DecodeError>,
 ) -> Result<Decoded<Vec<T>>, DecodeError> {
     let mut values = Vec::with_capacity(items.len());
@@ -812,7 +1003,7 @@ mod tests {
         );
         assert_eq!(
             blanked(r#"{"method":"ping", "id" : 7 }"#, "7"),
-            r#"{"method":"ping"            }"#
+            r#"{"method":"ping"           }"#
         );
         assert_eq!(
             blanked("{\"a\\\"\\\\\":\n 1,\n\"b\":2}", "1"),
@@ -821,5 +1012,105 @@ mod tests {
         let text = blanked(r#"{"x":1,"id":"a,b","y":2}"#, r#""a,b""#);
         assert_eq!(text, r#"{"x":1,           "y":2}"#);
         serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod scanner_tests {
+    use super::{Member, Scanner, Shape};
+
+    /// What a shape holds, to compare: member names and value texts, or item texts.
+    fn parts(shape: &Shape<'_>) -> Vec<(String, Vec<u8>)> {
+        match shape {
+            Shape::Object(members) => members
+                .iter()
+                .map(|Member { name, value }| (name.to_string(), value.to_vec()))
+                .collect(),
+            Shape::Array(items) => items.iter().map(|item| (String::new(), item.to_vec())).collect(),
+            Shape::Other(kind) => vec![((*kind).to_owned(), Vec::new())],
+        }
+    }
+
+    /// serde_json's reading of the same text.
+    fn serde_shape(text: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+        let mut de = serde_json::Deserializer::from_slice(text);
+        let shape = serde::Deserialize::deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(parts(&shape))
+    }
+
+    /// Every value the scanner found is JSON on its own (what decoding each does next).
+    fn values_parse(parts: &[(String, Vec<u8>)]) -> bool {
+        parts
+            .iter()
+            .all(|(_, value)| serde_json::from_slice::<serde::de::IgnoredAny>(value).is_ok())
+    }
+
+    /// The scanner agrees with serde_json wherever it answers: the same members and values when
+    /// serde_json reads the text, and where serde_json refuses it, a value that is not JSON
+    /// (which its decode then refuses). On real and hand-written messages, each cut at every
+    /// byte and with every byte replaced by one of JSON's structural characters.
+    #[test]
+    fn the_scanner_reads_what_serde_json_reads() {
+        let transcripts = [
+            include_str!("../../tests/fixtures/transcripts/mcp_2025-11-25.ndjson"),
+            include_str!("../../tests/fixtures/transcripts/mcp_2025-03-26_batches.ndjson"),
+            include_str!("../../tests/fixtures/mcp/python-sdk/transcript.ndjson"),
+        ];
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for line in transcripts.iter().flat_map(|t| t.lines()) {
+            let message = match serde_json::from_str::<serde_json::Value>(line).unwrap() {
+                serde_json::Value::Object(mut record) if record.contains_key("from") => {
+                    record.remove("message").unwrap()
+                }
+                other => other,
+            };
+            texts.push(serde_json::to_vec(&message).unwrap());
+        }
+        texts.push(b" { \"a\\\"\" : [1, {\"b\": \"]}\\\\\"}] ,\"\\u0069d\":2 } ".to_vec());
+        texts.push(b"[]".to_vec());
+        texts.push(b"{}".to_vec());
+        let mut cases = 0;
+        let mut answered = 0;
+        for text in &texts {
+            let mut variants = vec![text.clone()];
+            for at in 0..text.len() {
+                variants.push(text[..at].to_vec());
+                for byte in b"{}[]\",:\\ x\t" {
+                    let mut changed = text.clone();
+                    changed[at] = *byte;
+                    variants.push(changed);
+                }
+            }
+            for variant in variants {
+                cases += 1;
+                let Some(shape) = Scanner::new(&variant, 127).shape() else {
+                    continue;
+                };
+                answered += 1;
+                let scanned = parts(&shape);
+                match serde_shape(&variant) {
+                    Some(read) => assert_eq!(scanned, read, "{}", String::from_utf8_lossy(&variant)),
+                    None => assert!(
+                        !values_parse(&scanned),
+                        "serde_json refuses {} but every value parses",
+                        String::from_utf8_lossy(&variant)
+                    ),
+                }
+            }
+        }
+        assert!(cases > 90_000 && answered > cases / 2, "{cases} cases, {answered} answered");
+    }
+
+    #[test]
+    fn the_scanner_counts_the_depth() {
+        let nested = |levels: usize| {
+            format!("{{\"a\":{}1{}}}", "[".repeat(levels), "]".repeat(levels)).into_bytes()
+        };
+        assert!(Scanner::new(&nested(126), 127).shape().is_some());
+        assert!(Scanner::new(&nested(127), 127).shape().is_none());
+        assert!(Scanner::new(&nested(2), 3).shape().is_some());
+        assert!(Scanner::new(&nested(3), 3).shape().is_none());
+        assert!(Scanner::new(b"{}", 0).shape().is_none());
     }
 }
