@@ -1,5 +1,5 @@
 //! A deserializer adapter for the SIMD pass (feature `simd`): it hands the generated impls what
-//! sonic-rs reads, and trips (fails the pass, so that the careful pass on serde_json decides)
+//! sonic-rs reads, and trips (fails the pass, so that serde_json reads the input instead)
 //! on what sonic-rs may read differently from serde_json.
 //!
 //! It trips on:
@@ -67,7 +67,7 @@ impl<'w, D> Guard<'w, D> {
 /// Reading through `deserialize_any` gives the visitor whatever the input holds, and some
 /// visitors take more than their type's method would give them (serde_json's `Map` visitor
 /// takes a unit: `null` would decode as `{}`), so the guard trips on any other kind and the
-/// careful pass on serde_json decides.
+/// serde_json pass decides.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Accepts {
     /// `deserialize_any`, `deserialize_ignored_any`, and `deserialize_option`'s value.
@@ -454,7 +454,7 @@ mod tests {
         assert!(through::<Value>(&nested(MAX_DEPTH + 1)).is_none());
         assert!(through::<IgnoredAny>(&nested(MAX_DEPTH)).is_some_and(|v| v.is_ok()));
         assert!(through::<IgnoredAny>(&nested(MAX_DEPTH + 1)).is_none());
-        // A float inside a skipped value trips too (the careful pass then decides).
+        // A float inside a skipped value trips too (serde_json then reads the input).
         assert!(through::<IgnoredAny>("[1.5]").is_none());
     }
 
