@@ -4,8 +4,11 @@
 # setup and the checks before measuring cancel out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench --bench mcp --features mcp-2025-11-25 --no-run
-bin=$(ls -t "${CARGO_TARGET_DIR:-target}"/release/deps/mcp-* | grep -v '\.d$' | head -1)
+# The binary cargo names for these features (not the newest file: another feature set's build
+# may be newer).
+bin=$(cargo bench --bench mcp --features "mcp-2025-11-25${FEATURES:+,$FEATURES}" --no-run 2>&1 \
+    | sed -n 's/.*Executable .*(\(.*\))$/\1/p' | tail -1)
+echo "binary: $bin (features: mcp-2025-11-25${FEATURES:+,$FEATURES})"
 out=$(mktemp -d)
 count() {
     MCP_RUN="$1" MCP_PASSES="$2" valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bin" 2>&1 \
