@@ -655,20 +655,8 @@ fn validate(
             if !reading.lifecycle {
                 continue;
             }
-            let Ok(value) = serde_json::from_slice::<serde_json::Value>(&text) else {
-                continue;
-            };
-            // A transcript line's message and sender; a bare message's sender is unknown.
-            let (from, value) = match (
-                value.get("from").and_then(|f| f.as_str()),
-                value.get("message"),
-            ) {
-                (Some(from), Some(inner)) => {
-                    (toolcall_traffic::Side::from_name(from), inner.clone())
-                }
-                _ => (None, value),
-            };
-            for problem in followed.observe(from, message.line, &value) {
+            let (from, found) = followed.observe_line(message.line, &text);
+            for problem in found {
                 problems += 1;
                 match format {
                     Format::Text => {

@@ -819,6 +819,53 @@ fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> Test
     Ok(())
 }
 
+/// A tool call announced with a `rawInput` that JSON allows but a `serde_json::Value` cannot
+/// hold (a number past `f64`, a lone surrogate escape, nesting past 128 levels) is followed as the
+/// tap follows it: its update is not reported as unannounced.
+#[test]
+fn lifecycle_follows_a_tool_call_whatever_its_raw_input_holds() -> TestResult {
+    let mut transcript = String::new();
+    let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+    for (id, raw_input) in [
+        ("c1", "1e400"),
+        ("c2", r#""\ud800""#),
+        ("c3", deep.as_str()),
+    ] {
+        for (kind, status) in [("tool_call", "pending"), ("tool_call_update", "completed")] {
+            let input = if kind == "tool_call" {
+                format!(r#","rawInput":{{"x":{raw_input}}}"#)
+            } else {
+                String::new()
+            };
+            transcript.push_str(&format!(
+                r#"{{"from":"agent","message":{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"{kind}","toolCallId":"{id}","title":"Read","status":"{status}"{input}}}}}}}}}"#
+            ));
+            transcript.push('\n');
+        }
+    }
+    let output = toolcall(&["validate", "--lifecycle", "-"], transcript.as_bytes())?;
+    let text = stdout(&output);
+    assert!(!text.contains(": tool call: "), "{text}");
+    assert!(
+        text.trim_end().ends_with("; 0 tool-call problems"),
+        "{text}"
+    );
+    // Each update is followed: a second completion is a problem.
+    let again = transcript.lines().nth(1).ok_or("a line")?.to_owned() + "\n";
+    let output = toolcall(
+        &["validate", "--lifecycle", "-"],
+        (transcript + &again).as_bytes(),
+    )?;
+    assert!(
+        stdout(&output)
+            .trim_end()
+            .ends_with("; 1 tool-call problem"),
+        "{}",
+        stdout(&output)
+    );
+    Ok(())
+}
+
 #[test]
 fn lifecycle_gives_the_taps_tool_call_report_from_a_transcript() -> TestResult {
     // server-everything's progress after the client cancelled its call: the four findings the

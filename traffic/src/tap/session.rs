@@ -323,6 +323,36 @@ impl Lifecycle {
             })
             .collect()
     }
+
+    /// Follows one line of a transcript: a record (`{"from": ..., "message": ...}`, the sender
+    /// read from it) or a bare message (sender unknown), read as the tap reads what it relays:
+    /// an update whose members JSON allows but a `serde_json::Value` cannot hold (a number past
+    /// `f64`, a lone surrogate escape, nesting past 128 levels in `rawInput`) is still followed.
+    /// Returns the sender and what went wrong; a line that is not JSON gives nothing.
+    pub fn observe_line(
+        &mut self,
+        line: usize,
+        text: &[u8],
+    ) -> (Option<Peer>, Vec<LifecycleProblem>) {
+        #[derive(serde::Deserialize)]
+        struct Record<'a> {
+            #[serde(borrow)]
+            from: std::borrow::Cow<'a, str>,
+            #[serde(borrow)]
+            message: &'a serde_json::value::RawValue,
+        }
+        let Ok(text) = std::str::from_utf8(text) else {
+            return (None, Vec::new());
+        };
+        let (from, message) = match serde_json::from_str::<Record<'_>>(text) {
+            Ok(record) => (Peer::from_name(&record.from), record.message.get()),
+            Err(_) => (None, text),
+        };
+        match parse_for_observe(message) {
+            Some(value) => (from, self.observe(from, line, &value)),
+            None => (from, Vec::new()),
+        }
+    }
 }
 
 #[cfg(test)]
