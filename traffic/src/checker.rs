@@ -298,7 +298,12 @@ impl Checker {
         let value: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
             Err(error) => {
-                return Verdict::invalid(Kind::NotJson, "", error.to_string()).sent_by(from)
+                if let Some((side, inner)) = from.is_none().then(|| wrapped(message)).flatten() {
+                    if serde_json::from_slice::<serde::de::IgnoredAny>(message).is_ok() {
+                        return self.check_wrapped(transcript, side, inner);
+                    }
+                }
+                return self.not_a_value(transcript, from, message, &error);
             }
         };
         if from.is_some() {
@@ -344,10 +349,26 @@ impl Checker {
         }
         match serde_json::from_slice::<Value>(message) {
             Ok(value) => self.check_value(transcript, Some(from), message, &value),
-            Err(error) => {
-                Verdict::invalid(Kind::NotJson, "", error.to_string()).sent_by(Some(from))
-            }
+            Err(error) => self.not_a_value(transcript, Some(from), message, &error),
         }
+    }
+
+    /// The verdict on a message serde_json could not read into a `Value`: `invalid` when it is
+    /// not JSON; over a limit of ours when it is JSON a `Value` cannot hold (a number past the
+    /// range of an `f64`, a lone surrogate escape: JSON's grammar allows both), its envelope
+    /// still followed.
+    fn not_a_value(
+        &self,
+        transcript: &mut Transcript,
+        from: Option<Side>,
+        message: &[u8],
+        error: &serde_json::Error,
+    ) -> Verdict {
+        if serde_json::from_slice::<serde::de::IgnoredAny>(message).is_ok() {
+            let limit = format!("JSON the checker cannot hold as a value ({error})");
+            return self.over_limit(transcript, from, message, limit);
+        }
+        Verdict::invalid(Kind::NotJson, "", error.to_string()).sent_by(from)
     }
 
     /// The verdict on a message of `bytes` bytes over the byte limit of which only `prefix`, its
