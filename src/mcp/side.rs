@@ -7,7 +7,11 @@
 //! takes a function giving the method of the pending request a response answers (by its `id`),
 //! and decodes the result as that method's result in one pass (`ServerResult::decode_for`); when
 //! it gives `None` the result is decoded as the result union (every branch its members allow
-//! tried in turn).
+//! tried in turn). As with `decode_for`, a result the method's type refuses is decoded as the
+//! union decodes it: the schema's plain `Result` takes any object, so a `tools/list` answer
+//! whose tools are malformed is a `ServerResult::Result` holding them as unknown members, not
+//! an error. The function is asked once the message's envelope is read, before its result is
+//! decoded: keep the pending request until the decode succeeds.
 //!
 //! ```
 //! # #[cfg(feature = "mcp-2025-11-25")] {
@@ -16,23 +20,22 @@
 //!     ClientMessage, ClientRequest, RequestId, ServerMessage, ServerResult,
 //! };
 //!
-//! // The client's request, and what it asked, by id.
+//! // The client's request, and what it asked, by its id's JSON (`1` and `"1"` differ).
+//! let key = |id: &RequestId| serde_json::to_string(id).unwrap_or_default();
 //! let sent = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
 //! let ClientMessage::Request(request) = ClientMessage::decode(sent, |_| None)?.value else {
 //!     panic!("a request");
 //! };
 //! let mut pending = HashMap::new();
-//! pending.insert(1, request.method());
+//! pending.insert(key(&RequestId::Integer(1)), request.method());
 //!
 //! // The server's answer, decoded as the result of `tools/list`.
 //! let received = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
-//! let message = ServerMessage::decode(received, |id| match id {
-//!     RequestId::Integer(id) => pending.remove(id),
-//!     _ => None,
-//! })?;
+//! let message = ServerMessage::decode(received, |id| pending.get(&key(id)).copied())?;
 //! let ServerMessage::Response(response) = message.value else {
 //!     panic!("a response");
 //! };
+//! pending.remove(&key(&response.id));
 //! assert!(matches!(response.result, ServerResult::ListToolsResult(_)));
 //! assert_eq!(
 //!     toolcall_contracts::encode(&ServerMessage::Response(response)).unwrap(),
@@ -270,6 +273,12 @@ pub(crate) fn skim<'a>(json: &'a [u8], limits: &DecodeLimits) -> Result<Skimmed<
     // The fast path: the structure read by `Scanner`, which also counts the whole message's
     // depth (a decode of the whole message would count it; its members are then decoded on
     // their own, each from depth 0). Whatever it does not take, serde_json reads, and says why.
+    // Deeper than serde_json's 127 levels is refused however deep `limits` allows, as a decode
+    // of the whole message refuses it.
+    let limits = &DecodeLimits::new(
+        limits.max_bytes,
+        limits.max_depth.min(crate::DECODE_LIMITS.max_depth),
+    );
     let scanned = if json.len() <= limits.max_bytes {
         Scanner::new(json, limits.max_depth).shape()
     } else {
@@ -523,11 +532,15 @@ impl<'a> Skim<'a> {
             None => Err(refused("missing field `jsonrpc`".to_owned())),
             Some(value) if value == b"\"2.0\"" => Ok(()),
             Some(value) => {
+                // Written with escapes, or not a string, or not JSON at all.
+                let read = self.member_with(value, "jsonrpc", |text| {
+                    decode_with::<Value>(text, &crate::DECODE_LIMITS)
+                })?;
+                if read.value == "2.0" {
+                    return Ok(());
+                }
                 let mut error = self.error_at(value, "jsonrpc");
-                error.message = format!(
-                    "`jsonrpc` is {}, not \"2.0\"",
-                    String::from_utf8_lossy(value)
-                );
+                error.message = format!("`jsonrpc` is {}, not \"2.0\"", read.value);
                 Err(error)
             }
         }
@@ -621,12 +634,13 @@ impl<'a> Skim<'a> {
             if known.contains(&member.name.as_ref()) {
                 continue;
             }
-            let value = serde_json::from_slice(member.value).map_err(|error| {
-                let mut at = self.error_at(member.value, &member.name);
-                at.message = error.to_string();
-                at
+            let value = self.member_with(member.value, &member.name, |text| {
+                decode_with::<Value>(text, &crate::DECODE_LIMITS)
             })?;
-            if out.insert(member.name.clone().into_owned(), value).is_some() {
+            if out
+                .insert(member.name.clone().into_owned(), value.value)
+                .is_some()
+            {
                 return Err(refused(format!("duplicate field `{}`", member.name)));
             }
         }
@@ -789,7 +803,18 @@ macro_rules! messages {
                 Self::decode_in(json, limits, &mut method_of)
             }
 
+            /// `decode_with`, a syntax error said as such wherever the input is not JSON (the
+            /// members are decoded one by one, so a member's own error could come first).
             fn decode_in<'m>(
+                json: &[u8],
+                limits: &rt::DecodeLimits,
+                method_of: &mut dyn FnMut(&RequestId) -> Option<&'m str>,
+            ) -> ::std::result::Result<rt::Decoded<Self>, rt::DecodeError> {
+                Self::decode_message(json, limits, method_of)
+                    .map_err(|error| $crate::mcp::side::syntax_first(json, error))
+            }
+
+            fn decode_message<'m>(
                 json: &[u8],
                 limits: &rt::DecodeLimits,
                 method_of: &mut dyn FnMut(&RequestId) -> Option<&'m str>,
@@ -813,6 +838,8 @@ macro_rules! messages {
                     Kind::Response => {
                         let id = skim.decode_member::<RequestId>("id", &members)?;
                         skim.check_jsonrpc()?;
+                        let unknown_members = skim.others(&["jsonrpc", "id", "result"])?;
+                        // Asked once the envelope is read; the result may still be refused.
                         let method = method_of(&id.value);
                         let result = skim.member_as("result", |text| {
                             $crate::mcp::side::messages!(@decode_result $pairing, $result, method, text, &members)
@@ -820,7 +847,7 @@ macro_rules! messages {
                         let mut report = id.report;
                         report.extend(result.report);
                         let mut response = $crate::mcp::side::Response::new(id.value, result.value);
-                        response.unknown_members = skim.others(&["jsonrpc", "id", "result"])?;
+                        response.unknown_members = unknown_members;
                         Ok(rt::Decoded { value: Self::Response(response), report })
                     }
                     Kind::Error => skim
@@ -868,6 +895,8 @@ macro_rules! messages {
             .map(|d| rt::Decoded { value: Self::Request(d.value), report: d.report })
     }};
     (@decode_request bare, [$request:ident], $by:literal, $skim:ident, $limits:ident, $members:ident) => {{
+        // The envelope as the version defines it (`params._meta` and all), then the request.
+        $skim.decode::<JSONRPCRequest>($limits)?;
         let id = $skim.decode_member::<RequestId>("id", &$members)?;
         $skim.check_jsonrpc()?;
         let request: rt::Decoded<$request> =
@@ -884,6 +913,7 @@ macro_rules! messages {
         $skim.decode::<$notification>($limits)
     };
     (@decode_notification bare, $notification:ident, $skim:ident, $limits:ident) => {{
+        $skim.decode::<JSONRPCNotification>($limits)?;
         $skim.check_jsonrpc()?;
         $crate::decode_with::<$notification>(&$skim.without(&["jsonrpc"]), $limits)
     }};
@@ -913,7 +943,14 @@ macro_rules! messages {
             }
             $message::decode_in(item, $limits, &mut *$method_of)
         })
-        .map(|d| rt::Decoded { value: Self::$batch(d.value), report: d.report })
+        .and_then(|d| {
+            // A batch of requests and notifications, or one of responses and errors.
+            let asks = |m: &$message| !matches!(m, Self::Response(_) | Self::Error(_));
+            match d.value.iter().position(|m| asks(m) != d.value.first().is_some_and(asks)) {
+                Some(index) => Err($crate::mcp::side::mixed_batch(index)),
+                None => Ok(rt::Decoded { value: Self::$batch(d.value), report: d.report }),
+            }
+        })
     };
     (@batch [], $message:ident, $json:ident, $items:ident, $limits:ident, $method_of:ident) => {{
         let _ = (&$items, &$method_of);
@@ -975,6 +1012,32 @@ pub(crate) fn write_bare_notification<S: Serializer, N: Serialize>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     Notification(notification).serialize(serializer)
+}
+
+/// `error`, or the syntax error of `json` when it is not JSON (a limit stays the error).
+pub(crate) fn syntax_first(json: &[u8], error: DecodeError) -> DecodeError {
+    if error.limit.is_some() {
+        return error;
+    }
+    match serde_json::from_slice::<de::IgnoredAny>(json) {
+        Err(syntax) if !syntax.to_string().starts_with("recursion limit exceeded") => {
+            DecodeError::from_serde(&syntax, String::new())
+        }
+        _ => error,
+    }
+}
+
+/// The error for a batch whose item `index` is a request or notification among responses and
+/// errors, or the other way round (2025-03-26 has batches of either, not both).
+#[cfg(feature = "mcp-2025-03-26")]
+pub(crate) fn mixed_batch(index: usize) -> DecodeError {
+    DecodeError {
+        pointer: format!("/{index}"),
+        message: "a batch mixing requests or notifications with responses or errors".to_owned(),
+        line: 0,
+        column: 0,
+        limit: None,
+    }
 }
 
 /// The error for a message this side does not send, at the root.

@@ -211,10 +211,17 @@ fn every_recorded_message_decodes_as_its_senders_message() {
             );
         }
         if index == 1 {
-            // The batch with an invalid `tools/call` (`"name": 7`), at its item's pointer.
-            assert_eq!(counts["Batch"], 3, "{counts:?}");
-            assert_eq!(refused.len(), 1, "{refused:?}");
+            // The batch with an invalid `tools/call` (`"name": 7`), at its item's pointer, and
+            // the one mixing a request with a response (the version has batches of either).
+            assert_eq!(counts["Batch"], 2, "{counts:?}");
+            assert_eq!(refused.len(), 2, "{refused:?}");
             assert!(refused[0].contains("at `/0/params/name`"), "{refused:?}");
+            assert!(
+                refused[1].contains(
+                    "a batch mixing requests or notifications with responses or errors at `/1`"
+                ),
+                "{refused:?}"
+            );
         } else {
             assert!(refused.is_empty(), "{index}: {refused:?}");
         }
@@ -374,6 +381,32 @@ mod v2025_11_25 {
             assert_eq!(error.pointer, pointer, "{text}: {error}");
             assert!(error.message.contains(words), "{text}: {error}");
         }
+        // Not JSON: serde_json's syntax error, whatever member would have failed first.
+        for text in [
+            r#"{"id":0,"jsonrpc":n2.0","result":{}}"#,
+            "{\"id \":11,\"jsonrpc\":\"2.0\",\"result\":{\"con\ttent\":1}}",
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":1[]}}"#,
+        ] {
+            let error = ServerMessage::decode(text.as_bytes(), |_| None).unwrap_err();
+            let syntax = serde_json::from_str::<serde::de::IgnoredAny>(text).unwrap_err();
+            assert_eq!(
+                (error.line, error.column),
+                (syntax.line(), syntax.column()),
+                "{text}: {error}"
+            );
+        }
+        // `jsonrpc` written with an escape is `"2.0"`.
+        let escaped = r#"{"jsonrpc":"\u0032.0","id":1,"result":{}}"#;
+        assert!(ServerMessage::decode(escaped.as_bytes(), |_| None).is_ok());
+        // A member JSON-RPC does not define, not JSON: at its pointer and its own position.
+        let text = "{\"jsonrpc\":\"2.0\",\n \"id\":1,\n \"result\":{},\n \"zz\": [1,\n]}";
+        let error = ServerMessage::decode(text.as_bytes(), |_| None).unwrap_err();
+        let syntax = serde_json::from_str::<serde::de::IgnoredAny>(text).unwrap_err();
+        assert_eq!(
+            (error.line, error.column),
+            (syntax.line(), syntax.column()),
+            "{error}"
+        );
         // `result` wins over `error`, as the version's response union decides (the error is a
         // member the result response does not declare).
         let both = r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#;
@@ -399,6 +432,10 @@ mod v2025_11_25 {
         let error = ServerMessage::decode(over.as_bytes(), tools_list).unwrap_err();
         assert!(error.limit.is_some(), "{error}");
         assert!(decode::<ListToolsResult>(&over.as_bytes()[33..over.len() - 1]).is_ok());
+        // A limit deeper than serde_json's 127 levels grants no more (as for `decode`).
+        let deep = toolcall_contracts::policy::DecodeLimits::new(1 << 20, 200);
+        let error = ServerMessage::decode_with(over.as_bytes(), &deep, tools_list).unwrap_err();
+        assert!(error.limit.is_some(), "{error}");
         let limits = toolcall_contracts::policy::DecodeLimits::new(20, 127);
         let error = ServerMessage::decode_with(within.as_bytes(), &limits, tools_list).unwrap_err();
         assert!(error.limit.is_some(), "{error}");
@@ -473,6 +510,13 @@ mod v2024_11_05 {
         // At the `5` (the union's own decode of the whole text, which buffers it, says the
         // end of `params`).
         assert_eq!((error.line, error.column), (3, 19));
+        // The version's envelope holds too: `params._meta` is an object there.
+        let meta = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":[]}}}"#;
+        let error = ClientMessage::decode(meta.as_bytes(), |_| None).unwrap_err();
+        assert!(error.pointer.starts_with("/params/_meta"), "{error}");
+        let meta = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":"x"}}"#;
+        let error = ClientMessage::decode(meta.as_bytes(), |_| None).unwrap_err();
+        assert!(error.pointer.starts_with("/params/_meta"), "{error}");
         for (text, pointer) in [
             (r#"{"id":3,"method":"ping"}"#, ""),
             (r#"{"jsonrpc":2,"id":3,"method":"ping"}"#, "/jsonrpc"),
