@@ -199,7 +199,7 @@ cases! {
     one_of_exactly_one: [Amount, Either, Any, A2, B],
     numeric_bounds: [Limits],
     prefix_items: [Point, Range, Row, Segment],
-    recursive: [Node, Expr, ExprNeg, Term, TermAll],
+    recursive: [Node, Expr, ExprNeg, Link, LinkVariant0, LinkVariant1, Term, TermAll],
     recursive_array: [Tree, Counts, Pair],
     ref_percent_escapes: [UnitPrice, Rate, AB, Line],
     ref_with_siblings: [Name, Tags, Item, Code, User, UserItem],
@@ -598,6 +598,39 @@ fn an_any_of_holding_itself_decodes_each_level_once() {
     }
     assert_eq!(depth, levels);
     assert!(matches!(term, recursive::Term::Integer(1)));
+}
+
+/// A `oneOf` of two structs that both hold the union (boxed), told apart by a required member:
+/// each level tries only the branch whose required member is there, so the decode is linear in
+/// the depth, valid or not (it doubled per level: 20 levels took 9 s in a debug build).
+#[test]
+fn boxed_branches_holding_their_union_are_told_apart_by_required_members() {
+    let levels = 100;
+    let nested = |leaf: &str| {
+        format!(
+            "{}{leaf}{}",
+            r#"{"next":"#.repeat(levels),
+            r#","b":1}"#.repeat(levels)
+        )
+    };
+    let text = nested(r#"{"a":1}"#);
+    let decoded = within_a_minute(text.clone(), |text| {
+        toolcall_contracts::decode::<recursive::Link>(text.as_bytes())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        String::from_utf8(toolcall_contracts::encode(&decoded.value).unwrap()).unwrap(),
+        text
+    );
+    // The innermost link has neither `a` nor `b`.
+    let error = within_a_minute(nested(r#"{"c":1}"#), |text| {
+        toolcall_contracts::decode::<recursive::Link>(text.as_bytes())
+    })
+    .unwrap_err();
+    assert!(
+        error.message.contains("matches no variant of `Link`"),
+        "{error}"
+    );
 }
 
 /// A union that buffers its value's text (`Expr`, a recursive `oneOf`) holding itself: serde_json

@@ -366,9 +366,14 @@ fn untagged(
         match &variant.payload {
             Payload::Unit => quote!(|raw| rt::null_branch(raw, || Self::#name),),
             Payload::Ty(ty) => {
-                let is_struct = matches!(ty.unbounded(), Ty::Named(n) if matches!(model.item(n).map(|i| &i.kind), Some(Kind::Struct(_))));
-                if is_struct {
+                let is_struct = |ty: &Ty| matches!(ty.unbounded(), Ty::Named(n) if matches!(model.item(n).map(|i| &i.kind), Some(Kind::Struct(_))));
+                if is_struct(ty) {
                     quote!(|raw| rt::object_branch(raw, Self::#name),)
+                } else if matches!(ty, Ty::Boxed(inner) if is_struct(inner)) {
+                    // A struct holding the union (boxed): its required members are looked for
+                    // first too, so that a union holding itself does not decode every level
+                    // again for each branch that could not take it.
+                    quote!(|raw| rt::object_branch(raw, |value| Self::#name(Box::new(value))),)
                 } else {
                     let seed = seed(ty, paths, statics, &static_name(type_name, &variant.name));
                     quote!(|raw| rt::branch(raw, #seed, Self::#name),)
