@@ -87,27 +87,19 @@ impl Workload {
 /// (`tests/fixtures/mcp/server-everything/transcript.ndjson`: the official TypeScript client
 /// and server-everything over stdio), with the method of the client's request it answers.
 fn live() -> Workload {
-    use serde_json::value::RawValue;
-    type Members<'a> = std::collections::BTreeMap<&'a str, &'a RawValue>;
-    let mut pending = std::collections::HashMap::new();
-    let mut results = Vec::new();
-    for line in LIVE.lines() {
-        let record: Members<'_> = serde_json::from_str(line).unwrap();
-        let from_client = record["from"].get() == r#""client""#;
-        let message: Members<'_> = serde_json::from_str(record["message"].get()).unwrap();
-        let Some(id) = message.get("id").map(|id| id.get()) else {
-            continue;
-        };
-        if let Some(method) = message.get("method") {
-            let method: String = serde_json::from_str(method.get()).unwrap();
-            pending.insert((from_client, id), method);
-        } else if let (Some(result), false) = (message.get("result"), from_client) {
-            if let Some(method) = pending.remove(&(true, id)) {
-                // The result's text as the server wrote it.
-                results.push((method, result.get().as_bytes().to_vec()));
-            }
-        }
-    }
+    type Members<'a> = std::collections::BTreeMap<&'a str, &'a serde_json::value::RawValue>;
+    let results = live_messages()
+        .messages
+        .into_iter()
+        .filter(|m| !m.from_client)
+        .filter_map(|m| {
+            let method = m.answers?;
+            let members: Members<'_> = serde_json::from_slice(&m.json).unwrap();
+            // The result's text as the server wrote it.
+            let result = members.get("result")?.get().as_bytes().to_vec();
+            Some((method, result))
+        })
+        .collect();
     Workload {
         name: "live_everything".into(),
         results,

@@ -437,9 +437,9 @@ fn python_sdk_streamable_http_through_the_tap() -> TestResult {
     assert_eq!(flow.tapped["protocolVersion"], "2025-11-25");
     let report = &flow.stopped.report;
     let summary = summary(report);
-    // 34 messages, and a `notifications/tools/list_changed` when it found the GET stream open.
+    // 34 messages, and a `notifications/tools/list_changed` for each change of its tools the
+    // server announced while it found the GET stream open (0, 1 or 4 seen, by timing).
     let list_changed = list_changed(&flow.stopped.transcript);
-    assert!(list_changed <= 1);
     assert_eq!(flow.stopped.transcript.len(), 34 + list_changed);
     assert_eq!(
         json!({"messages": summary["messages"], "ok": summary["ok"], "invalid": summary["invalid"],
