@@ -15,7 +15,7 @@ count() {
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 for workload in ${MCP_WORKLOADS:-tools_list_50 tools_call_1k tools_call_2k tools_call_4k tools_call_8k live_everything live_messages}; do
-    for variant in union decode_for rmcp rust_mcp_schema; do
+    for variant in ${MCP_VARIANTS:-union decode_for rmcp rust_mcp_schema encode encode_rmcp encode_rust_mcp_schema}; do
         one=$(count "$workload/$variant" 1)
         eleven=$(count "$workload/$variant" 11)
         echo "$workload $variant $(( (eleven - one) / 10 ))"

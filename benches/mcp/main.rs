@@ -25,6 +25,10 @@
 //!     target/release/deps/mcp-<hash>                             # instructions of one variant
 //! ```
 //!
+//! Then each workload's values (decoded once by each crate) encoded: ours with
+//! `toolcall_contracts::encode`, theirs with `serde_json::to_vec` (variants `encode`,
+//! `encode_rmcp`, `encode_rust_mcp_schema`).
+//!
 //! Instructions per pass: `Collected` with `MCP_PASSES=11` minus with `MCP_PASSES=1`, over 10
 //! (`scripts/mcp-bench-instructions.sh` does it for every variant).
 
@@ -369,7 +373,8 @@ fn main() {
             .iter()
             .find(|w| w.name == workload)
             .expect("a workload");
-        let variants = variants(w);
+        let mut variants = variants(w);
+        variants.extend(encode_variants(w));
         let (_, pass) = variants
             .iter()
             .find(|(n, _)| *n == variant)
@@ -416,6 +421,120 @@ fn main() {
             faster / best[1]
         );
     }
+    println!("\nencode, interleaved: {ROUNDS} rounds, best round per variant (ns per pass)");
+    println!(
+        "{:<16} {:>10} {:>10} {:>10} {:>12}",
+        "workload", "ours", "rmcp", "rust-mcp", "ours/faster"
+    );
+    for w in &workloads {
+        if !filter.is_empty() && !filter.iter().any(|f| w.name.contains(f.as_str())) {
+            continue;
+        }
+        let best = interleaved(&encode_variants(w));
+        println!(
+            "{:<16} {:>10.0} {:>10.0} {:>10.0} {:>11.2}x",
+            w.name,
+            best[0],
+            best[1],
+            best[2],
+            best[1].min(best[2]) / best[0]
+        );
+    }
+}
+
+/// The values of a workload decoded once by each crate, then encoded per pass: ours with
+/// `toolcall_contracts::encode`, rmcp's and rust-mcp-schema's with `serde_json::to_vec`.
+/// Variants `encode`, `encode_rmcp`, `encode_rust_mcp_schema`.
+fn encode_variants(w: &Workload) -> Vec<(&'static str, Pass<'static>)> {
+    fn each<T: 'static>(values: Vec<T>, write: fn(&T) -> Vec<u8>) -> Pass<'static> {
+        Box::new(move || {
+            for value in &values {
+                black_box(write(black_box(value)));
+            }
+        })
+    }
+    if !w.messages.is_empty() {
+        let (mut ours_client, mut ours_server) = (Vec::new(), Vec::new());
+        let (mut rmcp_client, mut rmcp_server) = (Vec::new(), Vec::new());
+        let (mut their_client, mut their_server) = (Vec::new(), Vec::new());
+        for m in &w.messages {
+            let method = m.answers.as_deref();
+            if m.from_client {
+                ours_client.push(ClientMessage::decode(&m.json, |_| method).unwrap().value);
+                rmcp_client.push(
+                    serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(&m.json).unwrap(),
+                );
+                their_client.push(serde_json::from_slice::<TheirClientMessage>(&m.json).unwrap());
+            } else {
+                ours_server.push(ServerMessage::decode(&m.json, |_| method).unwrap().value);
+                rmcp_server.push(
+                    serde_json::from_slice::<rmcp::model::ServerJsonRpcMessage>(&m.json).unwrap(),
+                );
+                their_server.push(serde_json::from_slice::<TheirServerMessage>(&m.json).unwrap());
+            }
+        }
+        return vec![
+            (
+                "encode",
+                Box::new(move || {
+                    for v in &ours_client {
+                        black_box(encode(black_box(v)).unwrap());
+                    }
+                    for v in &ours_server {
+                        black_box(encode(black_box(v)).unwrap());
+                    }
+                }),
+            ),
+            (
+                "encode_rmcp",
+                Box::new(move || {
+                    for v in &rmcp_client {
+                        black_box(serde_json::to_vec(black_box(v)).unwrap());
+                    }
+                    for v in &rmcp_server {
+                        black_box(serde_json::to_vec(black_box(v)).unwrap());
+                    }
+                }),
+            ),
+            (
+                "encode_rust_mcp_schema",
+                Box::new(move || {
+                    for v in &their_client {
+                        black_box(serde_json::to_vec(black_box(v)).unwrap());
+                    }
+                    for v in &their_server {
+                        black_box(serde_json::to_vec(black_box(v)).unwrap());
+                    }
+                }),
+            ),
+        ];
+    }
+    let ours = w
+        .results
+        .iter()
+        .map(|(method, json)| ServerResult::decode_for(method, json).unwrap().value)
+        .collect();
+    let rmcp = w
+        .results
+        .iter()
+        .map(|(_, json)| serde_json::from_slice::<rmcp::model::ServerResult>(json).unwrap())
+        .collect();
+    let theirs = w
+        .results
+        .iter()
+        .map(|(_, json)| serde_json::from_slice::<TheirResult>(json).unwrap())
+        .collect();
+    vec![
+        ("encode", each(ours, |v| encode(v).unwrap())),
+        (
+            "encode_rmcp",
+            each(rmcp, |v| serde_json::to_vec(v).unwrap()),
+        ),
+        (
+            "encode_rust_mcp_schema",
+            each(theirs, |v| serde_json::to_vec(v).unwrap()),
+        ),
+    ]
 }
 
 /// Best ns per pass of each variant over [`ROUNDS`] interleaved rounds, the order rotating.
