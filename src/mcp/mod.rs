@@ -15,7 +15,8 @@
 //! - types are `#[non_exhaustive]`, built with `new(required...)` and setters.
 //!
 //! Whole messages by the side that sends them, a response decoded as the result of the request
-//! it answers: `ClientMessage` and `ServerMessage` in each version module (see [`side`]).
+//! it answers: `ClientMessage` and `ServerMessage` in each version module (see the `side`
+//! module, built with any version).
 //!
 //! ```
 //! # #[cfg(feature = "mcp-2025-11-25")] {
