@@ -8307,7 +8307,7 @@ impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
 
 /// A progress token, used to associate progress notifications with the original request.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProgressToken {
     String(String),
@@ -9601,7 +9601,7 @@ impl rt::Sealed for RequestParamsMeta {}
 impl Contract for RequestParamsMeta {}
 
 /// A uniquely identifying ID for a request in JSON-RPC.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RequestId {
     String(String),

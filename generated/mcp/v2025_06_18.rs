@@ -4074,7 +4074,7 @@ impl<'de> Deserialize<'de> for ElicitResultAction {
 impl rt::Sealed for ElicitResultAction {}
 impl Contract for ElicitResultAction {}
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ElicitResultContentValue {
     String(String),
@@ -9796,7 +9796,7 @@ impl rt::Sealed for ProgressNotificationParams {}
 impl Contract for ProgressNotificationParams {}
 
 /// A progress token, used to associate progress notifications with the original request.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProgressToken {
     String(String),
@@ -11131,7 +11131,7 @@ impl rt::Sealed for RequestParamsMeta {}
 impl Contract for RequestParamsMeta {}
 
 /// A uniquely identifying ID for a request in JSON-RPC.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RequestId {
     String(String),

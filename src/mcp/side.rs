@@ -20,22 +20,21 @@
 //!     ClientMessage, ClientRequest, RequestId, ServerMessage, ServerResult,
 //! };
 //!
-//! // The client's request, and what it asked, by its id's JSON (`1` and `"1"` differ).
-//! let key = |id: &RequestId| serde_json::to_string(id).unwrap_or_default();
+//! // The client's request, and what it asked, by id (`1` and `"1"` are different ids).
 //! let sent = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
 //! let ClientMessage::Request(request) = ClientMessage::decode(sent, |_| None)?.value else {
 //!     panic!("a request");
 //! };
-//! let mut pending = HashMap::new();
-//! pending.insert(key(&RequestId::Integer(1)), request.method());
+//! let mut pending: HashMap<RequestId, &str> = HashMap::new();
+//! pending.insert(RequestId::Integer(1), request.method());
 //!
 //! // The server's answer, decoded as the result of `tools/list`.
 //! let received = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
-//! let message = ServerMessage::decode(received, |id| pending.get(&key(id)).copied())?;
+//! let message = ServerMessage::decode(received, |id| pending.get(id).copied())?;
 //! let ServerMessage::Response(response) = message.value else {
 //!     panic!("a response");
 //! };
-//! pending.remove(&key(&response.id));
+//! pending.remove(&response.id);
 //! assert!(matches!(response.result, ServerResult::ListToolsResult(_)));
 //! assert_eq!(
 //!     toolcall_contracts::encode(&ServerMessage::Response(response)).unwrap(),

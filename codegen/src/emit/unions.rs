@@ -162,9 +162,20 @@ fn definition(item: &Item, u: &Union, paths: &Paths, options: &Options) -> Token
     let non_exhaustive = options
         .forward_compatible
         .then(|| quote!(#[non_exhaustive]));
+    // A union of strings, integers and booleans (an id, a token) can key a map.
+    let keys = u.variants.iter().all(|variant| match &variant.payload {
+        Payload::Unit => true,
+        Payload::Ty(ty) => matches!(ty.unbounded(), Ty::String | Ty::Int(_) | Ty::Bool),
+        Payload::WithTag(_) | Payload::Raw => false,
+    });
+    let derive = if keys {
+        quote!(#[derive(Clone, Debug, PartialEq, Eq, Hash)])
+    } else {
+        quote!(#[derive(Clone, Debug, PartialEq)])
+    };
     quote! {
         #doc
-        #[derive(Clone, Debug, PartialEq)]
+        #derive
         #non_exhaustive
         pub enum #ident {
             #(#variants)*

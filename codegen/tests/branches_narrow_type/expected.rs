@@ -7,7 +7,7 @@ use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::Serialize
 ::toolcall_contracts::__toolcall_runtime!(1, "0.1.0", Contract, JsonNumber, JsonValue);
 
 /// The branches only narrow the `type` beside them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     String(String),
     Integer(i64),

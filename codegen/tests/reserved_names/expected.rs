@@ -254,7 +254,7 @@ impl rt::Sealed for Result {}
 impl Contract for Result {}
 
 /// Named like `serde_json::Value`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     String(String),
     Integer(i64),

@@ -9,7 +9,7 @@ use serde::{de, Deserialize, Deserializer, Serialize, Serializer, ser::Serialize
 );
 
 /// A string or an integer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Id {
     String(String),
     Integer(i64),
@@ -140,7 +140,7 @@ impl rt::Members for Entry {
 impl rt::Sealed for Entry {}
 impl Contract for Entry {}
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EntryLabel {
     String(String),
     Integer(i64),
