@@ -107,12 +107,23 @@ impl Buffer for RawValue {
     }
 }
 
-/// The raw text of the value `d` holds (every digit of a number as written).
+/// The raw text of the value `d` holds (every digit of a number as written), buffered for
+/// decoding again.
+///
+/// serde_json skips the text without counting its depth, and counts from 0 when it is decoded
+/// again: a text nested deeper than serde_json decodes is refused here, once per buffered text
+/// (not once per union branch that decodes it), with serde_json's own error. Each text nested
+/// inside lies inside this one, so decoding buffered texts cannot recurse past this depth.
 ///
 /// # Errors
-/// The deserializer's.
+/// The deserializer's, and `recursion limit exceeded`.
 pub fn raw<'de, D: Deserializer<'de>>(d: D) -> Result<Box<RawValue>, D::Error> {
-    Box::<RawValue>::deserialize(d)
+    let raw = Box::<RawValue>::deserialize(d)?;
+    let deepest = crate::policy::DecodeLimits::new(usize::MAX, MAX_TEXT_DEPTH);
+    if deepest.check(raw.get().as_bytes()).is_err() {
+        return Err(de::Error::custom("recursion limit exceeded"));
+    }
+    Ok(raw)
 }
 
 thread_local! {
@@ -130,13 +141,8 @@ pub(crate) fn take_redecoded() -> bool {
 /// The deepest nesting a buffered text may have: serde_json's own (its recursion limit).
 const MAX_TEXT_DEPTH: usize = 127;
 
-/// Decodes `text` (one JSON value) with `decode`, an error without serde_json's position in
-/// `text` (the outer deserializer adds its own).
-///
-/// serde_json skipped `text` without counting its depth when it was buffered, and counts from 0
-/// again here: a text nested deeper than serde_json decodes is refused first with serde_json's
-/// own error, so that unions holding unions of buffered text cannot recurse without bound (each
-/// nested text lies inside this one, so the recursion stays within this text's depth).
+/// Decodes `text` (one JSON value, buffered by [`raw`], which limited its depth) with `decode`,
+/// an error without serde_json's position in `text` (the outer deserializer adds its own).
 pub(super) fn from_text<T, E: de::Error>(
     text: &str,
     decode: impl FnOnce(
@@ -144,10 +150,6 @@ pub(super) fn from_text<T, E: de::Error>(
     ) -> Result<T, serde_json::Error>,
 ) -> Result<T, E> {
     REDECODED.with(|r| r.set(true));
-    let deepest = crate::policy::DecodeLimits::new(usize::MAX, MAX_TEXT_DEPTH);
-    if deepest.check(text.as_bytes()).is_err() {
-        return Err(E::custom("recursion limit exceeded"));
-    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value = decode(&mut de).and_then(|value| de.end().map(|()| value));
     value.map_err(|error| {

@@ -10,8 +10,6 @@
 //! from that text.
 
 use serde::de::{self, Deserializer};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::buffer::from_text;
 use super::seeds::Seed;
@@ -297,7 +295,7 @@ pub const fn checked<S>(seed: S, check: &'static Check) -> Checked<S> {
 impl<S: Seed> Seed for Checked<S> {
     type Value = S::Value;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        let raw = Box::<RawValue>::deserialize(d)?;
+        let raw = super::buffer::raw(d)?;
         self.check.run::<D::Error>(raw.get())?;
         from_text(raw.get(), |de| self.seed.run(de))
     }
@@ -321,7 +319,7 @@ pub fn checked_item<'de, D: Deserializer<'de>, T: Unchecked>(
     deserializer: D,
     check: &'static Check,
 ) -> Result<T, D::Error> {
-    let raw = Box::<RawValue>::deserialize(deserializer)?;
+    let raw = super::buffer::raw(deserializer)?;
     check.run::<D::Error>(raw.get())?;
     from_text(raw.get(), |de| T::deserialize_unchecked(de))
 }

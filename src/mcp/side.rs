@@ -63,7 +63,9 @@ use crate::decode::{decode_with, Decoded, DecodeError};
 use crate::policy::DecodeLimits;
 
 /// A request of a version whose request types hold no JSON-RPC envelope (before 2025-11-25):
-/// the request's `id` beside it. On the wire: `"jsonrpc": "2.0"`, `id` and the request's members.
+/// the request's `id` beside it. On the wire: `"jsonrpc": "2.0"`, `id` and the request's members
+/// (`method`, `params`, any other), the shape of the version's `JSONRPCRequest` with `params`
+/// typed by the request.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Request<Id, R> {
@@ -121,8 +123,9 @@ fn enveloped<S: Serializer, Id: Serialize, T: Serialize>(
     out.end()
 }
 
-/// A response: the `id` of the request it answers and its result. On the wire also
-/// `"jsonrpc": "2.0"`.
+/// A response: the `id` of the request it answers and its result. On the wire
+/// `{"jsonrpc": "2.0", "id": ..., "result": ...}` and any other member kept, the shape of each
+/// version's `JSONRPCResponse` (`JSONRPCResultResponse` from 2025-11-25) with `result` typed.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Response<Id, R> {
@@ -433,18 +436,11 @@ impl<'a> Scanner<'a> {
 
     /// Steps over the string at the cursor (its opening quote).
     fn string(&mut self) -> Option<()> {
-        if !self.eat(b'"') {
+        if self.json.get(self.at) != Some(&b'"') {
             return None;
         }
-        loop {
-            let found = memchr::memchr2(b'"', b'\\', self.json.get(self.at..)?)?;
-            self.at += found;
-            if self.json[self.at] == b'"' {
-                self.at += 1;
-                return Some(());
-            }
-            self.at += 2;
-        }
+        self.at = crate::policy::limits::string_end(self.json, self.at)?;
+        Some(())
     }
 
     /// The text of the value at the cursor. Containers are skipped by their brackets (strings
@@ -756,7 +752,7 @@ macro_rules! messages {
         #[doc = concat!("A response the ", $by, " sends: the id of the ", $other, "'s request and its `", stringify!($result), "`.")]
         pub type $response = $crate::mcp::side::Response<RequestId, $result>;
 
-        #[doc = concat!("A message the ", $by, " sends, by what it is (see `toolcall_contracts::mcp::side`).")]
+        #[doc = concat!("A message the ", $by, " sends, by what it is: one JSON-RPC 2.0 object (`method` and `id`: a request; `method` alone: a notification; `result`: a response; `error`: an error), typed by this version's schema (`schema/mcp/<version>/schema.json`: `", stringify!($notification), "`, `", stringify!($result), "`, `", stringify!($error), "` and, where this side sends requests, its request union). Decoded by `decode`/`decode_with`, written by `toolcall_contracts::encode` as the message it holds. See `toolcall_contracts::mcp::side`.")]
         #[derive(Clone, Debug, PartialEq)]
         #[non_exhaustive]
         pub enum $message {

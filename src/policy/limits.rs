@@ -88,22 +88,11 @@ impl DecodeLimits {
         while offset < json.len() {
             match json[offset] {
                 b'"' => {
-                    // Skip the string: jump to the next quote or backslash (memchr), step over
-                    // an escaped byte, stop at the closing quote.
-                    offset += 1;
-                    loop {
-                        let Some(found) = json
-                            .get(offset..)
-                            .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                        else {
-                            return Ok(());
-                        };
-                        offset += found;
-                        if json[offset] == b'"' {
-                            break;
-                        }
-                        offset += 2;
-                    }
+                    let Some(end) = string_end(json, offset) else {
+                        return Ok(());
+                    };
+                    // At the closing quote (stepped over below).
+                    offset = end - 1;
                 }
                 b'[' | b'{' => {
                     depth += 1;
@@ -121,6 +110,20 @@ impl DecodeLimits {
             offset += 1;
         }
         Ok(())
+    }
+}
+
+/// The offset just past the JSON string whose opening quote is at `at`, or `None` when the
+/// input ends inside it: the next quote or backslash found with `memchr`, an escaped byte
+/// stepped over. The string's content is not checked.
+pub(crate) fn string_end(json: &[u8], at: usize) -> Option<usize> {
+    let mut offset = at + 1;
+    loop {
+        offset += memchr::memchr2(b'"', b'\\', json.get(offset..)?)?;
+        if json[offset] == b'"' {
+            return Some(offset + 1);
+        }
+        offset += 2;
     }
 }
 

@@ -13,7 +13,7 @@ mod compiled;
 mod cycles;
 #[cfg(feature = "policy")]
 mod dialect;
-mod limits;
+pub(crate) mod limits;
 #[cfg(feature = "policy")]
 mod pin;
 #[cfg(feature = "policy")]
