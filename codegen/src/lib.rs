@@ -114,6 +114,25 @@ pub mod repo {
             .collect()
     }
 
+    /// Whether `generated/` under `root` is what the schema files under `root` give now: how
+    /// many files it checked, or the message naming the stale ones and the command that
+    /// regenerates them (`cargo xtask check`, `toolcall-codegen check`).
+    ///
+    /// # Errors
+    /// That message, or the first preset that fails to generate.
+    pub fn check(root: &Path) -> Result<usize, String> {
+        let outputs = generate_all(root).map_err(|e| e.to_string())?;
+        let stale = stale(root, &outputs);
+        if stale.is_empty() {
+            return Ok(outputs.len());
+        }
+        let names: Vec<String> = stale.iter().map(|p| format!("`{}`", p.display())).collect();
+        Err(format!(
+            "{} not up to date with schema/; run `{GENERATE_COMMAND}`",
+            names.join(", ")
+        ))
+    }
+
     /// The generated file of the preset `name` (`generated/acp.rs`).
     #[must_use]
     pub fn output_of(name: &str) -> Option<&'static str> {

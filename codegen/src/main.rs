@@ -45,17 +45,35 @@ enum Command {
         #[arg(long)]
         assert_formats: bool,
     },
+    /// Check that this repository's `generated/` is what its `schema/` gives now (the
+    /// `toolcall-contracts` checkout: `schema/`, `generated/`); exit 1 naming the stale files.
+    Check {
+        /// The repository's root.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
-    let Command::Generate {
-        schema,
-        out,
-        forward_compatible,
-        drop_unknown_members,
-        ref_dirs,
-        assert_formats,
-    } = Cli::parse().command;
+    let (schema, out, forward_compatible, drop_unknown_members, ref_dirs, assert_formats) =
+        match Cli::parse().command {
+            Command::Generate {
+                schema,
+                out,
+                forward_compatible,
+                drop_unknown_members,
+                ref_dirs,
+                assert_formats,
+            } => (
+                schema,
+                out,
+                forward_compatible,
+                drop_unknown_members,
+                ref_dirs,
+                assert_formats,
+            ),
+            Command::Check { root } => return check(&root),
+        };
     let written = ref_dirs
         .iter()
         .map(|arg| ref_dir_arg(arg))
@@ -73,6 +91,20 @@ fn main() -> ExitCode {
                 eprintln!("warning: {}: {warning}", schema.display());
             }
             println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `check`: whether `root`'s `generated/` is fresh.
+fn check(root: &std::path::Path) -> ExitCode {
+    match toolcall_codegen::repo::check(root) {
+        Ok(files) => {
+            println!("generated/ is up to date ({files} files)");
             ExitCode::SUCCESS
         }
         Err(error) => {

@@ -211,16 +211,7 @@ fn import(root: &std::path::Path, source: &Source, date: &str) -> Result<(), Str
 }
 
 fn check(root: &std::path::Path) -> Result<(), String> {
-    let outputs = toolcall_codegen::repo::generate_all(root).map_err(|e| e.to_string())?;
-    let stale = toolcall_codegen::repo::stale(root, &outputs);
-    if stale.is_empty() {
-        println!("generated/ is up to date ({} files)", outputs.len());
-        return Ok(());
-    }
-    let names: Vec<String> = stale.iter().map(|p| format!("`{}`", p.display())).collect();
-    Err(format!(
-        "{} not up to date with schema/; run `{}`",
-        names.join(", "),
-        toolcall_codegen::repo::GENERATE_COMMAND
-    ))
+    let files = toolcall_codegen::repo::check(root)?;
+    println!("generated/ is up to date ({files} files)");
+    Ok(())
 }
