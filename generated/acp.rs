@@ -482,10 +482,7 @@ impl<'de> Deserialize<'de> for WriteTextFileRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -707,10 +704,7 @@ impl<'de> Deserialize<'de> for ReadTextFileRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -863,10 +857,7 @@ impl<'de> Deserialize<'de> for RequestPermissionRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -1169,10 +1160,7 @@ impl<'de> Deserialize<'de> for ToolCallUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -1786,10 +1774,7 @@ impl<'de> Deserialize<'de> for Annotations {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -1963,10 +1948,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2128,10 +2110,7 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2277,10 +2256,7 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2520,10 +2496,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2719,10 +2692,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2861,10 +2831,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2988,10 +2955,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3090,10 +3054,7 @@ impl<'de> Deserialize<'de> for Content {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3234,10 +3195,7 @@ impl<'de> Deserialize<'de> for Diff {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3389,10 +3347,7 @@ impl<'de> Deserialize<'de> for Terminal {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3496,10 +3451,7 @@ impl<'de> Deserialize<'de> for SessionReference {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3631,10 +3583,7 @@ impl<'de> Deserialize<'de> for ToolCallLocation {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3771,10 +3720,7 @@ impl<'de> Deserialize<'de> for PermissionOption {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4100,10 +4046,7 @@ impl<'de> Deserialize<'de> for CreateTerminalRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4233,10 +4176,7 @@ impl<'de> Deserialize<'de> for EnvVariable {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4353,10 +4293,7 @@ impl<'de> Deserialize<'de> for TerminalOutputRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4473,10 +4410,7 @@ impl<'de> Deserialize<'de> for ReleaseTerminalRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4593,10 +4527,7 @@ impl<'de> Deserialize<'de> for WaitForTerminalExitRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4713,10 +4644,7 @@ impl<'de> Deserialize<'de> for KillTerminalRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4805,10 +4733,7 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
         let meta = rt::take(
                 &mut object,
                 "_meta",
-                rt::default_on_error(
-                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                    false,
-                ),
+                rt::default_on_error(rt::nullable(rt::any_object()), false),
             )
             .map_err(rt::lift)?;
         let kind = CreateElicitationRequestKind::deserialize(Value::Object(object))
@@ -5272,10 +5197,7 @@ impl<'de> Deserialize<'de> for ElicitationSchema {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5657,10 +5579,7 @@ impl<'de> Deserialize<'de> for EnumOption {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5976,10 +5895,7 @@ impl<'de> Deserialize<'de> for StringPropertySchema {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6214,10 +6130,7 @@ impl<'de> Deserialize<'de> for NumberPropertySchema {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6436,10 +6349,7 @@ impl<'de> Deserialize<'de> for IntegerPropertySchema {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6612,10 +6522,7 @@ impl<'de> Deserialize<'de> for BooleanPropertySchema {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6789,10 +6696,7 @@ impl<'de> Deserialize<'de> for StringMultiSelectItems {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6892,10 +6796,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectItems {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7129,10 +7030,7 @@ impl<'de> Deserialize<'de> for MultiSelectPropertySchema {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7995,10 +7893,7 @@ impl<'de> Deserialize<'de> for InitializeResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8261,10 +8156,7 @@ impl<'de> Deserialize<'de> for AgentCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8443,10 +8335,7 @@ impl<'de> Deserialize<'de> for PromptCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8583,10 +8472,7 @@ impl<'de> Deserialize<'de> for McpCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8854,10 +8740,7 @@ impl<'de> Deserialize<'de> for SessionCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8956,10 +8839,7 @@ impl<'de> Deserialize<'de> for SessionListCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9042,10 +8922,7 @@ impl<'de> Deserialize<'de> for SessionDeleteCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9131,10 +9008,7 @@ impl<'de> Deserialize<'de> for SessionAdditionalDirectoriesCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9249,10 +9123,7 @@ impl<'de> Deserialize<'de> for SessionSystemPromptCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9370,10 +9241,7 @@ impl<'de> Deserialize<'de> for SessionSystemPromptModeCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9458,10 +9326,7 @@ impl<'de> Deserialize<'de> for SessionSystemPromptOverrideCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9544,10 +9409,7 @@ impl<'de> Deserialize<'de> for SessionResumeCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9630,10 +9492,7 @@ impl<'de> Deserialize<'de> for SessionCloseCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9741,10 +9600,7 @@ impl<'de> Deserialize<'de> for AgentAuthCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9828,10 +9684,7 @@ impl<'de> Deserialize<'de> for LogoutCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10133,10 +9986,7 @@ impl<'de> Deserialize<'de> for AuthMethodTerminal {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10286,10 +10136,7 @@ impl<'de> Deserialize<'de> for AuthMethodAgent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10435,10 +10282,7 @@ impl<'de> Deserialize<'de> for Implementation {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10523,10 +10367,7 @@ impl<'de> Deserialize<'de> for AuthenticateResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10607,10 +10448,7 @@ impl<'de> Deserialize<'de> for LogoutResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10762,10 +10600,7 @@ impl<'de> Deserialize<'de> for NewSessionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10891,10 +10726,7 @@ impl<'de> Deserialize<'de> for SessionModeState {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -11087,10 +10919,7 @@ impl<'de> Deserialize<'de> for SessionMode {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -11219,10 +11048,7 @@ impl<'de> Deserialize<'de> for SessionConfigOption {
         let meta = rt::take(
                 &mut object,
                 "_meta",
-                rt::default_on_error(
-                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                    false,
-                ),
+                rt::default_on_error(rt::nullable(rt::any_object()), false),
             )
             .map_err(rt::lift)?;
         let kind = SessionConfigOptionKind::deserialize(Value::Object(object))
@@ -11631,10 +11457,7 @@ impl<'de> Deserialize<'de> for SessionConfigSelectOption {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -11771,10 +11594,7 @@ impl<'de> Deserialize<'de> for SessionConfigSelectGroup {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12122,10 +11942,7 @@ impl<'de> Deserialize<'de> for LoadSessionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12251,10 +12068,7 @@ impl<'de> Deserialize<'de> for ListSessionsResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12446,10 +12260,7 @@ impl<'de> Deserialize<'de> for SessionInfo {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12543,10 +12354,7 @@ impl<'de> Deserialize<'de> for DeleteSessionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12679,10 +12487,7 @@ impl<'de> Deserialize<'de> for ResumeSessionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12765,10 +12570,7 @@ impl<'de> Deserialize<'de> for CloseSessionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12849,10 +12651,7 @@ impl<'de> Deserialize<'de> for SetSessionModeResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12951,10 +12750,7 @@ impl<'de> Deserialize<'de> for SetSessionConfigOptionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13055,10 +12851,7 @@ impl<'de> Deserialize<'de> for PromptResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13681,10 +13474,7 @@ impl<'de> Deserialize<'de> for SessionNotification {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -14230,10 +14020,7 @@ impl<'de> Deserialize<'de> for ContentChunk {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -14523,10 +14310,7 @@ impl<'de> Deserialize<'de> for ToolCall {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -14682,10 +14466,7 @@ impl<'de> Deserialize<'de> for PlanEntry {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -14911,10 +14692,7 @@ impl<'de> Deserialize<'de> for Plan {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15139,10 +14917,7 @@ impl<'de> Deserialize<'de> for PlanItems {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15284,10 +15059,7 @@ impl<'de> Deserialize<'de> for PlanMarkdown {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15387,10 +15159,7 @@ impl<'de> Deserialize<'de> for PlanUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15488,10 +15257,7 @@ impl<'de> Deserialize<'de> for PlanRemoved {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15628,10 +15394,7 @@ impl<'de> Deserialize<'de> for AvailableCommand {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15764,10 +15527,7 @@ impl<'de> Deserialize<'de> for UnstructuredCommandInput {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15868,10 +15628,7 @@ impl<'de> Deserialize<'de> for AvailableCommandsUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15975,10 +15732,7 @@ impl<'de> Deserialize<'de> for CurrentModeUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16079,10 +15833,7 @@ impl<'de> Deserialize<'de> for ConfigOptionUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16217,10 +15968,7 @@ impl<'de> Deserialize<'de> for SessionInfoUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16334,10 +16082,7 @@ impl<'de> Deserialize<'de> for Cost {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16475,10 +16220,7 @@ impl<'de> Deserialize<'de> for UsageUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16693,10 +16435,7 @@ impl<'de> Deserialize<'de> for Notice {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16988,10 +16727,7 @@ impl<'de> Deserialize<'de> for CompactionUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17115,10 +16851,7 @@ impl<'de> Deserialize<'de> for CompactionSummaryChunk {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17229,10 +16962,7 @@ impl<'de> Deserialize<'de> for SubagentSessionCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17316,10 +17046,7 @@ impl<'de> Deserialize<'de> for SessionCancelCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17507,10 +17234,7 @@ impl<'de> Deserialize<'de> for RunningStateUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17659,10 +17383,7 @@ impl<'de> Deserialize<'de> for IdleStateUpdate {
         let meta = rt::take(
                 &mut object,
                 "_meta",
-                rt::default_on_error(
-                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                    false,
-                ),
+                rt::default_on_error(rt::nullable(rt::any_object()), false),
             )
             .map_err(rt::lift)?;
         let kind = IdleStateUpdateKind::deserialize(Value::Object(object))
@@ -18202,10 +17923,7 @@ impl<'de> Deserialize<'de> for RequiresActionStateUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -18295,10 +18013,7 @@ impl<'de> Deserialize<'de> for UnknownStateUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -18584,10 +18299,7 @@ impl<'de> Deserialize<'de> for SubagentUpdate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -18831,10 +18543,7 @@ impl<'de> Deserialize<'de> for SessionMessage {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -18968,10 +18677,7 @@ impl<'de> Deserialize<'de> for SessionMessageChunk {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -19072,10 +18778,7 @@ impl<'de> Deserialize<'de> for CompleteElicitationNotification {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -19603,10 +19306,7 @@ impl<'de> Deserialize<'de> for InitializeRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -19889,10 +19589,7 @@ impl<'de> Deserialize<'de> for ClientCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20039,10 +19736,7 @@ impl<'de> Deserialize<'de> for FileSystemCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20209,10 +19903,7 @@ impl<'de> Deserialize<'de> for ClientSessionCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20261,7 +19952,7 @@ impl Serialize for CompactionCapabilities {
 }
 impl<'de> Deserialize<'de> for CompactionCapabilities {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<Map<String, Value>>(), deserializer).map(Self)
+        rt::Seed::run(rt::any_object(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for CompactionCapabilities {}
@@ -20358,10 +20049,7 @@ impl<'de> Deserialize<'de> for SessionConfigOptionsCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20445,10 +20133,7 @@ impl<'de> Deserialize<'de> for BooleanConfigOptionCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20489,7 +20174,7 @@ impl Serialize for NoticeCapabilities {
 }
 impl<'de> Deserialize<'de> for NoticeCapabilities {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<Map<String, Value>>(), deserializer).map(Self)
+        rt::Seed::run(rt::any_object(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for NoticeCapabilities {}
@@ -20558,10 +20243,7 @@ impl<'de> Deserialize<'de> for SubagentCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20642,10 +20324,7 @@ impl<'de> Deserialize<'de> for PlanCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20758,10 +20437,7 @@ impl<'de> Deserialize<'de> for AuthCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20899,10 +20575,7 @@ impl<'de> Deserialize<'de> for ElicitationCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -20989,10 +20662,7 @@ impl<'de> Deserialize<'de> for ElicitationFormCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21077,10 +20747,7 @@ impl<'de> Deserialize<'de> for ElicitationUrlCapabilities {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21179,10 +20846,7 @@ impl<'de> Deserialize<'de> for AuthenticateRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21267,10 +20931,7 @@ impl<'de> Deserialize<'de> for LogoutRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21433,10 +21094,7 @@ impl<'de> Deserialize<'de> for NewSessionRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21641,10 +21299,7 @@ impl<'de> Deserialize<'de> for HttpHeader {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21777,10 +21432,7 @@ impl<'de> Deserialize<'de> for McpServerHttp {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21914,10 +21566,7 @@ impl<'de> Deserialize<'de> for McpServerSse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22067,10 +21716,7 @@ impl<'de> Deserialize<'de> for McpServerStdio {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22211,10 +21857,7 @@ impl<'de> Deserialize<'de> for SystemPrompt {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22475,10 +22118,7 @@ impl<'de> Deserialize<'de> for LoadSessionRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22617,10 +22257,7 @@ impl<'de> Deserialize<'de> for ListSessionsRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22720,10 +22357,7 @@ impl<'de> Deserialize<'de> for DeleteSessionRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22915,10 +22549,7 @@ impl<'de> Deserialize<'de> for ResumeSessionRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -23033,10 +22664,7 @@ impl<'de> Deserialize<'de> for CloseSessionRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -23152,10 +22780,7 @@ impl<'de> Deserialize<'de> for SetSessionModeRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -23247,10 +22872,7 @@ impl<'de> Deserialize<'de> for SetSessionConfigOptionRequest {
         let meta = rt::take(
                 &mut object,
                 "_meta",
-                rt::default_on_error(
-                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                    false,
-                ),
+                rt::default_on_error(rt::nullable(rt::any_object()), false),
             )
             .map_err(rt::lift)?;
         let kind = SetSessionConfigOptionRequestKind::deserialize(Value::Object(object))
@@ -23599,10 +23221,7 @@ impl<'de> Deserialize<'de> for PromptRequest {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24029,10 +23648,7 @@ impl<'de> Deserialize<'de> for WriteTextFileResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24128,10 +23744,7 @@ impl<'de> Deserialize<'de> for ReadTextFileResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24229,10 +23842,7 @@ impl<'de> Deserialize<'de> for RequestPermissionResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24453,10 +24063,7 @@ impl<'de> Deserialize<'de> for SelectedPermissionOutcome {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24554,10 +24161,7 @@ impl<'de> Deserialize<'de> for CreateTerminalResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24694,10 +24298,7 @@ impl<'de> Deserialize<'de> for TerminalOutputResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24840,10 +24441,7 @@ impl<'de> Deserialize<'de> for TerminalExitStatus {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -24930,10 +24528,7 @@ impl<'de> Deserialize<'de> for ReleaseTerminalResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -25067,10 +24662,7 @@ impl<'de> Deserialize<'de> for WaitForTerminalExitResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -25157,10 +24749,7 @@ impl<'de> Deserialize<'de> for KillTerminalResponse {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -25231,10 +24820,7 @@ impl<'de> Deserialize<'de> for CreateElicitationResponse {
         let meta = rt::take(
                 &mut object,
                 "_meta",
-                rt::default_on_error(
-                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                    false,
-                ),
+                rt::default_on_error(rt::nullable(rt::any_object()), false),
             )
             .map_err(rt::lift)?;
         let kind = CreateElicitationResponseKind::deserialize(Value::Object(object))
@@ -25850,10 +25436,7 @@ impl<'de> Deserialize<'de> for CancelNotification {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -25953,10 +25536,7 @@ impl<'de> Deserialize<'de> for CancelRequestNotification {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<Map<String, Value>>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::any_object()), false),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,

@@ -211,7 +211,11 @@ fn optimistic<T: DeserializeOwned>(json: &[u8], parser: Parser) -> Option<T> {
     }
     #[cfg(not(feature = "simd"))]
     let _ = parser;
-    serde_json::from_slice::<T>(json).ok()
+    // Text that is UTF-8 as a whole is parsed as `str`: serde_json then checks no string's UTF-8
+    // again (one check of the whole input costs less than one per string). Other input goes to
+    // the careful pass, which parses its bytes and names what is wrong.
+    let text = std::str::from_utf8(json).ok()?;
+    serde_json::from_str::<T>(text).ok()
 }
 
 /// Why [`check`] found a value wrong.

@@ -468,7 +468,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {
@@ -589,7 +589,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -2087,7 +2087,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "completion" => {
@@ -2773,7 +2773,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -3493,7 +3493,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "description" => {
@@ -4171,7 +4171,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "capabilities" => {
@@ -4393,7 +4393,7 @@ impl<'de> Deserialize<'de> for InitializedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4860,7 +4860,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5521,7 +5521,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -5820,7 +5820,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -6123,7 +6123,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -6491,7 +6491,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "roots" => {
@@ -6778,7 +6778,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -7546,7 +7546,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7817,7 +7817,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -8760,7 +8760,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9269,7 +9269,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "contents" => {
@@ -10220,7 +10220,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10842,7 +10842,7 @@ impl<'de> Deserialize<'de> for Result {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -11172,7 +11172,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13455,7 +13455,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,

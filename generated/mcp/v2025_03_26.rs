@@ -522,7 +522,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {
@@ -643,7 +643,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -2153,7 +2153,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "completion" => {
@@ -2839,7 +2839,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -3456,7 +3456,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "description" => {
@@ -4019,7 +4019,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "capabilities" => {
@@ -4241,7 +4241,7 @@ impl<'de> Deserialize<'de> for InitializedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4915,7 +4915,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5576,7 +5576,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -5875,7 +5875,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -6178,7 +6178,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -6546,7 +6546,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "roots" => {
@@ -6833,7 +6833,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -7601,7 +7601,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7872,7 +7872,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -8842,7 +8842,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9363,7 +9363,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "contents" => {
@@ -10199,7 +10199,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10706,7 +10706,7 @@ impl<'de> Deserialize<'de> for Result {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -11036,7 +11036,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13529,7 +13529,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,

@@ -243,7 +243,7 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -498,7 +498,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "blob" => {
@@ -835,7 +835,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {
@@ -971,7 +971,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -995,7 +995,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut structured_content,
                                 "structuredContent",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2608,7 +2608,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "completion" => {
@@ -3404,7 +3404,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -3978,7 +3978,7 @@ impl<'de> Deserialize<'de> for ElicitResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "action" => {
@@ -4219,7 +4219,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -4738,7 +4738,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "description" => {
@@ -4870,7 +4870,7 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -5353,7 +5353,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "capabilities" => {
@@ -5575,7 +5575,7 @@ impl<'de> Deserialize<'de> for InitializedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6043,7 +6043,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6707,7 +6707,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -7006,7 +7006,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -7309,7 +7309,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -7680,7 +7680,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "roots" => {
@@ -7967,7 +7967,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -8735,7 +8735,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9212,7 +9212,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -9959,7 +9959,7 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "arguments" => {
@@ -10336,7 +10336,7 @@ impl<'de> Deserialize<'de> for PromptListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10796,7 +10796,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "contents" => {
@@ -11331,7 +11331,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -11506,7 +11506,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "mimeType" => {
@@ -11701,7 +11701,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -11965,7 +11965,7 @@ impl<'de> Deserialize<'de> for ResourceListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12120,7 +12120,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -12521,7 +12521,7 @@ impl<'de> Deserialize<'de> for Result {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12671,7 +12671,7 @@ impl<'de> Deserialize<'de> for Root {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {
@@ -12873,7 +12873,7 @@ impl<'de> Deserialize<'de> for RootsListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -14800,7 +14800,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -14936,7 +14936,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "mimeType" => {
@@ -15125,7 +15125,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -15918,7 +15918,7 @@ impl<'de> Deserialize<'de> for ToolListChangedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,

@@ -243,7 +243,7 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -498,7 +498,7 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "blob" => {
@@ -907,7 +907,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {
@@ -1135,7 +1135,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -1159,7 +1159,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut structured_content,
                                 "structuredContent",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -1513,7 +1513,7 @@ impl<'de> Deserialize<'de> for CancelTaskResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "createdAt" => {
@@ -1811,7 +1811,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "reason" => {
@@ -4496,7 +4496,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "completion" => {
@@ -5521,7 +5521,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -5728,7 +5728,7 @@ impl<'de> Deserialize<'de> for CreateTaskResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "task" => {
@@ -6751,7 +6751,7 @@ impl<'de> Deserialize<'de> for ElicitResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "action" => {
@@ -7173,7 +7173,7 @@ impl<'de> Deserialize<'de> for EmbeddedResource {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -7859,7 +7859,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "description" => {
@@ -8154,7 +8154,7 @@ impl<'de> Deserialize<'de> for GetTaskPayloadResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8499,7 +8499,7 @@ impl<'de> Deserialize<'de> for GetTaskResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "createdAt" => {
@@ -8987,7 +8987,7 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -9689,7 +9689,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "capabilities" => {
@@ -10117,7 +10117,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10238,7 +10238,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10790,7 +10790,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -11029,7 +11029,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -11275,7 +11275,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -11508,7 +11508,7 @@ impl<'de> Deserialize<'de> for ListRootsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "roots" => {
@@ -11738,7 +11738,7 @@ impl<'de> Deserialize<'de> for ListTasksResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -11977,7 +11977,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -12294,7 +12294,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "data" => rt::member(&mut access, &mut data, "data", rt::any())?,
@@ -12742,7 +12742,7 @@ impl<'de> Deserialize<'de> for Notification {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12825,7 +12825,7 @@ impl<'de> Deserialize<'de> for NotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13454,7 +13454,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "nextCursor" => {
@@ -13904,7 +13904,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "message" => {
@@ -14153,7 +14153,7 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "arguments" => {
@@ -15060,7 +15060,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "contents" => {
@@ -15286,7 +15286,7 @@ impl<'de> Deserialize<'de> for Request {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15695,7 +15695,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -15880,7 +15880,7 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "mimeType" => {
@@ -16096,7 +16096,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -16654,7 +16654,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -17008,7 +17008,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "uri" => {
@@ -17099,7 +17099,7 @@ impl<'de> Deserialize<'de> for Result {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17249,7 +17249,7 @@ impl<'de> Deserialize<'de> for Root {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {
@@ -17473,7 +17473,7 @@ impl<'de> Deserialize<'de> for SamplingMessage {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -21106,7 +21106,7 @@ impl<'de> Deserialize<'de> for TaskStatusNotificationParams {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "createdAt" => {
@@ -21291,7 +21291,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -21427,7 +21427,7 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "mimeType" => {
@@ -22293,7 +22293,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "annotations" => {
@@ -23525,7 +23525,7 @@ impl<'de> Deserialize<'de> for ToolResultContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "content" => {
@@ -23549,7 +23549,7 @@ impl<'de> Deserialize<'de> for ToolResultContent {
                                 &mut access,
                                 &mut structured_content,
                                 "structuredContent",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "toolUseId" => {
@@ -23694,7 +23694,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 &mut access,
                                 &mut meta,
                                 "_meta",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "id" => {
@@ -23710,7 +23710,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 &mut access,
                                 &mut input,
                                 "input",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {

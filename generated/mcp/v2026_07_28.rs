@@ -1122,7 +1122,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "inputResponses" => {
@@ -8377,7 +8377,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8498,7 +8498,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -11490,7 +11490,7 @@ impl<'de> Deserialize<'de> for MetaObject {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<Map<String, Value>>(), deserializer).map(Self)
+        rt::Seed::run(rt::any_object(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for MetaObject {}
@@ -12323,7 +12323,7 @@ impl<'de> Deserialize<'de> for Notification {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -15058,7 +15058,7 @@ impl<'de> Deserialize<'de> for Request {
                                 &mut access,
                                 &mut params,
                                 "params",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -21788,7 +21788,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 &mut access,
                                 &mut input,
                                 "input",
-                                rt::plain::<Map<String, Value>>(),
+                                rt::any_object(),
                             )?
                         }
                         "name" => {

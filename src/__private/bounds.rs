@@ -495,7 +495,8 @@ where
 {
     type Value = S::Value;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        let value = self.seed.run(d)?;
+        // The bounds look at the value: it is built even where free-form values are not.
+        let value = super::session::keeping_values(|| self.seed.run(d))?;
         match value.violation(self.bounds) {
             None => Ok(value),
             Some(message) => {

@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::session::{self, record, within, Segment};
 use crate::report::LeniencyKind;
@@ -92,11 +92,14 @@ pub struct AnyValue;
 impl Seed for AnyValue {
     type Value = Value;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        if session::values_unused() {
+            return Skipped::deserialize(d).map(|Skipped| Value::Null);
+        }
         Value::deserialize(d)
     }
 
     fn run_or_raw<'de, D: Deserializer<'de>>(self, d: D) -> Result<Result<Value, Value>, D::Error> {
-        Value::deserialize(d).map(Ok)
+        self.run(d).map(Ok)
     }
 }
 
@@ -104,6 +107,103 @@ impl Seed for AnyValue {
 #[must_use]
 pub const fn any() -> AnyValue {
     AnyValue
+}
+
+/// Decodes a free-form JSON object (`type: object` with nothing else said of its members).
+#[derive(Clone, Copy, Default)]
+pub struct AnyObject;
+
+impl Seed for AnyObject {
+    type Value = Map<String, Value>;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        if session::values_unused() {
+            return d.deserialize_map(SkippedObject);
+        }
+        Map::deserialize(d)
+    }
+}
+
+/// An object read member by member and not kept (see [`session::optimistic_check`]).
+struct SkippedObject;
+
+impl<'de> Visitor<'de> for SkippedObject {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<Skipped, Skipped>()?.is_some() {}
+        Ok(Map::new())
+    }
+}
+
+/// A JSON value parsed as a [`Value`] would be, and not kept: every string's escapes and every
+/// number's range are checked as when building one (serde's `IgnoredAny` lets serde_json skip
+/// them unchecked: a lone surrogate, `1e400`), so a check refuses what a decode refuses.
+struct Skipped;
+
+impl<'de> Deserialize<'de> for Skipped {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Skipped)
+    }
+}
+
+impl<'de> Visitor<'de> for Skipped {
+    type Value = Skipped;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_unit<E>(self) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_none<E>(self) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Skipped, D::Error> {
+        Skipped::deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skipped, A::Error> {
+        while seq.next_element::<Skipped>()?.is_some() {}
+        Ok(Skipped)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skipped, A::Error> {
+        while map.next_entry::<Skipped, Skipped>()?.is_some() {}
+        Ok(Skipped)
+    }
+}
+
+/// Decodes a free-form JSON object.
+#[must_use]
+pub const fn any_object() -> AnyObject {
+    AnyObject
 }
 
 /// Decodes `Box<T>` with the inner seed (recursive types).
@@ -508,4 +608,75 @@ pub fn too_long<E: de::Error>(name: &'static str, count: usize) -> E {
     E::custom(format_args!(
         "`{name}` has at most {count} items, the array has more"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bounds::{bounded, Bounds};
+    use super::super::session::{optimistic_check, optimistic_only, values_unused};
+    use super::*;
+
+    fn run<S: Seed>(seed: S, json: &str) -> Result<S::Value, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let value = seed.run(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+
+    #[test]
+    fn a_check_reads_free_form_values_without_building_them() {
+        let json = r#"{"a": [1, {"b": "\u00e9"}], "c": null}"#;
+        assert_eq!(
+            optimistic_only(|| run(any(), json)),
+            Some(serde_json::json!({"a": [1, {"b": "é"}], "c": null}))
+        );
+        assert_eq!(optimistic_check(|| run(any(), json)), Some(Value::Null));
+        assert_eq!(
+            optimistic_check(|| run(any_object(), json)),
+            Some(Map::new())
+        );
+        assert!(!values_unused(), "the check's setting ends with it");
+    }
+
+    #[test]
+    fn a_check_still_refuses_what_is_not_json_or_not_an_object() {
+        // A lone surrogate and `1e400` are JSON that no `Value` holds: refused as a decode
+        // refuses them.
+        let bad = [
+            r#"{"a": }"#,
+            r#"{"a": "\ud800"}"#,
+            r#"{"\udc00": 1}"#,
+            r#"[1e400]"#,
+            "[1,]",
+        ];
+        for bad in bad {
+            assert_eq!(optimistic_check(|| run(any(), bad)), None, "{bad}");
+            assert_eq!(optimistic_check(|| run(any_object(), bad)), None, "{bad}");
+        }
+        for not_object in ["[1]", "\"text\"", "2", "null"] {
+            assert_eq!(
+                optimistic_check(|| run(any_object(), not_object)),
+                None,
+                "{not_object}"
+            );
+        }
+    }
+
+    #[test]
+    fn bounds_look_at_the_value_inside_a_check_too() {
+        static SHORT: Bounds = Bounds {
+            max_length: Some(2),
+            ..Bounds::NONE
+        };
+        let short = || bounded(any(), &SHORT);
+        assert_eq!(
+            optimistic_check(|| run(short(), r#""ab""#)),
+            Some(Value::from("ab"))
+        );
+        assert_eq!(optimistic_check(|| run(short(), r#""abc""#)), None);
+        // A free-form value under a bounded one: built, since the bounds read it.
+        let nested = || seq(bounded(any(), &SHORT));
+        assert_eq!(optimistic_check(|| run(nested(), r#"["abc"]"#)), None);
+        assert!(!values_unused());
+    }
 }

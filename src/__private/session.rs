@@ -66,6 +66,37 @@ thread_local! {
     /// Set when the optimistic pass met a leniency event: the careful pass must then run to
     /// record it with its pointer.
     static EVENT_SEEN: Cell<bool> = const { Cell::new(false) };
+    /// Set inside [`optimistic_check`]: free-form values are read but not built.
+    static VALUES_UNUSED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Sets [`VALUES_UNUSED`] until dropped, then puts back what it was.
+struct ValuesUnused(bool);
+
+impl ValuesUnused {
+    fn set(unused: bool) -> Self {
+        Self(VALUES_UNUSED.with(|v| v.replace(unused)))
+    }
+}
+
+impl Drop for ValuesUnused {
+    fn drop(&mut self) {
+        VALUES_UNUSED.with(|v| v.set(self.0));
+    }
+}
+
+/// Whether free-form values (`rt::any()`, `rt::any_object()`) may be read without being built:
+/// inside [`optimistic_check`], and not under a seed that looks at the value.
+#[must_use]
+pub fn values_unused() -> bool {
+    VALUES_UNUSED.with(Cell::get)
+}
+
+/// Runs `f` with free-form values built, inside [`optimistic_check`] too: for seeds that look at
+/// the value their inner seed decoded (bounds).
+pub fn keeping_values<T>(f: impl FnOnce() -> T) -> T {
+    let _keep = ValuesUnused::set(false);
+    f()
 }
 
 fn mode() -> Mode {
@@ -177,6 +208,19 @@ pub fn optimistic_only<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
     let clean = !session.saw_event();
     drop(session);
     result.ok().filter(|_| clean)
+}
+
+/// [`optimistic_only`] for a caller that keeps only whether the value decoded, not the value:
+/// free-form members (`serde_json::Value` and free-form objects) are read through the
+/// deserializer as any skipped value is (every byte parsed and checked as JSON), but not built,
+/// and decode as `null` and `{}`. Every other member decodes as in [`optimistic_only`], and
+/// the verdict is the same.
+///
+/// For the traffic checker's one-pass check, which decodes a message to learn whether the schema
+/// accepts it as it is.
+pub fn optimistic_check<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
+    let _unused = ValuesUnused::set(true);
+    optimistic_only(f)
 }
 
 /// Runs `f` with `segment` on the path; on failure records where (the innermost failure wins).

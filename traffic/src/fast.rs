@@ -22,16 +22,20 @@
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use toolcall_contracts::__private::session::optimistic_only;
+use std::sync::LazyLock;
+use toolcall_contracts::__private::session::optimistic_check;
 use toolcall_contracts::__private::Key;
 use toolcall_contracts::acp;
 
 use super::checker::{Body, Checker};
-use super::rpc::Bodies;
+use super::rpc::{Bodies, Envelope};
 use super::tap::session::update_view;
 use super::transcript::{Family, Side, Transcript};
 use super::unique::{Watch, Watcher};
 use super::verdict::{Protocol, Verdict};
+
+/// The only `jsonrpc` the one pass decides.
+static JSONRPC_VERSION: LazyLock<Value> = LazyLock::new(|| Value::from("2.0"));
 
 /// The deepest nesting serde_json parses (its recursion limit refuses the 128th level): within
 /// limits at least this deep, the parse itself enforces the depth limit, and a message over it
@@ -94,7 +98,9 @@ struct Parsed {
     method: Option<String>,
     params: bool,
     result: bool,
-    /// `params` of `session/update`, decoded (for the tap's tool-call lifecycle).
+    /// `params` of `session/update`, decoded (for the tap's tool-call lifecycle), its
+    /// free-form members (`rawInput`, `rawOutput`, `_meta`) left empty: the one pass reads them
+    /// without building them (`optimistic_check`).
     update: Option<Box<acp::SessionNotification>>,
 }
 
@@ -168,19 +174,21 @@ impl Checker {
             result,
             update: _,
         } = parsed;
-        let mut object = Map::new();
-        object.insert("jsonrpc".to_owned(), Value::from("2.0"));
-        if let Some(id) = id {
-            object.insert("id".to_owned(), id);
-        }
-        if let Some(method) = method {
-            object.insert("method".to_owned(), Value::String(method));
-        }
+        // The one pass read `jsonrpc` as "2.0" and no member but these: nothing else of the
+        // message is asked for (not `initialize`, not MCP).
+        let method = method.map(Value::String);
+        let message = Envelope {
+            object: &Map::new(),
+            jsonrpc: Some(&JSONRPC_VERSION),
+            id: id.as_ref(),
+            method: method.as_ref(),
+            error: None,
+        };
         let bodies = Bodies {
             params: params.then_some(Body::Decoded),
             result: result.then_some(Body::Decoded),
         };
-        let verdict = self.check_envelope(transcript, from, &Value::Null, &object, bodies);
+        let verdict = self.check_envelope(transcript, from, &Value::Null, message, bodies);
         debug_assert_eq!(verdict.protocol, Some(Protocol::Acp));
         let note = self.assumed_version_note(transcript, verdict.protocol);
         Some(Verdict { note, ..verdict }.sent_by(from))
@@ -200,8 +208,11 @@ impl Checker {
             transcript,
             keep_update,
         };
-        let parsed = optimistic_only(|| {
-            let mut de = serde_json::Deserializer::from_slice(message);
+        // Parsed as `str` once its UTF-8 is checked as a whole (serde_json then checks no
+        // string's UTF-8 again); anything else is the full check's.
+        let text = std::str::from_utf8(message).ok()?;
+        let parsed = optimistic_check(|| {
+            let mut de = serde_json::Deserializer::from_str(text);
             let parsed = Watch::new(&mut de, &watcher).deserialize_map(Top {
                 context: &context,
                 from,
@@ -545,6 +556,12 @@ pub(crate) mod tests {
             r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}} x"#,
             r#"{"jsonrpc":"2.0","jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
             "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"c\",\"title\":\"t\",\"rawInput\":{\"k\":\"\\ud800\"}}}}",
+            // JSON no `Value` holds, in the free-form members the one pass reads without
+            // building them.
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","rawOutput":[1e400]}}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]},"_meta":{"\udc00":1}}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[],"_meta":{"a":"\udc00"}}}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]},"_meta":[]}}"#,
         ] {
             out.push_str(line);
             out.push('\n');

@@ -43,22 +43,24 @@ impl Checker {
             params: object.get("params").map(Body::Parsed),
             result: object.get("result").map(Body::Parsed),
         };
-        self.check_envelope(transcript, from, value, object, bodies)
+        self.check_envelope(transcript, from, value, Envelope::of(object), bodies)
     }
 
-    /// [`Checker::check_json_rpc`] with the `params` and `result` to check given apart from
-    /// `object` (they may have been decoded already: [`Body::Decoded`]).
+    /// [`Checker::check_json_rpc`] with the envelope's members read already and the `params`
+    /// and `result` to check given apart (they may have been decoded already:
+    /// [`Body::Decoded`]).
     pub(super) fn check_envelope(
         &self,
         transcript: &mut Transcript,
         from: Option<Side>,
         value: &Value,
-        object: &Map<String, Value>,
+        message: Envelope<'_>,
         bodies: Bodies<'_>,
     ) -> Verdict {
-        let mut envelope = version_errors(object);
-        let id = object.get("id");
-        if let Some(method) = object.get("method") {
+        let object = message.object;
+        let mut envelope = version_errors(message.jsonrpc);
+        let id = message.id;
+        if let Some(method) = message.method {
             let Some(method) = method.as_str() else {
                 envelope.push(SchemaError::new(
                     "/method",
@@ -81,7 +83,7 @@ impl Checker {
             };
             return verdict.checked_as(protocol);
         }
-        let (result, error) = (bodies.result, object.get("error"));
+        let (result, error) = (bodies.result, message.error);
         if result.is_none() && error.is_none() {
             envelope.push(SchemaError::new(
                 "",
@@ -107,7 +109,7 @@ impl Checker {
         let protocol =
             self.protocol_of_response(transcript, &answer, result.and_then(Body::parsed));
         let verdict = match protocol {
-            Protocol::Acp => self.acp_response(answer, value, object, result, envelope),
+            Protocol::Acp => self.acp_response(answer, value, message, result, envelope),
             Protocol::Mcp { version } => {
                 self.mcp_response(version, answer, value, object, envelope)
             }
@@ -442,14 +444,14 @@ impl Checker {
         &self,
         answer: Answer,
         value: &Value,
-        object: &Map<String, Value>,
+        message: Envelope<'_>,
         result: Option<Body<'_>>,
         mut envelope: Vec<SchemaError>,
     ) -> Verdict {
-        if let Some(id) = object.get("id") {
+        if let Some(id) = message.id {
             envelope.extend(self.schema_errors("RequestId", id, "/id"));
         }
-        match (result, object.get("error")) {
+        match (result, message.error) {
             (Some(_), Some(_)) => {
                 envelope.push(SchemaError::new(
                     "",
@@ -564,9 +566,34 @@ enum ResultDefinition {
     Unknown,
 }
 
+/// The members of a JSON-RPC message the envelope check reads, each looked up once.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Envelope<'a> {
+    /// The message's members, for what only some messages need (`initialize`'s params, MCP's
+    /// `params._meta`, an MCP response's members).
+    pub(super) object: &'a Map<String, Value>,
+    pub(super) jsonrpc: Option<&'a Value>,
+    pub(super) id: Option<&'a Value>,
+    pub(super) method: Option<&'a Value>,
+    pub(super) error: Option<&'a Value>,
+}
+
+impl<'a> Envelope<'a> {
+    /// The envelope of the message whose members are `object`.
+    pub(super) fn of(object: &'a Map<String, Value>) -> Self {
+        Self {
+            object,
+            jsonrpc: object.get("jsonrpc"),
+            id: object.get("id"),
+            method: object.get("method"),
+            error: object.get("error"),
+        }
+    }
+}
+
 /// `jsonrpc` must be `"2.0"`.
-fn version_errors(object: &Map<String, Value>) -> Vec<SchemaError> {
-    match object.get("jsonrpc") {
+fn version_errors(jsonrpc: Option<&Value>) -> Vec<SchemaError> {
+    match jsonrpc {
         Some(Value::String(version)) if version == "2.0" => Vec::new(),
         Some(other) => vec![SchemaError::new(
             "/jsonrpc",

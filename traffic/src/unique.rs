@@ -42,6 +42,10 @@ pub(crate) fn first_repeated(json: &[u8]) -> Option<Repeated> {
 /// names read so far.
 const SCAN_MEMBERS: usize = 24;
 
+/// The member names and open objects a watcher has room for before its stacks grow.
+const NAMES_CAPACITY: usize = 32;
+const FRAMES_CAPACITY: usize = 8;
+
 /// What [`Watch`] saw of one parse.
 pub(crate) struct Watcher<'de> {
     state: RefCell<State<'de>>,
@@ -84,9 +88,11 @@ impl<'de> Watcher<'de> {
     /// A watcher; with `pointer`, the path is followed so that a repeat's pointer can be given.
     pub(crate) fn new(pointer: bool) -> Self {
         Self {
+            // Sized for a typical message's open objects and their members, so that the
+            // stacks are allocated once rather than grown member by member.
             state: RefCell::new(State {
-                names: Vec::new(),
-                frames: Vec::new(),
+                names: Vec::with_capacity(NAMES_CAPACITY),
+                frames: Vec::with_capacity(FRAMES_CAPACITY),
                 path: pointer.then(Vec::new),
                 key: None,
                 repeated: None,
