@@ -48,6 +48,9 @@ const FRAMES_CAPACITY: usize = 8;
 
 /// What [`Watch`] saw of one parse.
 pub(crate) struct Watcher<'de> {
+    /// Whether the path is followed (for the pointer of a repeat): without it, entering and
+    /// leaving values touches nothing.
+    pointer: bool,
     state: RefCell<State<'de>>,
 }
 
@@ -88,6 +91,7 @@ impl<'de> Watcher<'de> {
     /// A watcher; with `pointer`, the path is followed so that a repeat's pointer can be given.
     pub(crate) fn new(pointer: bool) -> Self {
         Self {
+            pointer,
             // Sized for a typical message's open objects and their members, so that the
             // stacks are allocated once rather than grown member by member.
             state: RefCell::new(State {
@@ -177,12 +181,17 @@ impl<'de> Watcher<'de> {
             });
             return false;
         }
-        state.key = Some(name);
+        if self.pointer {
+            state.key = Some(name);
+        }
         true
     }
 
     /// Before a member's value: its name goes on the path.
     fn enter_value(&self) {
+        if !self.pointer {
+            return;
+        }
         let mut state = self.state.borrow_mut();
         let key = state.key.take();
         if let (Some(path), Some(key)) = (state.path.as_mut(), key) {
@@ -191,12 +200,18 @@ impl<'de> Watcher<'de> {
     }
 
     fn enter_item(&self, index: usize) {
+        if !self.pointer {
+            return;
+        }
         if let Some(path) = self.state.borrow_mut().path.as_mut() {
             path.push(Step::Index(index));
         }
     }
 
     fn leave(&self) {
+        if !self.pointer {
+            return;
+        }
         if let Some(path) = self.state.borrow_mut().path.as_mut() {
             path.pop();
         }
