@@ -5,10 +5,14 @@
 //! With the `simd` feature they are written by `sonic-rs`, whose string escaping scans 16 or 32
 //! bytes at a time; the output stays byte for byte the same (tested on the benchmark corpus,
 //! the ACP documentation examples, the recorded traffic and generated strings of every
-//! character class), only faster. Without the feature serde_json writes them.
+//! character class), only faster. Without the feature a writer of this crate writes them,
+//! scanning strings eight bytes at a time and leaving numbers to serde_json (and anything it
+//! does not write as serde_json would: the whole value is then serde_json's).
 
 use std::fmt;
 use std::io;
+
+mod writer;
 
 /// A contract type: every generated type of [`crate::acp`] and [`crate::route`], the canonical
 /// tool model's types (feature `canonical`), and the types a user generates for a schema of
@@ -92,7 +96,10 @@ pub fn encode<T: Contract + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
     if simd_writes_serde_json_bytes() {
         return sonic(value);
     }
-    serde_json::to_vec(value).map_err(|e| EncodeError(Inner::Json(e)))
+    match writer::to_vec(value) {
+        Some(bytes) => Ok(bytes),
+        None => serde_json::to_vec(value).map_err(|e| EncodeError(Inner::Json(e))),
+    }
 }
 
 /// `value` written by sonic-rs, a [`crate::JsonNumber`] through sonic-rs's raw number.
@@ -120,9 +127,8 @@ fn simd_writes_serde_json_bytes() -> bool {
     })
 }
 
-/// Encodes `value` as compact JSON into `writer`. Without the `simd` feature serde_json writes
-/// piece by piece (give it a buffered writer); with it the JSON is built in memory first and
-/// written with one `write_all`.
+/// Encodes `value` as compact JSON into `writer`: the JSON is built in memory first (as
+/// [`encode`] builds it) and written with one `write_all`.
 ///
 /// # Errors
 /// [`EncodeError`] when writing fails or the value cannot be JSON.
@@ -130,14 +136,9 @@ pub fn encode_to_writer<W: io::Write, T: Contract + ?Sized>(
     writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    #[cfg(feature = "simd")]
-    if simd_writes_serde_json_bytes() {
-        // sonic-rs writes into its own buffer types only: encode, then write once.
-        let mut writer = writer;
-        let bytes = sonic(value)?;
-        return writer
-            .write_all(&bytes)
-            .map_err(|e| EncodeError(Inner::Json(serde_json::Error::io(e))));
-    }
-    serde_json::to_writer(writer, value).map_err(|e| EncodeError(Inner::Json(e)))
+    let mut writer = writer;
+    let bytes = encode(value)?;
+    writer
+        .write_all(&bytes)
+        .map_err(|e| EncodeError(Inner::Json(serde_json::Error::io(e))))
 }
