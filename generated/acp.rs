@@ -80,12 +80,7 @@ impl<'de> Deserialize<'de> for AgentRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -362,7 +357,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 &[
                     |raw| rt::null_branch(raw, || Self::Null),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Number),
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::Str),
+                    |raw| rt::branch(raw, rt::text(), Self::Str),
                 ],
             )
             .map_err(rt::lift)
@@ -461,21 +456,9 @@ impl<'de> Deserialize<'de> for WriteTextFileRequest {
                                 rt::plain::<SessionId>(),
                             )?
                         }
-                        "path" => {
-                            rt::member(
-                                &mut access,
-                                &mut path,
-                                "path",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "path" => rt::member(&mut access, &mut path, "path", rt::text())?,
                         "content" => {
-                            rt::member(
-                                &mut access,
-                                &mut content,
-                                "content",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut content, "content", rt::text())?
                         }
                         "_meta" => {
                             rt::member(
@@ -554,7 +537,7 @@ impl Serialize for SessionId {
 }
 impl<'de> Deserialize<'de> for SessionId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionId {}
@@ -665,14 +648,7 @@ impl<'de> Deserialize<'de> for ReadTextFileRequest {
                                 rt::plain::<SessionId>(),
                             )?
                         }
-                        "path" => {
-                            rt::member(
-                                &mut access,
-                                &mut path,
-                                "path",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "path" => rt::member(&mut access, &mut path, "path", rt::text())?,
                         "line" => {
                             rt::member(
                                 &mut access,
@@ -1096,10 +1072,7 @@ impl<'de> Deserialize<'de> for ToolCallUpdate {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "name" => {
@@ -1107,10 +1080,7 @@ impl<'de> Deserialize<'de> for ToolCallUpdate {
                                 &mut access,
                                 &mut name,
                                 "name",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "content" => {
@@ -1244,7 +1214,7 @@ impl Serialize for ToolCallId {
 }
 impl<'de> Deserialize<'de> for ToolCallId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for ToolCallId {}
@@ -1752,10 +1722,7 @@ impl<'de> Deserialize<'de> for Annotations {
                                 &mut access,
                                 &mut last_modified,
                                 "lastModified",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "priority" => {
@@ -1935,14 +1902,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 ),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         "_meta" => {
                             rt::member(
                                 &mut access,
@@ -2078,20 +2038,13 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 ),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "uri" => {
@@ -2099,10 +2052,7 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 &mut access,
                                 &mut uri,
                                 "uri",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -2235,20 +2185,13 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 ),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "_meta" => {
@@ -2436,10 +2379,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "mimeType" => {
@@ -2447,20 +2387,10 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -2477,20 +2407,10 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         "_meta" => {
                             rt::member(
                                 &mut access,
@@ -2665,28 +2585,11 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         "_meta" => {
                             rt::member(
                                 &mut access,
@@ -2799,33 +2702,16 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "blob" => {
-                            rt::member(
-                                &mut access,
-                                &mut blob,
-                                "blob",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "blob" => rt::member(&mut access, &mut blob, "blob", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         "_meta" => {
                             rt::member(
                                 &mut access,
@@ -3163,23 +3049,13 @@ impl<'de> Deserialize<'de> for Diff {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "path" => {
-                            rt::member(
-                                &mut access,
-                                &mut path,
-                                "path",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "path" => rt::member(&mut access, &mut path, "path", rt::text())?,
                         "oldText" => {
                             rt::member(
                                 &mut access,
                                 &mut old_text,
                                 "oldText",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "newText" => {
@@ -3187,7 +3063,7 @@ impl<'de> Deserialize<'de> for Diff {
                                 &mut access,
                                 &mut new_text,
                                 "newText",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "_meta" => {
@@ -3262,7 +3138,7 @@ impl Serialize for TerminalId {
 }
 impl<'de> Deserialize<'de> for TerminalId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for TerminalId {}
@@ -3554,14 +3430,7 @@ impl<'de> Deserialize<'de> for ToolCallLocation {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "path" => {
-                            rt::member(
-                                &mut access,
-                                &mut path,
-                                "path",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "path" => rt::member(&mut access, &mut path, "path", rt::text())?,
                         "line" => {
                             rt::member(
                                 &mut access,
@@ -3699,14 +3568,7 @@ impl<'de> Deserialize<'de> for PermissionOption {
                                 rt::plain::<PermissionOptionId>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "kind" => {
                             rt::member(
                                 &mut access,
@@ -3787,7 +3649,7 @@ impl Serialize for PermissionOptionId {
 }
 impl<'de> Deserialize<'de> for PermissionOptionId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for PermissionOptionId {}
@@ -3997,19 +3859,14 @@ impl<'de> Deserialize<'de> for CreateTerminalRequest {
                             )?
                         }
                         "command" => {
-                            rt::member(
-                                &mut access,
-                                &mut command,
-                                "command",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut command, "command", rt::text())?
                         }
                         "args" => {
                             rt::member(
                                 &mut access,
                                 &mut args,
                                 "args",
-                                rt::default_on_null(rt::seq(rt::plain::<String>())),
+                                rt::default_on_null(rt::seq(rt::text())),
                             )?
                         }
                         "env" => {
@@ -4025,7 +3882,7 @@ impl<'de> Deserialize<'de> for CreateTerminalRequest {
                                 &mut access,
                                 &mut cwd,
                                 "cwd",
-                                rt::nullable(rt::plain::<String>()),
+                                rt::nullable(rt::text()),
                             )?
                         }
                         "outputByteLimit" => {
@@ -4155,20 +4012,13 @@ impl<'de> Deserialize<'de> for EnvVariable {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "_meta" => {
@@ -4728,8 +4578,7 @@ impl<'de> Deserialize<'de> for CreateElicitationRequest {
             deserializer,
             "an object (`CreateElicitationRequest`)",
         )?;
-        let message = rt::take(&mut object, "message", rt::plain::<String>())
-            .map_err(rt::lift)?;
+        let message = rt::take(&mut object, "message", rt::text()).map_err(rt::lift)?;
         let meta = rt::take(
                 &mut object,
                 "_meta",
@@ -5157,10 +5006,7 @@ impl<'de> Deserialize<'de> for ElicitationSchema {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "properties" => {
@@ -5178,7 +5024,7 @@ impl<'de> Deserialize<'de> for ElicitationSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::nullable(rt::seq(rt::plain::<String>())),
+                                rt::nullable(rt::seq(rt::text())),
                             )?
                         }
                         "description" => {
@@ -5186,10 +5032,7 @@ impl<'de> Deserialize<'de> for ElicitationSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -5548,30 +5391,17 @@ impl<'de> Deserialize<'de> for EnumOption {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "const" => {
-                            rt::member(
-                                &mut access,
-                                &mut const_,
-                                "const",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut const_, "const", rt::text())?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -5804,10 +5634,7 @@ impl<'de> Deserialize<'de> for StringPropertySchema {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "description" => {
@@ -5815,10 +5642,7 @@ impl<'de> Deserialize<'de> for StringPropertySchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "minLength" => {
@@ -5852,7 +5676,7 @@ impl<'de> Deserialize<'de> for StringPropertySchema {
                                 &mut access,
                                 &mut pattern,
                                 "pattern",
-                                rt::nullable(rt::plain::<String>()),
+                                rt::nullable(rt::text()),
                             )?
                         }
                         "format" => {
@@ -5868,10 +5692,7 @@ impl<'de> Deserialize<'de> for StringPropertySchema {
                                 &mut access,
                                 &mut default,
                                 "default",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "enum" => {
@@ -5879,7 +5700,7 @@ impl<'de> Deserialize<'de> for StringPropertySchema {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::nullable(rt::seq(rt::plain::<String>())),
+                                rt::nullable(rt::seq(rt::text())),
                             )?
                         }
                         "oneOf" => {
@@ -6081,10 +5902,7 @@ impl<'de> Deserialize<'de> for NumberPropertySchema {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "description" => {
@@ -6092,10 +5910,7 @@ impl<'de> Deserialize<'de> for NumberPropertySchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "minimum" => {
@@ -6300,10 +6115,7 @@ impl<'de> Deserialize<'de> for IntegerPropertySchema {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "description" => {
@@ -6311,10 +6123,7 @@ impl<'de> Deserialize<'de> for IntegerPropertySchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "minimum" => {
@@ -6489,10 +6298,7 @@ impl<'de> Deserialize<'de> for BooleanPropertySchema {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "description" => {
@@ -6500,10 +6306,7 @@ impl<'de> Deserialize<'de> for BooleanPropertySchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "default" => {
@@ -6688,7 +6491,7 @@ impl<'de> Deserialize<'de> for StringMultiSelectItems {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "_meta" => {
@@ -6963,10 +6766,7 @@ impl<'de> Deserialize<'de> for MultiSelectPropertySchema {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "description" => {
@@ -6974,10 +6774,7 @@ impl<'de> Deserialize<'de> for MultiSelectPropertySchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "minItems" => {
@@ -7020,7 +6817,7 @@ impl<'de> Deserialize<'de> for MultiSelectPropertySchema {
                                 &mut default,
                                 "default",
                                 rt::default_on_error(
-                                    rt::nullable(rt::skip_invalid(rt::plain::<String>())),
+                                    rt::nullable(rt::skip_invalid(rt::text())),
                                     false,
                                 ),
                             )?
@@ -7217,7 +7014,7 @@ impl Serialize for ElicitationId {
 }
 impl<'de> Deserialize<'de> for ElicitationId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for ElicitationId {}
@@ -7271,7 +7068,7 @@ impl<'de> Deserialize<'de> for ElicitationUrlMode {
                 rt::plain::<ElicitationId>(),
             )
             .map_err(rt::lift)?;
-        let url = rt::take(&mut object, "url", rt::plain::<String>()).map_err(rt::lift)?;
+        let url = rt::take(&mut object, "url", rt::text()).map_err(rt::lift)?;
         let kind = ElicitationUrlModeKind::deserialize(Value::Object(object))
             .map_err(rt::lift)?;
         Ok(Self {
@@ -9817,7 +9614,7 @@ impl Serialize for AuthMethodId {
 }
 impl<'de> Deserialize<'de> for AuthMethodId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for AuthMethodId {}
@@ -9946,23 +9743,13 @@ impl<'de> Deserialize<'de> for AuthMethodTerminal {
                                 rt::plain::<AuthMethodId>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "args" => {
@@ -9970,7 +9757,7 @@ impl<'de> Deserialize<'de> for AuthMethodTerminal {
                                 &mut access,
                                 &mut args,
                                 "args",
-                                rt::default_on_null(rt::seq(rt::plain::<String>())),
+                                rt::default_on_null(rt::seq(rt::text())),
                             )?
                         }
                         "env" => {
@@ -9978,7 +9765,7 @@ impl<'de> Deserialize<'de> for AuthMethodTerminal {
                                 &mut access,
                                 &mut env,
                                 "env",
-                                rt::default_on_null(rt::map_of(rt::plain::<String>())),
+                                rt::default_on_null(rt::map_of(rt::text())),
                             )?
                         }
                         "_meta" => {
@@ -10112,23 +9899,13 @@ impl<'de> Deserialize<'de> for AuthMethodAgent {
                                 rt::plain::<AuthMethodId>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -10250,32 +10027,17 @@ impl<'de> Deserialize<'de> for Implementation {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
                             rt::member(
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         "_meta" => {
                             rt::member(
@@ -10797,7 +10559,7 @@ impl Serialize for SessionModeId {
 }
 impl<'de> Deserialize<'de> for SessionModeId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionModeId {}
@@ -10895,23 +10657,13 @@ impl<'de> Deserialize<'de> for SessionMode {
                                 rt::plain::<SessionModeId>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -11028,12 +10780,11 @@ impl<'de> Deserialize<'de> for SessionConfigOption {
         let mut object = rt::object(deserializer, "an object (`SessionConfigOption`)")?;
         let id = rt::take(&mut object, "id", rt::plain::<SessionConfigId>())
             .map_err(rt::lift)?;
-        let name = rt::take(&mut object, "name", rt::plain::<String>())
-            .map_err(rt::lift)?;
+        let name = rt::take(&mut object, "name", rt::text()).map_err(rt::lift)?;
         let description = rt::take(
                 &mut object,
                 "description",
-                rt::default_on_error(rt::nullable(rt::plain::<String>()), false),
+                rt::default_on_error(rt::nullable(rt::text()), false),
             )
             .map_err(rt::lift)?;
         let category = rt::take(
@@ -11176,7 +10927,7 @@ impl Serialize for SessionConfigId {
 }
 impl<'de> Deserialize<'de> for SessionConfigId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionConfigId {}
@@ -11295,7 +11046,7 @@ impl Serialize for SessionConfigValueId {
 }
 impl<'de> Deserialize<'de> for SessionConfigValueId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionConfigValueId {}
@@ -11433,23 +11184,13 @@ impl<'de> Deserialize<'de> for SessionConfigSelectOption {
                                 rt::plain::<SessionConfigValueId>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -11570,14 +11311,7 @@ impl<'de> Deserialize<'de> for SessionConfigSelectGroup {
                                 rt::plain::<SessionConfigGroupId>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "options" => {
                             rt::member(
                                 &mut access,
@@ -11661,7 +11395,7 @@ impl Serialize for SessionConfigGroupId {
 }
 impl<'de> Deserialize<'de> for SessionConfigGroupId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionConfigGroupId {}
@@ -12057,10 +11791,7 @@ impl<'de> Deserialize<'de> for ListSessionsResponse {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -12212,23 +11943,14 @@ impl<'de> Deserialize<'de> for SessionInfo {
                                 rt::plain::<SessionId>(),
                             )?
                         }
-                        "cwd" => {
-                            rt::member(
-                                &mut access,
-                                &mut cwd,
-                                "cwd",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "cwd" => rt::member(&mut access, &mut cwd, "cwd", rt::text())?,
                         "additionalDirectories" => {
                             rt::member(
                                 &mut access,
                                 &mut additional_directories,
                                 "additionalDirectories",
                                 rt::default_on_error(
-                                    rt::default_on_null(
-                                        rt::skip_invalid(rt::plain::<String>()),
-                                    ),
+                                    rt::default_on_null(rt::skip_invalid(rt::text())),
                                     false,
                                 ),
                             )?
@@ -12238,10 +11960,7 @@ impl<'de> Deserialize<'de> for SessionInfo {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "updatedAt" => {
@@ -12249,10 +11968,7 @@ impl<'de> Deserialize<'de> for SessionInfo {
                                 &mut access,
                                 &mut updated_at,
                                 "updatedAt",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -13073,12 +12789,7 @@ impl<'de> Deserialize<'de> for Error {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "data" => {
                             rt::member(
@@ -13260,12 +12971,7 @@ impl<'de> Deserialize<'de> for AgentNotification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -13912,7 +13618,7 @@ impl Serialize for MessageId {
 }
 impl<'de> Deserialize<'de> for MessageId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for MessageId {}
@@ -14223,22 +13929,14 @@ impl<'de> Deserialize<'de> for ToolCall {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "name" => {
                             rt::member(
                                 &mut access,
                                 &mut name,
                                 "name",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "kind" => {
@@ -14438,12 +14136,7 @@ impl<'de> Deserialize<'de> for PlanEntry {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "content" => {
-                            rt::member(
-                                &mut access,
-                                &mut content,
-                                "content",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut content, "content", rt::text())?
                         }
                         "priority" => {
                             rt::member(
@@ -14815,7 +14508,7 @@ impl Serialize for PlanId {
 }
 impl<'de> Deserialize<'de> for PlanId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for PlanId {}
@@ -15036,22 +14729,14 @@ impl<'de> Deserialize<'de> for PlanMarkdown {
                             )?
                         }
                         "content" => {
-                            rt::member(
-                                &mut access,
-                                &mut content,
-                                "content",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut content, "content", rt::text())?
                         }
                         "path" => {
                             rt::member(
                                 &mut access,
                                 &mut path,
                                 "path",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -15362,20 +15047,13 @@ impl<'de> Deserialize<'de> for AvailableCommand {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "input" => {
@@ -15514,14 +15192,7 @@ impl<'de> Deserialize<'de> for UnstructuredCommandInput {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "hint" => {
-                            rt::member(
-                                &mut access,
-                                &mut hint,
-                                "hint",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "hint" => rt::member(&mut access, &mut hint, "hint", rt::text())?,
                         "_meta" => {
                             rt::member(
                                 &mut access,
@@ -15946,10 +15617,7 @@ impl<'de> Deserialize<'de> for SessionInfoUpdate {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "updatedAt" => {
@@ -15957,10 +15625,7 @@ impl<'de> Deserialize<'de> for SessionInfoUpdate {
                                 &mut access,
                                 &mut updated_at,
                                 "updatedAt",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -16074,7 +15739,7 @@ impl<'de> Deserialize<'de> for Cost {
                                 &mut access,
                                 &mut currency,
                                 "currency",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "_meta" => {
@@ -16416,7 +16081,7 @@ impl<'de> Deserialize<'de> for Notice {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::bounded(rt::plain::<String>(), &NOTICE_TITLE_BOUNDS),
+                                rt::bounded(rt::text(), &NOTICE_TITLE_BOUNDS),
                             )?
                         }
                         "description" => {
@@ -16424,10 +16089,7 @@ impl<'de> Deserialize<'de> for Notice {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -16511,7 +16173,7 @@ impl Serialize for CompactionId {
 }
 impl<'de> Deserialize<'de> for CompactionId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for CompactionId {}
@@ -16716,10 +16378,7 @@ impl<'de> Deserialize<'de> for CompactionUpdate {
                                 &mut access,
                                 &mut error,
                                 "error",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -18239,10 +17898,7 @@ impl<'de> Deserialize<'de> for SubagentUpdate {
                                 &mut access,
                                 &mut title,
                                 "title",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "description" => {
@@ -18250,10 +17906,7 @@ impl<'de> Deserialize<'de> for SubagentUpdate {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "capabilities" => {
@@ -18283,7 +17936,7 @@ impl<'de> Deserialize<'de> for SubagentUpdate {
                                 &mut access,
                                 &mut cwd,
                                 "cwd",
-                                rt::nullable(rt::plain::<String>()),
+                                rt::nullable(rt::text()),
                             )?
                         }
                         "additionalDirectories" => {
@@ -18291,7 +17944,7 @@ impl<'de> Deserialize<'de> for SubagentUpdate {
                                 &mut access,
                                 &mut additional_directories,
                                 "additionalDirectories",
-                                rt::nullable(rt::seq(rt::plain::<String>())),
+                                rt::nullable(rt::seq(rt::text())),
                             )?
                         }
                         "_meta" => {
@@ -18905,12 +18558,7 @@ impl<'de> Deserialize<'de> for ClientRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -21057,20 +20705,13 @@ impl<'de> Deserialize<'de> for NewSessionRequest {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "cwd" => {
-                            rt::member(
-                                &mut access,
-                                &mut cwd,
-                                "cwd",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "cwd" => rt::member(&mut access, &mut cwd, "cwd", rt::text())?,
                         "additionalDirectories" => {
                             rt::member(
                                 &mut access,
                                 &mut additional_directories,
                                 "additionalDirectories",
-                                rt::default_on_null(rt::seq(rt::plain::<String>())),
+                                rt::default_on_null(rt::seq(rt::text())),
                             )?
                         }
                         "mcpServers" => {
@@ -21278,20 +20919,13 @@ impl<'de> Deserialize<'de> for HttpHeader {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "_meta" => {
@@ -21403,22 +21037,8 @@ impl<'de> Deserialize<'de> for McpServerHttp {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "url" => {
-                            rt::member(
-                                &mut access,
-                                &mut url,
-                                "url",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "url" => rt::member(&mut access, &mut url, "url", rt::text())?,
                         "headers" => {
                             rt::member(
                                 &mut access,
@@ -21537,22 +21157,8 @@ impl<'de> Deserialize<'de> for McpServerSse {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "url" => {
-                            rt::member(
-                                &mut access,
-                                &mut url,
-                                "url",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "url" => rt::member(&mut access, &mut url, "url", rt::text())?,
                         "headers" => {
                             rt::member(
                                 &mut access,
@@ -21679,28 +21285,16 @@ impl<'de> Deserialize<'de> for McpServerStdio {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "command" => {
-                            rt::member(
-                                &mut access,
-                                &mut command,
-                                "command",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut command, "command", rt::text())?
                         }
                         "args" => {
                             rt::member(
                                 &mut access,
                                 &mut args,
                                 "args",
-                                rt::default_on_null(rt::seq(rt::plain::<String>())),
+                                rt::default_on_null(rt::seq(rt::text())),
                             )?
                         }
                         "env" => {
@@ -22081,20 +21675,13 @@ impl<'de> Deserialize<'de> for LoadSessionRequest {
                                 rt::default_on_null(rt::seq(rt::plain::<McpServer>())),
                             )?
                         }
-                        "cwd" => {
-                            rt::member(
-                                &mut access,
-                                &mut cwd,
-                                "cwd",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "cwd" => rt::member(&mut access, &mut cwd, "cwd", rt::text())?,
                         "additionalDirectories" => {
                             rt::member(
                                 &mut access,
                                 &mut additional_directories,
                                 "additionalDirectories",
-                                rt::default_on_null(rt::seq(rt::plain::<String>())),
+                                rt::default_on_null(rt::seq(rt::text())),
                             )?
                         }
                         "sessionId" => {
@@ -22241,7 +21828,7 @@ impl<'de> Deserialize<'de> for ListSessionsRequest {
                                 &mut access,
                                 &mut cwd,
                                 "cwd",
-                                rt::nullable(rt::plain::<String>()),
+                                rt::nullable(rt::text()),
                             )?
                         }
                         "cursor" => {
@@ -22249,7 +21836,7 @@ impl<'de> Deserialize<'de> for ListSessionsRequest {
                                 &mut access,
                                 &mut cursor,
                                 "cursor",
-                                rt::nullable(rt::plain::<String>()),
+                                rt::nullable(rt::text()),
                             )?
                         }
                         "_meta" => {
@@ -22512,20 +22099,13 @@ impl<'de> Deserialize<'de> for ResumeSessionRequest {
                                 rt::plain::<SessionId>(),
                             )?
                         }
-                        "cwd" => {
-                            rt::member(
-                                &mut access,
-                                &mut cwd,
-                                "cwd",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "cwd" => rt::member(&mut access, &mut cwd, "cwd", rt::text())?,
                         "additionalDirectories" => {
                             rt::member(
                                 &mut access,
                                 &mut additional_directories,
                                 "additionalDirectories",
-                                rt::default_on_null(rt::seq(rt::plain::<String>())),
+                                rt::default_on_null(rt::seq(rt::text())),
                             )?
                         }
                         "mcpServers" => {
@@ -23732,12 +23312,7 @@ impl<'de> Deserialize<'de> for ReadTextFileResponse {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "content" => {
-                            rt::member(
-                                &mut access,
-                                &mut content,
-                                "content",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut content, "content", rt::text())?
                         }
                         "_meta" => {
                             rt::member(
@@ -24267,12 +23842,7 @@ impl<'de> Deserialize<'de> for TerminalOutputResponse {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "output" => {
-                            rt::member(
-                                &mut access,
-                                &mut output,
-                                "output",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut output, "output", rt::text())?
                         }
                         "truncated" => {
                             rt::member(
@@ -24430,10 +24000,7 @@ impl<'de> Deserialize<'de> for TerminalExitStatus {
                                 &mut access,
                                 &mut signal,
                                 "signal",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -24651,10 +24218,7 @@ impl<'de> Deserialize<'de> for WaitForTerminalExitResponse {
                                 &mut access,
                                 &mut signal,
                                 "signal",
-                                rt::default_on_error(
-                                    rt::nullable(rt::plain::<String>()),
-                                    false,
-                                ),
+                                rt::default_on_error(rt::nullable(rt::text()), false),
                             )?
                         }
                         "_meta" => {
@@ -25098,15 +24662,11 @@ impl<'de> Deserialize<'de> for ElicitationContentValue {
                 &raw,
                 "ElicitationContentValue",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                     |raw| rt::branch(raw, rt::plain::<Number>(), Self::Number),
                     |raw| rt::branch(raw, rt::plain::<bool>(), Self::Boolean),
-                    |raw| rt::branch(
-                        raw,
-                        rt::seq(rt::plain::<String>()),
-                        Self::StringArray,
-                    ),
+                    |raw| rt::branch(raw, rt::seq(rt::text()), Self::StringArray),
                 ],
             )
             .map_err(rt::lift)
@@ -25256,12 +24816,7 @@ impl<'de> Deserialize<'de> for ClientNotification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(

@@ -47,7 +47,7 @@ impl<'de> Deserialize<'de> for SessionKey {
                                 &mut access,
                                 &mut channel_id,
                                 "channel_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "session_id" => {
@@ -55,7 +55,7 @@ impl<'de> Deserialize<'de> for SessionKey {
                                 &mut access,
                                 &mut session_id,
                                 "session_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::skip_unknown(&mut access)?,
@@ -528,28 +528,14 @@ impl<'de> Deserialize<'de> for ToolSpec {
                 let mut execution_class = None;
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "id" => {
-                            rt::member(
-                                &mut access,
-                                &mut id,
-                                "id",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "id" => rt::member(&mut access, &mut id, "id", rt::text())?,
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "input_schema" => {
@@ -765,7 +751,7 @@ impl<'de> Deserialize<'de> for ToolSuccessContractText {
                                 &mut access,
                                 &mut media_type,
                                 "media_type",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::skip_unknown(&mut access)?,
@@ -916,23 +902,18 @@ impl<'de> Deserialize<'de> for ToolCall {
                                 &mut access,
                                 &mut tool_name,
                                 "tool_name",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tool_id" => {
-                            rt::member(
-                                &mut access,
-                                &mut tool_id,
-                                "tool_id",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut tool_id, "tool_id", rt::text())?
                         }
                         "provider_tool_call_id" => {
                             rt::member(
                                 &mut access,
                                 &mut provider_tool_call_id,
                                 "provider_tool_call_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "arguments" => {
@@ -1065,7 +1046,7 @@ impl<'de> Deserialize<'de> for CanonicalToolResult {
                                 &mut access,
                                 &mut transaction_id,
                                 "transaction_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "session_key" => {
@@ -1081,7 +1062,7 @@ impl<'de> Deserialize<'de> for CanonicalToolResult {
                                 &mut access,
                                 &mut exchange_id,
                                 "exchange_id",
-                                rt::default_on_null(rt::plain::<String>()),
+                                rt::default_on_null(rt::text()),
                             )?
                         }
                         "tool_action_id" => {
@@ -1089,23 +1070,18 @@ impl<'de> Deserialize<'de> for CanonicalToolResult {
                                 &mut access,
                                 &mut tool_action_id,
                                 "tool_action_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tool_id" => {
-                            rt::member(
-                                &mut access,
-                                &mut tool_id,
-                                "tool_id",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut tool_id, "tool_id", rt::text())?
                         }
                         "provider_tool_call_id" => {
                             rt::member(
                                 &mut access,
                                 &mut provider_tool_call_id,
                                 "provider_tool_call_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "request_ordinal" => {
@@ -1482,14 +1458,7 @@ impl<'de> Deserialize<'de> for CanonicalToolOutputText {
                 let mut text = None;
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         _ => rt::skip_unknown(&mut access)?,
                     }
                 }
@@ -1550,21 +1519,9 @@ impl<'de> Deserialize<'de> for CanonicalToolError {
                 let mut data = None;
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "code" => {
-                            rt::member(
-                                &mut access,
-                                &mut code,
-                                "code",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "code" => rt::member(&mut access, &mut code, "code", rt::text())?,
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "data" => {
                             rt::member(
@@ -1712,16 +1669,11 @@ impl<'de> Deserialize<'de> for ToolLifecycleEventStarted {
                                 &mut access,
                                 &mut tool_action_id,
                                 "tool_action_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tool_id" => {
-                            rt::member(
-                                &mut access,
-                                &mut tool_id,
-                                "tool_id",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut tool_id, "tool_id", rt::text())?
                         }
                         _ => rt::skip_unknown(&mut access)?,
                     }
@@ -1845,16 +1797,11 @@ impl<'de> Deserialize<'de> for ToolLifecycleEventRuntimeFailed {
                                 &mut access,
                                 &mut tool_action_id,
                                 "tool_action_id",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tool_id" => {
-                            rt::member(
-                                &mut access,
-                                &mut tool_id,
-                                "tool_id",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut tool_id, "tool_id", rt::text())?
                         }
                         "code" => {
                             rt::member(

@@ -68,14 +68,7 @@ impl<'de> Deserialize<'de> for ToolCallRequest {
                 let mut schema_pin = None;
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "arguments" => {
                             rt::member(
                                 &mut access,
@@ -89,7 +82,7 @@ impl<'de> Deserialize<'de> for ToolCallRequest {
                                 &mut access,
                                 &mut tool_call_id,
                                 "tool_call_id",
-                                rt::default_on_null(rt::plain::<String>()),
+                                rt::default_on_null(rt::text()),
                             )?
                         }
                         "progress_token" => {
@@ -105,7 +98,7 @@ impl<'de> Deserialize<'de> for ToolCallRequest {
                                 &mut access,
                                 &mut call_key,
                                 "call_key",
-                                rt::default_on_null(rt::plain::<String>()),
+                                rt::default_on_null(rt::text()),
                             )?
                         }
                         "schema_pin" => {
@@ -113,7 +106,7 @@ impl<'de> Deserialize<'de> for ToolCallRequest {
                                 &mut access,
                                 &mut schema_pin,
                                 "schema_pin",
-                                rt::default_on_null(rt::plain::<String>()),
+                                rt::default_on_null(rt::text()),
                             )?
                         }
                         _ => rt::skip_unknown(&mut access)?,

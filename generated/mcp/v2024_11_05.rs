@@ -272,30 +272,16 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "blob" => {
-                            rt::member(
-                                &mut access,
-                                &mut blob,
-                                "blob",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "blob" => rt::member(&mut access, &mut blob, "blob", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -471,14 +457,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -864,12 +843,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "reason" => {
-                            rt::member(
-                                &mut access,
-                                &mut reason,
-                                "reason",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut reason, "reason", rt::text())?
                         }
                         "requestId" => {
                             rt::member(
@@ -1919,20 +1893,13 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2214,7 +2181,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                                 &mut access,
                                 &mut values,
                                 "values",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2508,7 +2475,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut stop_sequences,
                                 "stopSequences",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "systemPrompt" => {
@@ -2516,7 +2483,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut system_prompt,
                                 "systemPrompt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "temperature" => {
@@ -2785,12 +2752,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         "model" => {
-                            rt::member(
-                                &mut access,
-                                &mut model,
-                                "model",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut model, "model", rt::text())?
                         }
                         "role" => {
                             rt::member(
@@ -2805,7 +2767,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut stop_reason,
                                 "stopReason",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2946,7 +2908,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}
@@ -3383,17 +3345,10 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -3501,7 +3456,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "messages" => {
@@ -3613,20 +3568,13 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 rt::plain::<ImageContentAnnotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -3834,21 +3782,9 @@ impl<'de> Deserialize<'de> for Implementation {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -4042,7 +3978,7 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4187,7 +4123,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut instructions,
                                 "instructions",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "protocolVersion" => {
@@ -4195,7 +4131,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "serverInfo" => {
@@ -4602,12 +4538,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -4764,12 +4695,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -4966,12 +4892,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -5416,12 +5337,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -5529,7 +5445,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "prompts" => {
@@ -5715,12 +5631,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -5828,7 +5739,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resourceTemplates" => {
@@ -6018,12 +5929,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6131,7 +6037,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resources" => {
@@ -6673,12 +6579,7 @@ impl<'de> Deserialize<'de> for ListToolsRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6786,7 +6687,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tools" => {
@@ -7075,12 +6976,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                             )?
                         }
                         "logger" => {
-                            rt::member(
-                                &mut access,
-                                &mut logger,
-                                "logger",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut logger, "logger", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7170,14 +7066,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -7451,12 +7340,7 @@ impl<'de> Deserialize<'de> for Notification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -7626,12 +7510,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -7718,12 +7597,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7825,7 +7699,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8348,7 +8222,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
                 &raw,
                 "ProgressToken",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -8447,17 +8321,10 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -8560,17 +8427,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "required" => {
                             rt::member(
                                 &mut access,
@@ -9003,14 +8863,7 @@ impl<'de> Deserialize<'de> for PromptReference {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -9176,14 +9029,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -9405,12 +9251,7 @@ impl<'de> Deserialize<'de> for Request {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -9642,7 +9483,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 &raw,
                 "RequestId",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -9778,7 +9619,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -9786,17 +9627,10 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -9805,14 +9639,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10029,17 +9856,10 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10303,14 +10123,7 @@ impl<'de> Deserialize<'de> for ResourceReference {
                                 rt::Const::Str("ref/resource"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10442,7 +10255,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -10450,23 +10263,16 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "uriTemplate" => {
                             rt::member(
                                 &mut access,
                                 &mut uri_template,
                                 "uriTemplate",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10755,14 +10561,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10974,22 +10773,8 @@ impl<'de> Deserialize<'de> for Root {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12635,14 +12420,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12735,14 +12513,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 rt::plain::<TextContentAnnotations>(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -12963,25 +12734,11 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -13081,7 +12838,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "inputSchema" => {
@@ -13092,14 +12849,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 rt::plain::<ToolInputSchema>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -13206,7 +12956,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -13613,14 +13363,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }

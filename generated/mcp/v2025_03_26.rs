@@ -206,20 +206,13 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -326,30 +319,16 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "blob" => {
-                            rt::member(
-                                &mut access,
-                                &mut blob,
-                                "blob",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "blob" => rt::member(&mut access, &mut blob, "blob", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -525,14 +504,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -930,12 +902,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "reason" => {
-                            rt::member(
-                                &mut access,
-                                &mut reason,
-                                "reason",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut reason, "reason", rt::text())?
                         }
                         "requestId" => {
                             rt::member(
@@ -1985,20 +1952,13 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2280,7 +2240,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                                 &mut access,
                                 &mut values,
                                 "values",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2574,7 +2534,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut stop_sequences,
                                 "stopSequences",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "systemPrompt" => {
@@ -2582,7 +2542,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut system_prompt,
                                 "systemPrompt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "temperature" => {
@@ -2851,12 +2811,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         "model" => {
-                            rt::member(
-                                &mut access,
-                                &mut model,
-                                "model",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut model, "model", rt::text())?
                         }
                         "role" => {
                             rt::member(
@@ -2871,7 +2826,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut stop_reason,
                                 "stopReason",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3024,7 +2979,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}
@@ -3346,17 +3301,10 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -3464,7 +3412,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "messages" => {
@@ -3578,20 +3526,13 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -3682,21 +3623,9 @@ impl<'de> Deserialize<'de> for Implementation {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -3890,7 +3819,7 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4035,7 +3964,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut instructions,
                                 "instructions",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "protocolVersion" => {
@@ -4043,7 +3972,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "serverInfo" => {
@@ -4548,12 +4477,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -4819,12 +4743,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -5021,12 +4940,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -5471,12 +5385,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -5584,7 +5493,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "prompts" => {
@@ -5770,12 +5679,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -5883,7 +5787,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resourceTemplates" => {
@@ -6073,12 +5977,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6186,7 +6085,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resources" => {
@@ -6728,12 +6627,7 @@ impl<'de> Deserialize<'de> for ListToolsRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6841,7 +6735,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tools" => {
@@ -7130,12 +7024,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                             )?
                         }
                         "logger" => {
-                            rt::member(
-                                &mut access,
-                                &mut logger,
-                                "logger",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut logger, "logger", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7225,14 +7114,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -7506,12 +7388,7 @@ impl<'de> Deserialize<'de> for Notification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -7681,12 +7558,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -7773,12 +7645,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7880,7 +7747,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -8330,12 +8197,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "progress" => {
                             rt::member(
@@ -8430,7 +8292,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
                 &raw,
                 "ProgressToken",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -8529,17 +8391,10 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -8642,17 +8497,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "required" => {
                             rt::member(
                                 &mut access,
@@ -9097,14 +8945,7 @@ impl<'de> Deserialize<'de> for PromptReference {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -9270,14 +9111,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -9499,12 +9333,7 @@ impl<'de> Deserialize<'de> for Request {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -9736,7 +9565,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 &raw,
                 "RequestId",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -9874,7 +9703,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -9882,17 +9711,10 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -9901,14 +9723,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 rt::plain::<i64>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10008,17 +9823,10 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10282,14 +10090,7 @@ impl<'de> Deserialize<'de> for ResourceReference {
                                 rt::Const::Str("ref/resource"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10423,7 +10224,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -10431,23 +10232,16 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "uriTemplate" => {
                             rt::member(
                                 &mut access,
                                 &mut uri_template,
                                 "uriTemplate",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -10619,14 +10413,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10838,22 +10625,8 @@ impl<'de> Deserialize<'de> for Root {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12595,14 +12368,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12697,14 +12463,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -12808,25 +12567,11 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12949,7 +12694,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "inputSchema" => {
@@ -12960,14 +12705,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 rt::plain::<ToolInputSchema>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -13080,7 +12818,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -13334,12 +13072,7 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -13687,14 +13420,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }

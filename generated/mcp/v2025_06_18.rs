@@ -112,7 +112,7 @@ impl<'de> Deserialize<'de> for Annotations {
                                 &mut access,
                                 &mut last_modified,
                                 "lastModified",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "priority" => {
@@ -254,20 +254,13 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -375,21 +368,9 @@ impl<'de> Deserialize<'de> for BaseMetadata {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -501,30 +482,16 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                                 rt::any_object(),
                             )?
                         }
-                        "blob" => {
-                            rt::member(
-                                &mut access,
-                                &mut blob,
-                                "blob",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "blob" => rt::member(&mut access, &mut blob, "blob", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -638,16 +605,11 @@ impl<'de> Deserialize<'de> for BooleanSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -838,14 +800,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -1184,12 +1139,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "reason" => {
-                            rt::member(
-                                &mut access,
-                                &mut reason,
-                                "reason",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut reason, "reason", rt::text())?
                         }
                         "requestId" => {
                             rt::member(
@@ -2358,20 +2308,13 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2455,7 +2398,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsContext {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2735,7 +2678,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                                 &mut access,
                                 &mut values,
                                 "values",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3139,7 +3082,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut stop_sequences,
                                 "stopSequences",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "systemPrompt" => {
@@ -3147,7 +3090,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut system_prompt,
                                 "systemPrompt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "temperature" => {
@@ -3416,12 +3359,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         "model" => {
-                            rt::member(
-                                &mut access,
-                                &mut model,
-                                "model",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut model, "model", rt::text())?
                         }
                         "role" => {
                             rt::member(
@@ -3436,7 +3374,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut stop_reason,
                                 "stopReason",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3589,7 +3527,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}
@@ -3744,12 +3682,7 @@ impl<'de> Deserialize<'de> for ElicitRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "requestedSchema" => {
                             rt::member(
@@ -3858,7 +3791,7 @@ impl<'de> Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -4122,7 +4055,7 @@ impl<'de> Deserialize<'de> for ElicitResultContentValue {
                 &raw,
                 "ElicitResultContentValue",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                     |raw| rt::branch(raw, rt::plain::<bool>(), Self::Boolean),
                 ],
@@ -4409,7 +4342,7 @@ impl<'de> Deserialize<'de> for EnumSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "enum" => {
@@ -4417,7 +4350,7 @@ impl<'de> Deserialize<'de> for EnumSchema {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "enumNames" => {
@@ -4425,16 +4358,11 @@ impl<'de> Deserialize<'de> for EnumSchema {
                                 &mut access,
                                 &mut enum_names,
                                 "enumNames",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -4628,17 +4556,10 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -4746,7 +4667,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "messages" => {
@@ -4881,20 +4802,13 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -5007,29 +4921,12 @@ impl<'de> Deserialize<'de> for Implementation {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -5224,7 +5121,7 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5369,7 +5266,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut instructions,
                                 "instructions",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "protocolVersion" => {
@@ -5377,7 +5274,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "serverInfo" => {
@@ -5784,12 +5681,7 @@ impl<'de> Deserialize<'de> for JSONRPCErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -5947,12 +5839,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -6149,12 +6036,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -6602,12 +6484,7 @@ impl<'de> Deserialize<'de> for ListPromptsRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6715,7 +6592,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "prompts" => {
@@ -6901,12 +6778,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7014,7 +6886,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resourceTemplates" => {
@@ -7204,12 +7076,7 @@ impl<'de> Deserialize<'de> for ListResourcesRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7317,7 +7184,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resources" => {
@@ -7862,12 +7729,7 @@ impl<'de> Deserialize<'de> for ListToolsRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7975,7 +7837,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tools" => {
@@ -8264,12 +8126,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                             )?
                         }
                         "logger" => {
-                            rt::member(
-                                &mut access,
-                                &mut logger,
-                                "logger",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut logger, "logger", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -8359,14 +8216,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -8640,12 +8490,7 @@ impl<'de> Deserialize<'de> for Notification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -8852,7 +8697,7 @@ impl<'de> Deserialize<'de> for NumberSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "maximum" => {
@@ -8872,12 +8717,7 @@ impl<'de> Deserialize<'de> for NumberSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::member(
@@ -9021,12 +8861,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -9113,12 +8948,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -9220,7 +9050,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9737,12 +9567,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "progress" => {
                             rt::member(
@@ -9837,7 +9662,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
                 &raw,
                 "ProgressToken",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -9975,24 +9800,12 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -10122,17 +9935,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "required" => {
                             rt::member(
                                 &mut access,
@@ -10142,12 +9948,7 @@ impl<'de> Deserialize<'de> for PromptArgument {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -10521,21 +10322,9 @@ impl<'de> Deserialize<'de> for PromptReference {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -10703,14 +10492,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -10932,12 +10714,7 @@ impl<'de> Deserialize<'de> for Request {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -11172,7 +10949,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 &raw,
                 "RequestId",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -11347,7 +11124,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -11355,17 +11132,10 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -11375,21 +11145,9 @@ impl<'de> Deserialize<'de> for Resource {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -11514,17 +11272,10 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -11717,7 +11468,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -11725,17 +11476,10 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -11745,12 +11489,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -11760,14 +11499,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 rt::Const::Str("resource_link"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12136,7 +11868,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "mimeType" => {
@@ -12144,31 +11876,19 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "uriTemplate" => {
                             rt::member(
                                 &mut access,
                                 &mut uri_template,
                                 "uriTemplate",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -12266,14 +11986,7 @@ impl<'de> Deserialize<'de> for ResourceTemplateReference {
                                 rt::Const::Str("ref/resource"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12434,14 +12147,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12674,22 +12380,8 @@ impl<'de> Deserialize<'de> for Root {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -14416,7 +14108,7 @@ impl<'de> Deserialize<'de> for StringSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "format" => {
@@ -14444,12 +14136,7 @@ impl<'de> Deserialize<'de> for StringSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -14688,14 +14375,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -14811,14 +14491,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -14944,25 +14617,11 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -15141,7 +14800,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "inputSchema" => {
@@ -15152,14 +14811,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 rt::plain::<ToolInputSchema>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "outputSchema" => {
                             rt::member(
                                 &mut access,
@@ -15169,12 +14821,7 @@ impl<'de> Deserialize<'de> for Tool {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -15294,7 +14941,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -15469,7 +15116,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -15723,12 +15370,7 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -16076,14 +15718,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }

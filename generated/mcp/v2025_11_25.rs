@@ -112,7 +112,7 @@ impl<'de> Deserialize<'de> for Annotations {
                                 &mut access,
                                 &mut last_modified,
                                 "lastModified",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "priority" => {
@@ -254,20 +254,13 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -375,21 +368,9 @@ impl<'de> Deserialize<'de> for BaseMetadata {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -501,30 +482,16 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                                 rt::any_object(),
                             )?
                         }
-                        "blob" => {
-                            rt::member(
-                                &mut access,
-                                &mut blob,
-                                "blob",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "blob" => rt::member(&mut access, &mut blob, "blob", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -638,16 +605,11 @@ impl<'de> Deserialize<'de> for BooleanSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -910,14 +872,7 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "task" => {
                             rt::member(
                                 &mut access,
@@ -1355,12 +1310,7 @@ impl<'de> Deserialize<'de> for CancelTaskRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -1521,7 +1471,7 @@ impl<'de> Deserialize<'de> for CancelTaskResult {
                                 &mut access,
                                 &mut created_at,
                                 "createdAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "lastUpdatedAt" => {
@@ -1529,7 +1479,7 @@ impl<'de> Deserialize<'de> for CancelTaskResult {
                                 &mut access,
                                 &mut last_updated_at,
                                 "lastUpdatedAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "pollInterval" => {
@@ -1553,16 +1503,11 @@ impl<'de> Deserialize<'de> for CancelTaskResult {
                                 &mut access,
                                 &mut status_message,
                                 "statusMessage",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         "ttl" => {
                             rt::member(
@@ -1815,12 +1760,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         "reason" => {
-                            rt::member(
-                                &mut access,
-                                &mut reason,
-                                "reason",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut reason, "reason", rt::text())?
                         }
                         "requestId" => {
                             rt::member(
@@ -4246,20 +4186,13 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4343,7 +4276,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsContext {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4623,7 +4556,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                                 &mut access,
                                 &mut values,
                                 "values",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5128,7 +5061,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut stop_sequences,
                                 "stopSequences",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "systemPrompt" => {
@@ -5136,7 +5069,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut system_prompt,
                                 "systemPrompt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "task" => {
@@ -5533,12 +5466,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         "model" => {
-                            rt::member(
-                                &mut access,
-                                &mut model,
-                                "model",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut model, "model", rt::text())?
                         }
                         "role" => {
                             rt::member(
@@ -5553,7 +5481,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut stop_reason,
                                 "stopReason",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -5806,7 +5734,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}
@@ -6044,12 +5972,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParams {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "mode" => {
                             rt::constant(
@@ -6267,12 +6190,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "$schema" => {
-                            rt::member(
-                                &mut access,
-                                &mut schema,
-                                "$schema",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut schema, "$schema", rt::text())?
                         }
                         "properties" => {
                             rt::member(
@@ -6287,7 +6205,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -6509,16 +6427,11 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParams {
                                 &mut access,
                                 &mut elicitation_id,
                                 "elicitationId",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "mode" => {
                             rt::constant(
@@ -6536,14 +6449,7 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParams {
                                 rt::plain::<TaskMetadata>(),
                             )?
                         }
-                        "url" => {
-                            rt::member(
-                                &mut access,
-                                &mut url,
-                                "url",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "url" => rt::member(&mut access, &mut url, "url", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -6897,8 +6803,8 @@ impl<'de> Deserialize<'de> for ElicitResultContentValue {
                 &raw,
                 "ElicitResultContentValue",
                 &[
-                    |raw| rt::branch(raw, rt::seq(rt::plain::<String>()), Self::Array),
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::seq(rt::text()), Self::Array),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                     |raw| rt::branch(raw, rt::plain::<bool>(), Self::Boolean),
                 ],
@@ -7065,7 +6971,7 @@ impl<'de> Deserialize<'de> for ElicitationCompleteNotificationParams {
                                 &mut access,
                                 &mut elicitation_id,
                                 "elicitationId",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7433,12 +7339,7 @@ impl<'de> Deserialize<'de> for Error {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7666,17 +7567,10 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -7867,7 +7761,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "messages" => {
@@ -8065,12 +7959,7 @@ impl<'de> Deserialize<'de> for GetTaskPayloadRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -8341,12 +8230,7 @@ impl<'de> Deserialize<'de> for GetTaskRequestParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -8507,7 +8391,7 @@ impl<'de> Deserialize<'de> for GetTaskResult {
                                 &mut access,
                                 &mut created_at,
                                 "createdAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "lastUpdatedAt" => {
@@ -8515,7 +8399,7 @@ impl<'de> Deserialize<'de> for GetTaskResult {
                                 &mut access,
                                 &mut last_updated_at,
                                 "lastUpdatedAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "pollInterval" => {
@@ -8539,16 +8423,11 @@ impl<'de> Deserialize<'de> for GetTaskResult {
                                 &mut access,
                                 &mut status_message,
                                 "statusMessage",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         "ttl" => {
                             rt::member(
@@ -8708,7 +8587,7 @@ impl<'de> Deserialize<'de> for Icon {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "sizes" => {
@@ -8716,17 +8595,10 @@ impl<'de> Deserialize<'de> for Icon {
                                 &mut access,
                                 &mut sizes,
                                 "sizes",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
-                        "src" => {
-                            rt::member(
-                                &mut access,
-                                &mut src,
-                                "src",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "src" => rt::member(&mut access, &mut src, "src", rt::text())?,
                         "theme" => {
                             rt::member(
                                 &mut access,
@@ -8998,20 +8870,13 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -9180,7 +9045,7 @@ impl<'de> Deserialize<'de> for Implementation {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -9191,36 +9056,19 @@ impl<'de> Deserialize<'de> for Implementation {
                                 rt::seq(rt::plain::<Icon>()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         "websiteUrl" => {
                             rt::member(
                                 &mut access,
                                 &mut website_url,
                                 "websiteUrl",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9476,7 +9324,7 @@ impl<'de> Deserialize<'de> for InitializeRequestParams {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -9705,7 +9553,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut instructions,
                                 "instructions",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "protocolVersion" => {
@@ -9713,7 +9561,7 @@ impl<'de> Deserialize<'de> for InitializeResult {
                                 &mut access,
                                 &mut protocol_version,
                                 "protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "serverInfo" => {
@@ -10105,12 +9953,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -10226,12 +10069,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -10513,19 +10351,14 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "enum" => {
@@ -10533,7 +10366,7 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "enumNames" => {
@@ -10541,16 +10374,11 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                                 &mut access,
                                 &mut enum_names,
                                 "enumNames",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -10798,7 +10626,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "prompts" => {
@@ -11037,7 +10865,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resourceTemplates" => {
@@ -11283,7 +11111,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resources" => {
@@ -11746,7 +11574,7 @@ impl<'de> Deserialize<'de> for ListTasksResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tasks" => {
@@ -11985,7 +11813,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tools" => {
@@ -12307,12 +12135,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                             )?
                         }
                         "logger" => {
-                            rt::member(
-                                &mut access,
-                                &mut logger,
-                                "logger",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut logger, "logger", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -12403,14 +12226,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12730,12 +12546,7 @@ impl<'de> Deserialize<'de> for Notification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -12961,7 +12772,7 @@ impl<'de> Deserialize<'de> for NumberSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "maximum" => {
@@ -12981,12 +12792,7 @@ impl<'de> Deserialize<'de> for NumberSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::member(
@@ -13156,12 +12962,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -13272,12 +13073,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                             )?
                         }
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -13462,7 +13258,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13908,12 +13704,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "progress" => {
                             rt::member(
@@ -14010,7 +13801,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
                 &raw,
                 "ProgressToken",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -14169,7 +13960,7 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -14180,21 +13971,9 @@ impl<'de> Deserialize<'de> for Prompt {
                                 rt::seq(rt::plain::<Icon>()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -14326,17 +14105,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "required" => {
                             rt::member(
                                 &mut access,
@@ -14346,12 +14118,7 @@ impl<'de> Deserialize<'de> for PromptArgument {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -14652,21 +14419,9 @@ impl<'de> Deserialize<'de> for PromptReference {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -14884,14 +14639,7 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                                 rt::plain::<ReadResourceRequestParamsMeta>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -15189,12 +14937,7 @@ impl<'de> Deserialize<'de> for RelatedTaskMetadata {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -15274,12 +15017,7 @@ impl<'de> Deserialize<'de> for Request {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -15351,7 +15089,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 &raw,
                 "RequestId",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -15711,7 +15449,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -15727,17 +15465,10 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -15747,21 +15478,9 @@ impl<'de> Deserialize<'de> for Resource {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -15888,17 +15607,10 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16112,7 +15824,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -16128,17 +15840,10 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -16148,12 +15853,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -16163,14 +15863,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 rt::Const::Str("resource_link"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16389,14 +16082,7 @@ impl<'de> Deserialize<'de> for ResourceRequestParams {
                                 rt::plain::<ResourceRequestParamsMeta>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16670,7 +16356,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -16686,31 +16372,19 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "uriTemplate" => {
                             rt::member(
                                 &mut access,
                                 &mut uri_template,
                                 "uriTemplate",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16810,14 +16484,7 @@ impl<'de> Deserialize<'de> for ResourceTemplateReference {
                                 rt::Const::Str("ref/resource"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -17011,14 +16678,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                                 rt::any_object(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -17252,22 +16912,8 @@ impl<'de> Deserialize<'de> for Root {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -19879,19 +19525,14 @@ impl<'de> Deserialize<'de> for StringSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "format" => {
@@ -19919,12 +19560,7 @@ impl<'de> Deserialize<'de> for StringSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -20215,14 +19851,7 @@ impl<'de> Deserialize<'de> for SubscribeRequestParams {
                                 rt::plain::<SubscribeRequestParamsMeta>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -20444,7 +20073,7 @@ impl<'de> Deserialize<'de> for Task {
                                 &mut access,
                                 &mut created_at,
                                 "createdAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "lastUpdatedAt" => {
@@ -20452,7 +20081,7 @@ impl<'de> Deserialize<'de> for Task {
                                 &mut access,
                                 &mut last_updated_at,
                                 "lastUpdatedAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "pollInterval" => {
@@ -20476,16 +20105,11 @@ impl<'de> Deserialize<'de> for Task {
                                 &mut access,
                                 &mut status_message,
                                 "statusMessage",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         "ttl" => {
                             rt::member(
@@ -21114,7 +20738,7 @@ impl<'de> Deserialize<'de> for TaskStatusNotificationParams {
                                 &mut access,
                                 &mut created_at,
                                 "createdAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "lastUpdatedAt" => {
@@ -21122,7 +20746,7 @@ impl<'de> Deserialize<'de> for TaskStatusNotificationParams {
                                 &mut access,
                                 &mut last_updated_at,
                                 "lastUpdatedAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "pollInterval" => {
@@ -21146,16 +20770,11 @@ impl<'de> Deserialize<'de> for TaskStatusNotificationParams {
                                 &mut access,
                                 &mut status_message,
                                 "statusMessage",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "taskId" => {
-                            rt::member(
-                                &mut access,
-                                &mut task_id,
-                                "taskId",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut task_id, "taskId", rt::text())?
                         }
                         "ttl" => {
                             rt::member(
@@ -21302,14 +20921,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -21435,25 +21047,11 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -21600,7 +21198,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut default,
                                 "default",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "description" => {
@@ -21608,7 +21206,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "items" => {
@@ -21636,12 +21234,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -21825,20 +21418,10 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "const" => {
-                            rt::member(
-                                &mut access,
-                                &mut const_,
-                                "const",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut const_, "const", rt::text())?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -21954,19 +21537,14 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "oneOf" => {
@@ -21980,12 +21558,7 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -22081,20 +21654,10 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "const" => {
-                            rt::member(
-                                &mut access,
-                                &mut const_,
-                                "const",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut const_, "const", rt::text())?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -22309,7 +21872,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "execution" => {
@@ -22336,14 +21899,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 rt::plain::<ToolInputSchema>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "outputSchema" => {
                             rt::member(
                                 &mut access,
@@ -22353,12 +21909,7 @@ impl<'de> Deserialize<'de> for Tool {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -22481,12 +22032,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "$schema" => {
-                            rt::member(
-                                &mut access,
-                                &mut schema,
-                                "$schema",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut schema, "$schema", rt::text())?
                         }
                         "properties" => {
                             rt::member(
@@ -22501,7 +22047,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -22684,12 +22230,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "$schema" => {
-                            rt::member(
-                                &mut access,
-                                &mut schema,
-                                "$schema",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut schema, "$schema", rt::text())?
                         }
                         "properties" => {
                             rt::member(
@@ -22704,7 +22245,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -22964,12 +22505,7 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -23557,7 +23093,7 @@ impl<'de> Deserialize<'de> for ToolResultContent {
                                 &mut access,
                                 &mut tool_use_id,
                                 "toolUseId",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -23697,14 +23233,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 rt::any_object(),
                             )?
                         }
-                        "id" => {
-                            rt::member(
-                                &mut access,
-                                &mut id,
-                                "id",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "id" => rt::member(&mut access, &mut id, "id", rt::text())?,
                         "input" => {
                             rt::member(
                                 &mut access,
@@ -23713,14 +23242,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -23939,12 +23461,7 @@ impl<'de> Deserialize<'de> for URLElicitationRequiredErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -24229,14 +23746,7 @@ impl<'de> Deserialize<'de> for UnsubscribeRequestParams {
                                 rt::plain::<UnsubscribeRequestParamsMeta>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -24463,7 +23973,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut default,
                                 "default",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "description" => {
@@ -24471,7 +23981,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "items" => {
@@ -24499,12 +24009,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -24606,7 +24111,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -24731,19 +24236,14 @@ impl<'de> Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "enum" => {
@@ -24751,16 +24251,11 @@ impl<'de> Deserialize<'de> for UntitledSingleSelectEnumSchema {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(

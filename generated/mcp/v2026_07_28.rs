@@ -112,7 +112,7 @@ impl<'de> Deserialize<'de> for Annotations {
                                 &mut access,
                                 &mut last_modified,
                                 "lastModified",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "priority" => {
@@ -252,20 +252,13 @@ impl<'de> Deserialize<'de> for AudioContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -373,21 +366,9 @@ impl<'de> Deserialize<'de> for BaseMetadata {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -497,30 +478,16 @@ impl<'de> Deserialize<'de> for BlobResourceContents {
                                 rt::plain::<MetaObject>(),
                             )?
                         }
-                        "blob" => {
-                            rt::member(
-                                &mut access,
-                                &mut blob,
-                                "blob",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "blob" => rt::member(&mut access, &mut blob, "blob", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -634,16 +601,11 @@ impl<'de> Deserialize<'de> for BooleanSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -802,7 +764,7 @@ impl<'de> Deserialize<'de> for CacheableResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "ttlMs" => {
@@ -1133,20 +1095,13 @@ impl<'de> Deserialize<'de> for CallToolRequestParams {
                                 rt::plain::<InputResponses>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "requestState" => {
                             rt::member(
                                 &mut access,
                                 &mut request_state,
                                 "requestState",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -1324,7 +1279,7 @@ impl<'de> Deserialize<'de> for CallToolResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "structuredContent" => {
@@ -1705,12 +1660,7 @@ impl<'de> Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         "reason" => {
-                            rt::member(
-                                &mut access,
-                                &mut reason,
-                                "reason",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut reason, "reason", rt::text())?
                         }
                         "requestId" => {
                             rt::member(
@@ -2811,20 +2761,13 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsArgument {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "value" => {
                             rt::member(
                                 &mut access,
                                 &mut value_slot,
                                 "value",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -2908,7 +2851,7 @@ impl<'de> Deserialize<'de> for CompleteRequestParamsContext {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3091,7 +3034,7 @@ impl<'de> Deserialize<'de> for CompleteResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -3212,7 +3155,7 @@ impl<'de> Deserialize<'de> for CompleteResultCompletion {
                                 &mut values,
                                 "values",
                                 rt::bounded(
-                                    rt::seq(rt::plain::<String>()),
+                                    rt::seq(rt::text()),
                                     &COMPLETE_RESULT_COMPLETION_VALUES_BOUNDS,
                                 ),
                             )?
@@ -3756,7 +3699,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut stop_sequences,
                                 "stopSequences",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "systemPrompt" => {
@@ -3764,7 +3707,7 @@ impl<'de> Deserialize<'de> for CreateMessageRequestParams {
                                 &mut access,
                                 &mut system_prompt,
                                 "systemPrompt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "temperature" => {
@@ -4008,12 +3951,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         "model" => {
-                            rt::member(
-                                &mut access,
-                                &mut model,
-                                "model",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut model, "model", rt::text())?
                         }
                         "role" => {
                             rt::member(
@@ -4028,7 +3966,7 @@ impl<'de> Deserialize<'de> for CreateMessageResult {
                                 &mut access,
                                 &mut stop_reason,
                                 "stopReason",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -4184,7 +4122,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}
@@ -4471,7 +4409,7 @@ impl<'de> Deserialize<'de> for DiscoverResult {
                                 &mut access,
                                 &mut instructions,
                                 "instructions",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resultType" => {
@@ -4479,7 +4417,7 @@ impl<'de> Deserialize<'de> for DiscoverResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "supportedVersions" => {
@@ -4487,7 +4425,7 @@ impl<'de> Deserialize<'de> for DiscoverResult {
                                 &mut access,
                                 &mut supported_versions,
                                 "supportedVersions",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "ttlMs" => {
@@ -4870,12 +4808,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "mode" => {
                             rt::constant(
@@ -4995,12 +4928,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "$schema" => {
-                            rt::member(
-                                &mut access,
-                                &mut schema,
-                                "$schema",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut schema, "$schema", rt::text())?
                         }
                         "properties" => {
                             rt::member(
@@ -5015,7 +4943,7 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                                 &mut access,
                                 &mut required,
                                 "required",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -5182,12 +5110,7 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParams {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "mode" => {
                             rt::constant(
@@ -5197,14 +5120,7 @@ impl<'de> Deserialize<'de> for ElicitRequestURLParams {
                                 rt::Const::Str("url"),
                             )?
                         }
-                        "url" => {
-                            rt::member(
-                                &mut access,
-                                &mut url,
-                                "url",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "url" => rt::member(&mut access, &mut url, "url", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -5439,8 +5355,8 @@ impl<'de> Deserialize<'de> for ElicitResultContentValue {
                 &raw,
                 "ElicitResultContentValue",
                 &[
-                    |raw| rt::branch(raw, rt::seq(rt::plain::<String>()), Self::Array),
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::seq(rt::text()), Self::Array),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                     |raw| rt::branch(raw, rt::plain::<bool>(), Self::Boolean),
                 ],
@@ -5796,12 +5712,7 @@ impl<'de> Deserialize<'de> for Error {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6043,7 +5954,7 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                                 &mut access,
                                 &mut arguments,
                                 "arguments",
-                                rt::map_of(rt::plain::<String>()),
+                                rt::map_of(rt::text()),
                             )?
                         }
                         "inputResponses" => {
@@ -6054,20 +5965,13 @@ impl<'de> Deserialize<'de> for GetPromptRequestParams {
                                 rt::plain::<InputResponses>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "requestState" => {
                             rt::member(
                                 &mut access,
                                 &mut request_state,
                                 "requestState",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6200,7 +6104,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "messages" => {
@@ -6216,7 +6120,7 @@ impl<'de> Deserialize<'de> for GetPromptResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -6590,12 +6494,7 @@ impl<'de> Deserialize<'de> for HeaderMismatchErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -6727,7 +6626,7 @@ impl<'de> Deserialize<'de> for Icon {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "sizes" => {
@@ -6735,17 +6634,10 @@ impl<'de> Deserialize<'de> for Icon {
                                 &mut access,
                                 &mut sizes,
                                 "sizes",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
-                        "src" => {
-                            rt::member(
-                                &mut access,
-                                &mut src,
-                                "src",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "src" => rt::member(&mut access, &mut src, "src", rt::text())?,
                         "theme" => {
                             rt::member(
                                 &mut access,
@@ -7015,20 +6907,13 @@ impl<'de> Deserialize<'de> for ImageContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "data" => {
-                            rt::member(
-                                &mut access,
-                                &mut data,
-                                "data",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "data" => rt::member(&mut access, &mut data, "data", rt::text())?,
                         "mimeType" => {
                             rt::member(
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -7199,7 +7084,7 @@ impl<'de> Deserialize<'de> for Implementation {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -7210,36 +7095,19 @@ impl<'de> Deserialize<'de> for Implementation {
                                 rt::seq(rt::plain::<Icon>()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         "websiteUrl" => {
                             rt::member(
                                 &mut access,
                                 &mut website_url,
                                 "websiteUrl",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7502,7 +7370,7 @@ impl<'de> Deserialize<'de> for InputRequiredResult {
                                 &mut access,
                                 &mut request_state,
                                 "requestState",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resultType" => {
@@ -7510,7 +7378,7 @@ impl<'de> Deserialize<'de> for InputRequiredResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7684,7 +7552,7 @@ impl<'de> Deserialize<'de> for InputResponseRequestParams {
                                 &mut access,
                                 &mut request_state,
                                 "requestState",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -7829,12 +7697,7 @@ impl<'de> Deserialize<'de> for InternalError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -7950,12 +7813,7 @@ impl<'de> Deserialize<'de> for InvalidParamsError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -8062,12 +7920,7 @@ impl<'de> Deserialize<'de> for InvalidRequestError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -8365,12 +8218,7 @@ impl<'de> Deserialize<'de> for JSONRPCNotification {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -8486,12 +8334,7 @@ impl<'de> Deserialize<'de> for JSONRPCRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -8735,7 +8578,7 @@ impl<'de> Deserialize<'de> for JSONValue {
                         rt::seq(rt::plain::<JSONValue>()),
                         Self::Array,
                     ),
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                     |raw| rt::branch(raw, rt::plain::<bool>(), Self::Boolean),
                 ],
@@ -8847,19 +8690,14 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "enum" => {
@@ -8867,7 +8705,7 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "enumNames" => {
@@ -8875,16 +8713,11 @@ impl<'de> Deserialize<'de> for LegacyTitledEnumSchema {
                                 &mut access,
                                 &mut enum_names,
                                 "enumNames",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -9183,7 +9016,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "prompts" => {
@@ -9199,7 +9032,7 @@ impl<'de> Deserialize<'de> for ListPromptsResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "ttlMs" => {
@@ -9669,7 +9502,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resourceTemplates" => {
@@ -9685,7 +9518,7 @@ impl<'de> Deserialize<'de> for ListResourceTemplatesResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "ttlMs" => {
@@ -10161,7 +9994,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resources" => {
@@ -10177,7 +10010,7 @@ impl<'de> Deserialize<'de> for ListResourcesResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "ttlMs" => {
@@ -10906,7 +10739,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resultType" => {
@@ -10914,7 +10747,7 @@ impl<'de> Deserialize<'de> for ListToolsResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "tools" => {
@@ -11422,12 +11255,7 @@ impl<'de> Deserialize<'de> for LoggingMessageNotificationParams {
                             )?
                         }
                         "logger" => {
-                            rt::member(
-                                &mut access,
-                                &mut logger,
-                                "logger",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut logger, "logger", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -11584,12 +11412,7 @@ impl<'de> Deserialize<'de> for MethodNotFoundError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -11804,12 +11627,7 @@ impl<'de> Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -11984,14 +11802,7 @@ impl<'de> Deserialize<'de> for ModelHint {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -12311,12 +12122,7 @@ impl<'de> Deserialize<'de> for Notification {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -12639,7 +12445,7 @@ impl<'de> Deserialize<'de> for NumberSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "maximum" => {
@@ -12659,12 +12465,7 @@ impl<'de> Deserialize<'de> for NumberSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::member(
@@ -12832,12 +12633,7 @@ impl<'de> Deserialize<'de> for PaginatedRequest {
                             )?
                         }
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -12940,12 +12736,7 @@ impl<'de> Deserialize<'de> for PaginatedRequestParams {
                             )?
                         }
                         "cursor" => {
-                            rt::member(
-                                &mut access,
-                                &mut cursor,
-                                "cursor",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut cursor, "cursor", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -13060,7 +12851,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut next_cursor,
                                 "nextCursor",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "resultType" => {
@@ -13068,7 +12859,7 @@ impl<'de> Deserialize<'de> for PaginatedResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -13176,12 +12967,7 @@ impl<'de> Deserialize<'de> for ParseError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -13507,12 +13293,7 @@ impl<'de> Deserialize<'de> for ProgressNotificationParams {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         "progress" => {
                             rt::member(
@@ -13609,7 +13390,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
                 &raw,
                 "ProgressToken",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -13766,7 +13547,7 @@ impl<'de> Deserialize<'de> for Prompt {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -13777,21 +13558,9 @@ impl<'de> Deserialize<'de> for Prompt {
                                 rt::seq(rt::plain::<Icon>()),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -13923,17 +13692,10 @@ impl<'de> Deserialize<'de> for PromptArgument {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "required" => {
                             rt::member(
                                 &mut access,
@@ -13943,12 +13705,7 @@ impl<'de> Deserialize<'de> for PromptArgument {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -14249,21 +14006,9 @@ impl<'de> Deserialize<'de> for PromptReference {
                 let mut unknown_members = Map::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -14508,17 +14253,10 @@ impl<'de> Deserialize<'de> for ReadResourceRequestParams {
                                 &mut access,
                                 &mut request_state,
                                 "requestState",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -14682,7 +14420,7 @@ impl<'de> Deserialize<'de> for ReadResourceResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "ttlMs" => {
@@ -15046,12 +14784,7 @@ impl<'de> Deserialize<'de> for Request {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "method" => {
-                            rt::member(
-                                &mut access,
-                                &mut method,
-                                "method",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut method, "method", rt::text())?
                         }
                         "params" => {
                             rt::member(
@@ -15123,7 +14856,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 &raw,
                 "RequestId",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -15306,7 +15039,7 @@ impl<'de> Deserialize<'de> for RequestMetaObject {
                                 &mut access,
                                 &mut io_modelcontextprotocol_protocol_version,
                                 "io.modelcontextprotocol/protocolVersion",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "progressToken" => {
@@ -15614,7 +15347,7 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -15630,17 +15363,10 @@ impl<'de> Deserialize<'de> for Resource {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -15650,21 +15376,9 @@ impl<'de> Deserialize<'de> for Resource {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -15789,17 +15503,10 @@ impl<'de> Deserialize<'de> for ResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16011,7 +15718,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -16027,17 +15734,10 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -16047,12 +15747,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -16062,14 +15757,7 @@ impl<'de> Deserialize<'de> for ResourceLink {
                                 rt::Const::Str("resource_link"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16280,14 +15968,7 @@ impl<'de> Deserialize<'de> for ResourceRequestParams {
                                 rt::plain::<RequestMetaObject>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16477,7 +16158,7 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -16493,31 +16174,19 @@ impl<'de> Deserialize<'de> for ResourceTemplate {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "uriTemplate" => {
                             rt::member(
                                 &mut access,
                                 &mut uri_template,
                                 "uriTemplate",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -16617,14 +16286,7 @@ impl<'de> Deserialize<'de> for ResourceTemplateReference {
                                 rt::Const::Str("ref/resource"),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16816,14 +16478,7 @@ impl<'de> Deserialize<'de> for ResourceUpdatedNotificationParams {
                                 rt::plain::<NotificationMetaObject>(),
                             )?
                         }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -16924,7 +16579,7 @@ impl<'de> Deserialize<'de> for Result {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -17097,7 +16752,7 @@ impl<'de> Deserialize<'de> for ResultType {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for ResultType {}
@@ -17236,22 +16891,8 @@ impl<'de> Deserialize<'de> for Root {
                                 rt::plain::<MetaObject>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -18594,19 +18235,14 @@ impl<'de> Deserialize<'de> for StringSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "format" => {
@@ -18634,12 +18270,7 @@ impl<'de> Deserialize<'de> for StringSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -18856,7 +18487,7 @@ impl<'de> Deserialize<'de> for SubscriptionFilter {
                                 &mut access,
                                 &mut resource_subscriptions,
                                 "resourceSubscriptions",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "resourcesListChanged" => {
@@ -19410,7 +19041,7 @@ impl<'de> Deserialize<'de> for SubscriptionsListenResult {
                                 &mut access,
                                 &mut result_type,
                                 "resultType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -19766,14 +19397,7 @@ impl<'de> Deserialize<'de> for TextContent {
                                 rt::plain::<Annotations>(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -19897,25 +19521,11 @@ impl<'de> Deserialize<'de> for TextResourceContents {
                                 &mut access,
                                 &mut mime_type,
                                 "mimeType",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "text" => {
-                            rt::member(
-                                &mut access,
-                                &mut text,
-                                "text",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "uri" => {
-                            rt::member(
-                                &mut access,
-                                &mut uri,
-                                "uri",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "text" => rt::member(&mut access, &mut text, "text", rt::text())?,
+                        "uri" => rt::member(&mut access, &mut uri, "uri", rt::text())?,
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
                 }
@@ -20062,7 +19672,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut default,
                                 "default",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "description" => {
@@ -20070,7 +19680,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "items" => {
@@ -20098,12 +19708,7 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -20287,20 +19892,10 @@ impl<'de> Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "const" => {
-                            rt::member(
-                                &mut access,
-                                &mut const_,
-                                "const",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut const_, "const", rt::text())?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -20416,19 +20011,14 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "oneOf" => {
@@ -20442,12 +20032,7 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -20543,20 +20128,10 @@ impl<'de> Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "const" => {
-                            rt::member(
-                                &mut access,
-                                &mut const_,
-                                "const",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut const_, "const", rt::text())?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -20768,7 +20343,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "icons" => {
@@ -20787,14 +20362,7 @@ impl<'de> Deserialize<'de> for Tool {
                                 rt::plain::<ToolInputSchema>(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "outputSchema" => {
                             rt::member(
                                 &mut access,
@@ -20804,12 +20372,7 @@ impl<'de> Deserialize<'de> for Tool {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -20918,12 +20481,7 @@ impl<'de> Deserialize<'de> for ToolInputSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "$schema" => {
-                            rt::member(
-                                &mut access,
-                                &mut schema,
-                                "$schema",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut schema, "$schema", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -21011,12 +20569,7 @@ impl<'de> Deserialize<'de> for ToolOutputSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "$schema" => {
-                            rt::member(
-                                &mut access,
-                                &mut schema,
-                                "$schema",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut schema, "$schema", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -21201,12 +20754,7 @@ impl<'de> Deserialize<'de> for ToolAnnotations {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -21637,7 +21185,7 @@ impl<'de> Deserialize<'de> for ToolResultContent {
                                 &mut access,
                                 &mut tool_use_id,
                                 "toolUseId",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "type" => {
@@ -21775,14 +21323,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 rt::plain::<MetaObject>(),
                             )?
                         }
-                        "id" => {
-                            rt::member(
-                                &mut access,
-                                &mut id,
-                                "id",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "id" => rt::member(&mut access, &mut id, "id", rt::text())?,
                         "input" => {
                             rt::member(
                                 &mut access,
@@ -21791,14 +21332,7 @@ impl<'de> Deserialize<'de> for ToolUseContent {
                                 rt::any_object(),
                             )?
                         }
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "type" => {
                             rt::constant(
                                 &mut access,
@@ -22020,12 +21554,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionErrorError {
                             )?
                         }
                         "message" => {
-                            rt::member(
-                                &mut access,
-                                &mut message,
-                                "message",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut message, "message", rt::text())?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
                     }
@@ -22114,7 +21643,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
                                 &mut access,
                                 &mut requested,
                                 "requested",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "supported" => {
@@ -22122,7 +21651,7 @@ impl<'de> Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
                                 &mut access,
                                 &mut supported,
                                 "supported",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         _ => rt::keep_unknown(&mut access, &mut unknown_members, key)?,
@@ -22269,7 +21798,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut default,
                                 "default",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "description" => {
@@ -22277,7 +21806,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "items" => {
@@ -22305,12 +21834,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(
@@ -22412,7 +21936,7 @@ impl<'de> Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "type" => {
@@ -22537,19 +22061,14 @@ impl<'de> Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "default" => {
-                            rt::member(
-                                &mut access,
-                                &mut default,
-                                "default",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut default, "default", rt::text())?
                         }
                         "description" => {
                             rt::member(
                                 &mut access,
                                 &mut description,
                                 "description",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "enum" => {
@@ -22557,16 +22076,11 @@ impl<'de> Deserialize<'de> for UntitledSingleSelectEnumSchema {
                                 &mut access,
                                 &mut enum_,
                                 "enum",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "type" => {
                             rt::constant(

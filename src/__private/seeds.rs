@@ -109,6 +109,48 @@ pub const fn any() -> AnyValue {
     AnyValue
 }
 
+/// Decodes a string.
+#[derive(Clone, Copy, Default)]
+pub struct Text;
+
+impl Seed for Text {
+    type Value = String;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        if session::strings_unused() {
+            return d.deserialize_string(SkippedString);
+        }
+        String::deserialize(d)
+    }
+}
+
+/// Decodes a string.
+#[must_use]
+pub const fn text() -> Text {
+    Text
+}
+
+/// A string read as `String` reads one, and not kept (see [`session::optimistic_check`]).
+struct SkippedString;
+
+impl Visitor<'_> for SkippedString {
+    type Value = String;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<String, E> {
+        Ok(String::new())
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<String, E> {
+        match std::str::from_utf8(v) {
+            Ok(_) => Ok(String::new()),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
+        }
+    }
+}
+
 /// Decodes a free-form JSON object (`type: object` with nothing else said of its members).
 #[derive(Clone, Copy, Default)]
 pub struct AnyObject;
@@ -613,7 +655,9 @@ pub fn too_long<E: de::Error>(name: &'static str, count: usize) -> E {
 #[cfg(test)]
 mod tests {
     use super::super::bounds::{bounded, Bounds};
-    use super::super::session::{optimistic_check, optimistic_only, values_unused};
+    use super::super::session::{
+        optimistic_check, optimistic_only, strings_unused, values_unused, Unbuilt,
+    };
     use super::*;
 
     fn run<S: Seed>(seed: S, json: &str) -> Result<S::Value, serde_json::Error> {
@@ -630,12 +674,31 @@ mod tests {
             optimistic_only(|| run(any(), json)),
             Some(serde_json::json!({"a": [1, {"b": "é"}], "c": null}))
         );
-        assert_eq!(optimistic_check(|| run(any(), json)), Some(Value::Null));
         assert_eq!(
-            optimistic_check(|| run(any_object(), json)),
+            optimistic_check(Unbuilt::FreeForm, || run(any(), json)),
+            Some(Value::Null)
+        );
+        assert_eq!(
+            optimistic_check(Unbuilt::FreeForm, || run(any_object(), json)),
             Some(Map::new())
         );
         assert!(!values_unused(), "the check's setting ends with it");
+    }
+
+    #[test]
+    fn a_check_reads_strings_without_building_them_only_when_asked() {
+        let json = r#""caf\u00e9 \"x\"""#;
+        let check = |unbuilt| optimistic_check(unbuilt, || run(text(), json));
+        assert_eq!(check(Unbuilt::FreeForm), Some("café \"x\"".to_owned()));
+        assert_eq!(check(Unbuilt::FreeFormAndStrings), Some(String::new()));
+        for bad in [r#""\ud800""#, r#""\q""#, "\"\u{1}\"", "1", "null", "[]"] {
+            assert_eq!(
+                optimistic_check(Unbuilt::FreeFormAndStrings, || run(text(), bad)),
+                None,
+                "{bad}"
+            );
+        }
+        assert!(!strings_unused());
     }
 
     #[test]
@@ -650,12 +713,20 @@ mod tests {
             "[1,]",
         ];
         for bad in bad {
-            assert_eq!(optimistic_check(|| run(any(), bad)), None, "{bad}");
-            assert_eq!(optimistic_check(|| run(any_object(), bad)), None, "{bad}");
+            assert_eq!(
+                optimistic_check(Unbuilt::FreeForm, || run(any(), bad)),
+                None,
+                "{bad}"
+            );
+            assert_eq!(
+                optimistic_check(Unbuilt::FreeForm, || run(any_object(), bad)),
+                None,
+                "{bad}"
+            );
         }
         for not_object in ["[1]", "\"text\"", "2", "null"] {
             assert_eq!(
-                optimistic_check(|| run(any_object(), not_object)),
+                optimistic_check(Unbuilt::FreeForm, || run(any_object(), not_object)),
                 None,
                 "{not_object}"
             );
@@ -670,13 +741,24 @@ mod tests {
         };
         let short = || bounded(any(), &SHORT);
         assert_eq!(
-            optimistic_check(|| run(short(), r#""ab""#)),
+            optimistic_check(Unbuilt::FreeForm, || run(short(), r#""ab""#)),
             Some(Value::from("ab"))
         );
-        assert_eq!(optimistic_check(|| run(short(), r#""abc""#)), None);
+        assert_eq!(
+            optimistic_check(Unbuilt::FreeForm, || run(short(), r#""abc""#)),
+            None
+        );
         // A free-form value under a bounded one: built, since the bounds read it.
         let nested = || seq(bounded(any(), &SHORT));
-        assert_eq!(optimistic_check(|| run(nested(), r#"["abc"]"#)), None);
+        assert_eq!(
+            optimistic_check(Unbuilt::FreeForm, || run(nested(), r#"["abc"]"#)),
+            None
+        );
+        let short_text = || bounded(text(), &SHORT);
+        assert_eq!(
+            optimistic_check(Unbuilt::FreeFormAndStrings, || run(short_text(), r#""abc""#)),
+            None
+        );
         assert!(!values_unused());
     }
 }

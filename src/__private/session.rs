@@ -66,22 +66,31 @@ thread_local! {
     /// Set when the optimistic pass met a leniency event: the careful pass must then run to
     /// record it with its pointer.
     static EVENT_SEEN: Cell<bool> = const { Cell::new(false) };
-    /// Set inside [`optimistic_check`]: free-form values are read but not built.
-    static VALUES_UNUSED: Cell<bool> = const { Cell::new(false) };
+    /// Set inside [`optimistic_check`]: what is read but not built.
+    static UNBUILT: Cell<Option<Unbuilt>> = const { Cell::new(None) };
 }
 
-/// Sets [`VALUES_UNUSED`] until dropped, then puts back what it was.
-struct ValuesUnused(bool);
+/// What [`optimistic_check`] reads without building it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unbuilt {
+    /// Free-form values (`rt::any()`, `rt::any_object()`): `null` and `{}`.
+    FreeForm,
+    /// Free-form values and strings (`rt::text()`): strings decode empty.
+    FreeFormAndStrings,
+}
 
-impl ValuesUnused {
-    fn set(unused: bool) -> Self {
-        Self(VALUES_UNUSED.with(|v| v.replace(unused)))
+/// Sets [`UNBUILT`] until dropped, then puts back what it was.
+struct SetUnbuilt(Option<Unbuilt>);
+
+impl SetUnbuilt {
+    fn set(unbuilt: Option<Unbuilt>) -> Self {
+        Self(UNBUILT.with(|v| v.replace(unbuilt)))
     }
 }
 
-impl Drop for ValuesUnused {
+impl Drop for SetUnbuilt {
     fn drop(&mut self) {
-        VALUES_UNUSED.with(|v| v.set(self.0));
+        UNBUILT.with(|v| v.set(self.0));
     }
 }
 
@@ -89,13 +98,21 @@ impl Drop for ValuesUnused {
 /// inside [`optimistic_check`], and not under a seed that looks at the value.
 #[must_use]
 pub fn values_unused() -> bool {
-    VALUES_UNUSED.with(Cell::get)
+    UNBUILT.with(Cell::get).is_some()
 }
 
-/// Runs `f` with free-form values built, inside [`optimistic_check`] too: for seeds that look at
+/// Whether strings (`rt::text()`) may be read without being built: inside
+/// [`optimistic_check`] with [`Unbuilt::FreeFormAndStrings`], and not under a seed that looks
+/// at the value.
+#[must_use]
+pub fn strings_unused() -> bool {
+    UNBUILT.with(Cell::get) == Some(Unbuilt::FreeFormAndStrings)
+}
+
+/// Runs `f` with every value built, inside [`optimistic_check`] too: for seeds that look at
 /// the value their inner seed decoded (bounds).
 pub fn keeping_values<T>(f: impl FnOnce() -> T) -> T {
-    let _keep = ValuesUnused::set(false);
+    let _keep = SetUnbuilt::set(None);
     f()
 }
 
@@ -210,16 +227,17 @@ pub fn optimistic_only<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
     result.ok().filter(|_| clean)
 }
 
-/// [`optimistic_only`] for a caller that keeps only whether the value decoded, not the value:
-/// free-form members (`serde_json::Value` and free-form objects) are read through the
-/// deserializer as any skipped value is (every byte parsed and checked as JSON), but not built,
-/// and decode as `null` and `{}`. Every other member decodes as in [`optimistic_only`], and
-/// the verdict is the same.
+/// [`optimistic_only`] for a caller that keeps only whether the value decoded, not all of the
+/// value: what `unbuilt` names is read through the deserializer as a decode reads it (every
+/// byte parsed and checked: escapes, number ranges, UTF-8) but not built. Free-form members
+/// (`serde_json::Value` and free-form objects) decode as `null` and `{}`, strings (with
+/// [`Unbuilt::FreeFormAndStrings`]) as `""`. Every other member decodes as in
+/// [`optimistic_only`], values under bounds are built, and the verdict is the same.
 ///
 /// For the traffic checker's one-pass check, which decodes a message to learn whether the schema
 /// accepts it as it is.
-pub fn optimistic_check<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
-    let _unused = ValuesUnused::set(true);
+pub fn optimistic_check<T, E>(unbuilt: Unbuilt, f: impl FnOnce() -> Result<T, E>) -> Option<T> {
+    let _unbuilt = SetUnbuilt::set(Some(unbuilt));
     optimistic_only(f)
 }
 

@@ -23,7 +23,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::sync::LazyLock;
-use toolcall_contracts::__private::session::optimistic_check;
+use toolcall_contracts::__private::session::{optimistic_check, Unbuilt};
 use toolcall_contracts::__private::Key;
 use toolcall_contracts::acp;
 
@@ -100,7 +100,8 @@ struct Parsed {
     result: bool,
     /// `params` of `session/update`, decoded (for the tap's tool-call lifecycle), its
     /// free-form members (`rawInput`, `rawOutput`, `_meta`) left empty: the one pass reads them
-    /// without building them (`optimistic_check`).
+    /// without building them (`optimistic_check`). Without `keep_update` the one pass builds no
+    /// string either.
     update: Option<Box<acp::SessionNotification>>,
 }
 
@@ -211,7 +212,13 @@ impl Checker {
         // Parsed as `str` once its UTF-8 is checked as a whole (serde_json then checks no
         // string's UTF-8 again); anything else is the full check's.
         let text = std::str::from_utf8(message).ok()?;
-        let parsed = optimistic_check(|| {
+        // The tap's lifecycle reads the update's strings (its session, tool call id, status).
+        let unbuilt = if keep_update {
+            Unbuilt::FreeForm
+        } else {
+            Unbuilt::FreeFormAndStrings
+        };
+        let parsed = optimistic_check(unbuilt, || {
             let mut de = serde_json::Deserializer::from_str(text);
             let parsed = Watch::new(&mut de, &watcher).deserialize_map(Top {
                 context: &context,

@@ -65,6 +65,7 @@ pub fn seed(ty: &Ty, paths: &Paths, statics: &mut Statics, name: &str) -> TokenS
         }
         Ty::Value => quote!(rt::any()),
         Ty::Object if !paths.json_values() => quote!(rt::any_object()),
+        Ty::String => quote!(rt::text()),
         Ty::Named(alias) if paths.alias(alias).is_some() => {
             let target = paths.alias(alias).cloned().unwrap_or(Ty::Value);
             seed(&target, paths, statics, name)

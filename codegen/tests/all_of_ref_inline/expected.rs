@@ -40,20 +40,13 @@ impl<'de> Deserialize<'de> for Base {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "id" => {
-                            rt::member(
-                                &mut access,
-                                &mut id,
-                                "id",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "id" => rt::member(&mut access, &mut id, "id", rt::text())?,
                         "createdAt" => {
                             rt::member(
                                 &mut access,
                                 &mut created_at,
                                 "createdAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => {
@@ -127,29 +120,17 @@ impl<'de> Deserialize<'de> for Task {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "id" => {
-                            rt::member(
-                                &mut access,
-                                &mut id,
-                                "id",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "id" => rt::member(&mut access, &mut id, "id", rt::text())?,
                         "createdAt" => {
                             rt::member(
                                 &mut access,
                                 &mut created_at,
                                 "createdAt",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "title" => {
-                            rt::member(
-                                &mut access,
-                                &mut title,
-                                "title",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut title, "title", rt::text())?
                         }
                         "done" => {
                             rt::member(

@@ -37,7 +37,7 @@ impl Serialize for Commands {
 impl<'de> Deserialize<'de> for Commands {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         rt::Seed::run(
-                rt::seq(rt::bounded(rt::plain::<String>(), &COMMANDS_ITEM_BOUNDS)),
+                rt::seq(rt::bounded(rt::text(), &COMMANDS_ITEM_BOUNDS)),
                 deserializer,
             )
             .map(Self)
@@ -69,10 +69,7 @@ impl Serialize for Words {
 }
 impl<'de> Deserialize<'de> for Words {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(
-                rt::seq(rt::checked(rt::plain::<String>(), &WORDS_ITEM_CHECK)),
-                deserializer,
-            )
+        rt::Seed::run(rt::seq(rt::checked(rt::text(), &WORDS_ITEM_CHECK)), deserializer)
             .map(Self)
     }
 }
@@ -103,10 +100,7 @@ impl Serialize for Slugs {
 }
 impl<'de> Deserialize<'de> for Slugs {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(
-                rt::seq(rt::bounded(rt::plain::<String>(), &SLUGS_ITEM_BOUNDS)),
-                deserializer,
-            )
+        rt::Seed::run(rt::seq(rt::bounded(rt::text(), &SLUGS_ITEM_BOUNDS)), deserializer)
             .map(Self)
     }
 }
@@ -196,7 +190,7 @@ impl<'de> Deserialize<'de> for Script {
                                 &mut access,
                                 &mut plain,
                                 "plain",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "rows" => {
@@ -204,7 +198,7 @@ impl<'de> Deserialize<'de> for Script {
                                 &mut access,
                                 &mut rows,
                                 "rows",
-                                rt::seq(rt::seq(rt::plain::<String>())),
+                                rt::seq(rt::seq(rt::text())),
                             )?
                         }
                         _ => {

@@ -92,10 +92,7 @@ impl<'de> Deserialize<'de> for Batch {
                                 &mut access,
                                 &mut ids,
                                 "ids",
-                                rt::bounded(
-                                    rt::seq(rt::plain::<String>()),
-                                    &BATCH_IDS_BOUNDS,
-                                ),
+                                rt::bounded(rt::seq(rt::text()), &BATCH_IDS_BOUNDS),
                             )?
                         }
                         "matrix" => {

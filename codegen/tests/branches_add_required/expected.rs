@@ -42,20 +42,10 @@ impl<'de> Deserialize<'de> for Contact {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "email" => {
-                            rt::member(
-                                &mut access,
-                                &mut email,
-                                "email",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut email, "email", rt::text())?
                         }
                         "phone" => {
-                            rt::member(
-                                &mut access,
-                                &mut phone,
-                                "phone",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut phone, "phone", rt::text())?
                         }
                         _ => {
                             rt::keep_typed(
@@ -125,22 +115,8 @@ impl<'de> Deserialize<'de> for Target {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "path" => {
-                            rt::member(
-                                &mut access,
-                                &mut path,
-                                "path",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "url" => {
-                            rt::member(
-                                &mut access,
-                                &mut url,
-                                "url",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "path" => rt::member(&mut access, &mut path, "path", rt::text())?,
+                        "url" => rt::member(&mut access, &mut url, "url", rt::text())?,
                         _ => {
                             rt::keep_typed(
                                 &mut access,

@@ -43,9 +43,7 @@ impl<'de> Deserialize<'de> for Closed {
                 let mut a = None;
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "a" => {
-                            rt::member(&mut access, &mut a, "a", rt::plain::<String>())?
-                        }
+                        "a" => rt::member(&mut access, &mut a, "a", rt::text())?,
                         _ => return Err(rt::deny_unknown(&key, &["a"])),
                     }
                 }

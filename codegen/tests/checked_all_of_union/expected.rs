@@ -47,9 +47,7 @@ impl<'de> Deserialize<'de> for A2 {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "a" => {
-                            rt::member(&mut access, &mut a, "a", rt::plain::<String>())?
-                        }
+                        "a" => rt::member(&mut access, &mut a, "a", rt::text())?,
                         _ => {
                             rt::keep_typed(
                                 &mut access,

@@ -82,14 +82,7 @@ impl<'de> Deserialize<'de> for Cat {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "kind" => {
-                            rt::member(
-                                &mut access,
-                                &mut kind,
-                                "kind",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "kind" => rt::member(&mut access, &mut kind, "kind", rt::text())?,
                         "meows" => {
                             rt::member(
                                 &mut access,
@@ -160,14 +153,7 @@ impl<'de> Deserialize<'de> for Dog {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "kind" => {
-                            rt::member(
-                                &mut access,
-                                &mut kind,
-                                "kind",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "kind" => rt::member(&mut access, &mut kind, "kind", rt::text())?,
                         "barks" => {
                             rt::member(
                                 &mut access,

@@ -51,14 +51,7 @@ impl<'de> Deserialize<'de> for Legacy {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "removed" => {
                             rt::member(
                                 &mut access,

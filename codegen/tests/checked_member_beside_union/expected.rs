@@ -60,14 +60,7 @@ impl rt::Unchecked for Msg {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "kind" => {
-                            rt::member(
-                                &mut access,
-                                &mut kind,
-                                "kind",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "kind" => rt::member(&mut access, &mut kind, "kind", rt::text())?,
                         "size" => {
                             rt::member(
                                 &mut access,
@@ -153,12 +146,7 @@ impl rt::Unchecked for Pick {
                     match key.as_str() {
                         "n" => rt::member(&mut access, &mut n, "n", rt::plain::<i64>())?,
                         "label" => {
-                            rt::member(
-                                &mut access,
-                                &mut label,
-                                "label",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut label, "label", rt::text())?
                         }
                         _ => {
                             rt::keep_typed(

@@ -52,7 +52,7 @@ impl<'de> Deserialize<'de> for Name {
                                 &mut access,
                                 &mut first,
                                 "first",
-                                rt::checked(rt::plain::<String>(), &NAME_FIRST_CHECK),
+                                rt::checked(rt::text(), &NAME_FIRST_CHECK),
                             )?
                         }
                         _ => {

@@ -57,8 +57,7 @@ impl Serialize for Word {
 }
 impl<'de> Deserialize<'de> for Word {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::checked(rt::plain::<String>(), &WORD_CHECK), deserializer)
-            .map(Self)
+        rt::Seed::run(rt::checked(rt::text(), &WORD_CHECK), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Word {}

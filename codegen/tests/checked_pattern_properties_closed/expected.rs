@@ -55,14 +55,7 @@ impl rt::Unchecked for Exports {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "." => {
-                            rt::member(
-                                &mut access,
-                                &mut dot,
-                                ".",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "." => rt::member(&mut access, &mut dot, ".", rt::text())?,
                         _ => {
                             rt::keep_typed(
                                 &mut access,

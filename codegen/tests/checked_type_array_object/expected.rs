@@ -41,7 +41,7 @@ impl<'de> Deserialize<'de> for Opt {
                     |raw| rt::object_branch(raw, Self::OptVariant0),
                     |raw| rt::branch(
                         raw,
-                        rt::bounded(rt::plain::<String>(), &OPT_STRING_BOUNDS),
+                        rt::bounded(rt::text(), &OPT_STRING_BOUNDS),
                         Self::String,
                     ),
                 ],
@@ -92,10 +92,7 @@ impl<'de> Deserialize<'de> for OptVariant0 {
                                 &mut access,
                                 &mut name,
                                 "name",
-                                rt::bounded(
-                                    rt::plain::<String>(),
-                                    &OPT_VARIANT0_NAME_BOUNDS,
-                                ),
+                                rt::bounded(rt::text(), &OPT_VARIANT0_NAME_BOUNDS),
                             )?
                         }
                         _ => {

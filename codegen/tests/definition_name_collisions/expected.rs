@@ -38,12 +38,7 @@ impl<'de> Deserialize<'de> for FooBar2 {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "snake" => {
-                            rt::member(
-                                &mut access,
-                                &mut snake,
-                                "snake",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut snake, "snake", rt::text())?
                         }
                         _ => {
                             rt::keep_typed(

@@ -178,14 +178,7 @@ impl<'de> Deserialize<'de> for BigDog {
                                 rt::Const::Str("dog"),
                             )?
                         }
-                        "bark" => {
-                            rt::member(
-                                &mut access,
-                                &mut bark,
-                                "bark",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "bark" => rt::member(&mut access, &mut bark, "bark", rt::text())?,
                         _ => {
                             rt::keep_typed(
                                 &mut access,

@@ -93,36 +93,16 @@ impl<'de> Deserialize<'de> for Record {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "type" => {
-                            rt::member(
-                                &mut access,
-                                &mut type_,
-                                "type",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut type_, "type", rt::text())?
                         }
                         "@type" => {
-                            rt::member(
-                                &mut access,
-                                &mut type_2,
-                                "@type",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut type_2, "@type", rt::text())?
                         }
                         "self" => {
-                            rt::member(
-                                &mut access,
-                                &mut self_,
-                                "self",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut self_, "self", rt::text())?
                         }
                         "fooBar" => {
-                            rt::member(
-                                &mut access,
-                                &mut foo_bar,
-                                "fooBar",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut foo_bar, "fooBar", rt::text())?
                         }
                         "foo_bar" => {
                             rt::member(
@@ -137,7 +117,7 @@ impl<'de> Deserialize<'de> for Record {
                                 &mut access,
                                 &mut content_type,
                                 "content-type",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "1st" => {
@@ -148,28 +128,14 @@ impl<'de> Deserialize<'de> for Record {
                                 rt::plain::<bool>(),
                             )?
                         }
-                        "" => {
-                            rt::member(
-                                &mut access,
-                                &mut empty,
-                                "",
-                                rt::plain::<String>(),
-                            )?
-                        }
-                        "==" => {
-                            rt::member(
-                                &mut access,
-                                &mut eq_eq,
-                                "==",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "" => rt::member(&mut access, &mut empty, "", rt::text())?,
+                        "==" => rt::member(&mut access, &mut eq_eq, "==", rt::text())?,
                         "unknown_members" => {
                             rt::member(
                                 &mut access,
                                 &mut unknown_members,
                                 "unknown_members",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "foo\rbar" => {
@@ -177,7 +143,7 @@ impl<'de> Deserialize<'de> for Record {
                                 &mut access,
                                 &mut foo_bar_3,
                                 "foo\rbar",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         "say \"hi\"" => {
@@ -185,17 +151,10 @@ impl<'de> Deserialize<'de> for Record {
                                 &mut access,
                                 &mut say_hi,
                                 "say \"hi\"",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
-                        "été" => {
-                            rt::member(
-                                &mut access,
-                                &mut t,
-                                "été",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "été" => rt::member(&mut access, &mut t, "été", rt::text())?,
                         "bell\u{7}" => {
                             rt::member(
                                 &mut access,

@@ -54,7 +54,7 @@ impl<'de> Deserialize<'de> for Sheet {
                                 &mut access,
                                 &mut cells,
                                 "cells",
-                                rt::seq(rt::opt(rt::plain::<String>())),
+                                rt::seq(rt::opt(rt::text())),
                             )?
                         }
                         "totals" => {
@@ -78,7 +78,7 @@ impl<'de> Deserialize<'de> for Sheet {
                                 &mut access,
                                 &mut additional_properties,
                                 key,
-                                rt::opt(rt::plain::<String>()),
+                                rt::opt(rt::text()),
                             )?
                         }
                     }

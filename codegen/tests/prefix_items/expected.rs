@@ -119,7 +119,7 @@ impl<'de> Deserialize<'de> for Row {
                 mut access: A,
             ) -> Result<Row, A::Error> {
                 let done = false;
-                let item0 = rt::element(&mut access, 0usize, rt::plain::<String>())?
+                let item0 = rt::element(&mut access, 0usize, rt::text())?
                     .ok_or_else(|| rt::too_short::<A::Error>("Row", 0usize))?;
                 let mut rest = Vec::new();
                 if !done {

@@ -75,10 +75,7 @@ impl Serialize for Pair {
 }
 impl<'de> Deserialize<'de> for Pair {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(
-                rt::bounded(rt::seq(rt::plain::<String>()), &PAIR_BOUNDS),
-                deserializer,
-            )
+        rt::Seed::run(rt::bounded(rt::seq(rt::text()), &PAIR_BOUNDS), deserializer)
             .map(Self)
     }
 }

@@ -54,7 +54,7 @@ impl<'de> Deserialize<'de> for Money {
                                 &mut access,
                                 &mut currency,
                                 "currency",
-                                rt::plain::<String>(),
+                                rt::text(),
                             )?
                         }
                         _ => {

@@ -47,8 +47,7 @@ impl Serialize for Name {
 }
 impl<'de> Deserialize<'de> for Name {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::bounded(rt::plain::<String>(), &NAME_BOUNDS), deserializer)
-            .map(Self)
+        rt::Seed::run(rt::bounded(rt::text(), &NAME_BOUNDS), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Name {}
@@ -162,7 +161,7 @@ impl<'de> Deserialize<'de> for User {
                                 &mut access,
                                 &mut short,
                                 "short",
-                                rt::bounded(rt::plain::<String>(), &USER_SHORT_BOUNDS),
+                                rt::bounded(rt::text(), &USER_SHORT_BOUNDS),
                             )?
                         }
                         "tags" => {
@@ -170,10 +169,7 @@ impl<'de> Deserialize<'de> for User {
                                 &mut access,
                                 &mut tags,
                                 "tags",
-                                rt::bounded(
-                                    rt::seq(rt::plain::<String>()),
-                                    &USER_TAGS_BOUNDS,
-                                ),
+                                rt::bounded(rt::seq(rt::text()), &USER_TAGS_BOUNDS),
                             )?
                         }
                         "item" => {
@@ -189,7 +185,7 @@ impl<'de> Deserialize<'de> for User {
                                 &mut access,
                                 &mut code,
                                 "code",
-                                rt::bounded(rt::plain::<String>(), &USER_CODE_BOUNDS),
+                                rt::bounded(rt::text(), &USER_CODE_BOUNDS),
                             )?
                         }
                         _ => {
@@ -332,8 +328,7 @@ impl Serialize for Code {
 }
 impl<'de> Deserialize<'de> for Code {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::bounded(rt::plain::<String>(), &CODE_BOUNDS), deserializer)
-            .map(Self)
+        rt::Seed::run(rt::bounded(rt::text(), &CODE_BOUNDS), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Code {}

@@ -294,7 +294,7 @@ impl<'de> Deserialize<'de> for Value {
                 &*raw,
                 "Value",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )

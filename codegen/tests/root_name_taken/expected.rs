@@ -45,7 +45,7 @@ impl<'de> Deserialize<'de> for CommandsRoot {
                                 &mut access,
                                 &mut commands,
                                 "commands",
-                                rt::seq(rt::plain::<String>()),
+                                rt::seq(rt::text()),
                             )?
                         }
                         "schema" => {
@@ -125,7 +125,7 @@ impl Serialize for Schema {
 }
 impl<'de> Deserialize<'de> for Schema {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::plain::<String>(), deserializer).map(Self)
+        rt::Seed::run(rt::text(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Schema {}

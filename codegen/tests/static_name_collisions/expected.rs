@@ -24,10 +24,7 @@ impl Serialize for Codes {
 }
 impl<'de> Deserialize<'de> for Codes {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(
-                rt::seq(rt::bounded(rt::plain::<String>(), &CODES_ITEM_BOUNDS)),
-                deserializer,
-            )
+        rt::Seed::run(rt::seq(rt::bounded(rt::text(), &CODES_ITEM_BOUNDS)), deserializer)
             .map(Self)
     }
 }
@@ -79,10 +76,7 @@ impl Serialize for CodesItem {
 }
 impl<'de> Deserialize<'de> for CodesItem {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(
-                rt::bounded(rt::plain::<String>(), &CODES_ITEM_BOUNDS_2),
-                deserializer,
-            )
+        rt::Seed::run(rt::bounded(rt::text(), &CODES_ITEM_BOUNDS_2), deserializer)
             .map(Self)
     }
 }

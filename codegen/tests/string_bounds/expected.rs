@@ -48,8 +48,7 @@ impl Serialize for Name {
 }
 impl<'de> Deserialize<'de> for Name {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::bounded(rt::plain::<String>(), &NAME_BOUNDS), deserializer)
-            .map(Self)
+        rt::Seed::run(rt::bounded(rt::text(), &NAME_BOUNDS), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Name {}
@@ -101,8 +100,7 @@ impl Serialize for Tag {
 }
 impl<'de> Deserialize<'de> for Tag {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::bounded(rt::plain::<String>(), &TAG_BOUNDS), deserializer)
-            .map(Self)
+        rt::Seed::run(rt::bounded(rt::text(), &TAG_BOUNDS), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Tag {}
@@ -168,7 +166,7 @@ impl<'de> Deserialize<'de> for Labels {
                                 &mut access,
                                 &mut code,
                                 "code",
-                                rt::bounded(rt::plain::<String>(), &LABELS_CODE_BOUNDS),
+                                rt::bounded(rt::text(), &LABELS_CODE_BOUNDS),
                             )?
                         }
                         _ => {

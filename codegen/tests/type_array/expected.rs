@@ -44,7 +44,7 @@ impl<'de> Deserialize<'de> for Id {
                 &*raw,
                 "Id",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )
@@ -109,7 +109,7 @@ impl<'de> Deserialize<'de> for Entry {
                                 &mut access,
                                 &mut note,
                                 "note",
-                                rt::nullable(rt::plain::<String>()),
+                                rt::nullable(rt::text()),
                             )?
                         }
                         _ => {
@@ -175,7 +175,7 @@ impl<'de> Deserialize<'de> for EntryLabel {
                 &*raw,
                 "EntryLabel",
                 &[
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                     |raw| rt::branch(raw, rt::plain::<i64>(), Self::Integer),
                 ],
             )

@@ -26,7 +26,7 @@ impl Serialize for Env {
 }
 impl<'de> Deserialize<'de> for Env {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::map_of(rt::plain::<String>()), deserializer).map(Self)
+        rt::Seed::run(rt::map_of(rt::text()), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Env {}
@@ -71,14 +71,7 @@ impl<'de> Deserialize<'de> for Package {
                 let mut additional_properties = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         "dependencies" => {
                             rt::member(
                                 &mut access,
@@ -150,12 +143,7 @@ impl<'de> Deserialize<'de> for Dependency {
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "version" => {
-                            rt::member(
-                                &mut access,
-                                &mut version,
-                                "version",
-                                rt::plain::<String>(),
-                            )?
+                            rt::member(&mut access, &mut version, "version", rt::text())?
                         }
                         _ => {
                             rt::keep_typed(

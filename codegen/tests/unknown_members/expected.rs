@@ -191,14 +191,7 @@ impl<'de> Deserialize<'de> for Source {
                 let mut unknown_members = BTreeMap::new();
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "name" => {
-                            rt::member(
-                                &mut access,
-                                &mut name,
-                                "name",
-                                rt::plain::<String>(),
-                            )?
-                        }
+                        "name" => rt::member(&mut access, &mut name, "name", rt::text())?,
                         _ => {
                             rt::keep_typed(
                                 &mut access,
@@ -411,9 +404,7 @@ impl<'de> Deserialize<'de> for Strict {
                 let mut a = None;
                 while let Some(key) = access.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
-                        "a" => {
-                            rt::member(&mut access, &mut a, "a", rt::plain::<String>())?
-                        }
+                        "a" => rt::member(&mut access, &mut a, "a", rt::text())?,
                         _ => return Err(rt::deny_unknown(&key, &["a"])),
                     }
                 }

@@ -45,7 +45,7 @@ impl<'de> Deserialize<'de> for Amount {
                         rt::bounded(rt::plain::<JsonNumber>(), &AMOUNT_NUMBER_BOUNDS),
                         Self::Number,
                     ),
-                    |raw| rt::branch(raw, rt::plain::<String>(), Self::String),
+                    |raw| rt::branch(raw, rt::text(), Self::String),
                 ],
             )
             .map_err(rt::lift)
