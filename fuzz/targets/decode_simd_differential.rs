@@ -1,4 +1,5 @@
-//! The `simd` path of `toolcall_contracts::decode` against the serde_json path
+//! The `simd` path of `toolcall_contracts::decode` (`__private::decode_simd`: sonic-rs at every
+//! input size, where `decode` takes it from 1 KiB) against the serde_json path
 //! (`__private::decode_serde_json`, what a build without `simd` runs), on the same bytes, for
 //! `acp::SessionNotification`, `acp::ToolCallUpdate`, `acp::RequestPermissionRequest` and
 //! `route::ToolCallRequest`, each within `DECODE_LIMITS` and within `DecodeLimits::default()`:
@@ -16,11 +17,11 @@ use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use toolcall_contracts::__private::decode_serde_json;
+use toolcall_contracts::__private::{decode_serde_json, decode_simd};
 use toolcall_contracts::acp::{RequestPermissionRequest, SessionNotification, ToolCallUpdate};
 use toolcall_contracts::policy::DecodeLimits;
 use toolcall_contracts::route::ToolCallRequest;
-use toolcall_contracts::{decode_with, DECODE_LIMITS};
+use toolcall_contracts::DECODE_LIMITS;
 
 /// Decodes `data` as each of the four types through both paths.
 pub fn run(data: &[u8]) {
@@ -38,7 +39,7 @@ where
 {
     let name = std::any::type_name::<T>();
     match (
-        decode_with::<T>(data, limits),
+        decode_simd::<T>(data, limits),
         decode_serde_json::<T>(data, limits),
     ) {
         (Ok(fast), Ok(reference)) => {

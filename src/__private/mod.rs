@@ -51,7 +51,7 @@ pub use members::{
     take_constant, Const, Key, Members,
 };
 pub use paired::{decode_paired, decode_union};
-pub use reference::decode_serde_json;
+pub use reference::{decode_serde_json, decode_simd};
 pub use runtime::RUNTIME;
 pub use seeds::{
     any, any_object, boxed, default_on_error, default_on_null, element, map_of, nullable, opt,

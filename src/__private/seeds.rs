@@ -756,7 +756,10 @@ mod tests {
         );
         let short_text = || bounded(text(), &SHORT);
         assert_eq!(
-            optimistic_check(Unbuilt::FreeFormAndStrings, || run(short_text(), r#""abc""#)),
+            optimistic_check(Unbuilt::FreeFormAndStrings, || run(
+                short_text(),
+                r#""abc""#
+            )),
             None
         );
         assert!(!values_unused());

@@ -98,6 +98,13 @@ fn default_depth_counts_what_is_decoded_not_members_skipped() {
     let json = route_body_with_skipped_member(300);
     let decoded = decode::<ToolCallRequest>(&json).unwrap();
     assert_eq!(decoded.value.name, "t");
+    // The `simd` path at every size (`decode` reads inputs under 1 KiB with serde_json).
+    let simd = toolcall_contracts::__private::decode_simd::<ToolCallRequest>(
+        &json,
+        &toolcall_contracts::DECODE_LIMITS,
+    )
+    .unwrap();
+    assert_eq!(simd.value, decoded.value);
     assert_eq!(
         serde_json::from_slice::<ToolCallRequest>(&json).unwrap(),
         decoded.value

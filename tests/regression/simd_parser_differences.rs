@@ -1,13 +1,14 @@
 //! Inputs on which sonic-rs and serde_json differ (issue 16: a differential probe of the two
 //! parsers, then the `decode_simd_differential` fuzz target). With the `simd` feature the
-//! optimistic pass of `decode` parses with sonic-rs; each of these must still get serde_json's
-//! verdict, value and report. Every case runs through `decode` and through the serde_json
-//! path (`__private::decode_serde_json`, what a build without `simd` runs), which must agree
-//! exactly, and then against the expected result written out. Without `simd` both are the
+//! optimistic pass of `decode` parses with sonic-rs (inputs of 1 KiB and more); each of these
+//! must still get serde_json's verdict, value and report. Every case runs through the `simd`
+//! path at every size (`__private::decode_simd`) and through the serde_json path
+//! (`__private::decode_serde_json`, what a build without `simd` runs), which must agree
+//! exactly, and then against the expected result written out; `decode` must agree too. Without `simd` both are the
 //! serde_json path and the expectations still hold.
 
 use serde::de::DeserializeOwned;
-use toolcall_contracts::__private::decode_serde_json;
+use toolcall_contracts::__private::{decode_serde_json, decode_simd};
 use toolcall_contracts::acp::{
     ReadTextFileRequest, SessionNotification, ToolCallLocation, ToolCallUpdate,
 };
@@ -18,9 +19,18 @@ use toolcall_contracts::{decode, encode, Contract, DecodeError, Leniency, DECODE
 fn agree<T: DeserializeOwned + Contract>(
     input: &[u8],
 ) -> Result<(String, Vec<Leniency>), DecodeError> {
-    let fast = decode::<T>(input);
+    // sonic-rs at every size (`decode` leaves inputs under 1 KiB to serde_json).
+    let fast = decode_simd::<T>(input, &DECODE_LIMITS);
     let reference = decode_serde_json::<T>(input, &DECODE_LIMITS);
     let show = String::from_utf8_lossy(input);
+    assert_eq!(
+        decode::<T>(input).map(|d| d.report),
+        reference
+            .as_ref()
+            .map(|d| d.report.clone())
+            .map_err(Clone::clone),
+        "decode differs: {show}"
+    );
     match (fast, reference) {
         (Ok(fast), Ok(reference)) => {
             let encoded = encode(&fast.value).expect("encodes");
