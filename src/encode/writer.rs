@@ -45,6 +45,13 @@ struct Writer {
 }
 
 impl Writer {
+    /// `{"variant":`, before an enum variant's value (serde's externally tagged form).
+    fn open_variant(&mut self, variant: &str) {
+        self.out.push(b'{');
+        write_string(&mut self.out, variant);
+        self.out.push(b':');
+    }
+
     /// One value written by serde_json's own serializer (numbers, bytes).
     fn by_serde_json(
         &mut self,
@@ -238,9 +245,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         value: &T,
     ) -> Result<(), LeftToSerdeJson> {
-        self.out.push(b'{');
-        write_string(&mut self.out, variant);
-        self.out.push(b':');
+        self.open_variant(variant);
         value.serialize(&mut *self)?;
         self.out.push(b'}');
         Ok(())
@@ -269,9 +274,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         _: usize,
     ) -> Result<Compound<'a>, LeftToSerdeJson> {
-        self.out.push(b'{');
-        write_string(&mut self.out, variant);
-        self.out.push(b':');
+        self.open_variant(variant);
         Ok(Compound::open(self, b'[', b"]}"))
     }
 
@@ -297,9 +300,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         _: usize,
     ) -> Result<Compound<'a>, LeftToSerdeJson> {
-        self.out.push(b'{');
-        write_string(&mut self.out, variant);
-        self.out.push(b':');
+        self.open_variant(variant);
         Ok(Compound::open(self, b'{', b"}}"))
     }
 }
@@ -350,56 +351,29 @@ impl<'a> Compound<'a> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = LeftToSerdeJson;
+/// The array kinds: each item written after a comma.
+macro_rules! items {
+    ($($kind:ident::$method:ident),* $(,)?) => {
+        $(
+            impl ser::$kind for Compound<'_> {
+                type Ok = ();
+                type Error = LeftToSerdeJson;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), LeftToSerdeJson> {
-        self.item(v)
-    }
+                fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), LeftToSerdeJson> {
+                    self.item(v)
+                }
 
-    fn end(self) -> Result<(), LeftToSerdeJson> {
-        self.close()
-    }
+                fn end(self) -> Result<(), LeftToSerdeJson> {
+                    self.close()
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = LeftToSerdeJson;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), LeftToSerdeJson> {
-        self.item(v)
-    }
-
-    fn end(self) -> Result<(), LeftToSerdeJson> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = LeftToSerdeJson;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), LeftToSerdeJson> {
-        self.item(v)
-    }
-
-    fn end(self) -> Result<(), LeftToSerdeJson> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = LeftToSerdeJson;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), LeftToSerdeJson> {
-        self.item(v)
-    }
-
-    fn end(self) -> Result<(), LeftToSerdeJson> {
-        self.close()
-    }
+items! {
+    SerializeSeq::serialize_element, SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field,
 }
 
 impl ser::SerializeMap for Compound<'_> {
@@ -421,39 +395,31 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = LeftToSerdeJson;
+/// The object kinds whose member names are known: each member written after a comma.
+macro_rules! members {
+    ($($kind:ident),* $(,)?) => {
+        $(
+            impl ser::$kind for Compound<'_> {
+                type Ok = ();
+                type Error = LeftToSerdeJson;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        v: &T,
-    ) -> Result<(), LeftToSerdeJson> {
-        self.member(name, v)
-    }
+                fn serialize_field<T: Serialize + ?Sized>(
+                    &mut self,
+                    name: &'static str,
+                    v: &T,
+                ) -> Result<(), LeftToSerdeJson> {
+                    self.member(name, v)
+                }
 
-    fn end(self) -> Result<(), LeftToSerdeJson> {
-        self.close()
-    }
+                fn end(self) -> Result<(), LeftToSerdeJson> {
+                    self.close()
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = LeftToSerdeJson;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        v: &T,
-    ) -> Result<(), LeftToSerdeJson> {
-        self.member(name, v)
-    }
-
-    fn end(self) -> Result<(), LeftToSerdeJson> {
-        self.close()
-    }
-}
+members!(SerializeStruct, SerializeStructVariant);
 
 /// A map key: a string (what every contract type's maps have); any other key is left to
 /// serde_json, which quotes integers and booleans and refuses the rest.
