@@ -18,7 +18,7 @@ use super::unique;
 use super::verdict::{Kind, Status, Verdict};
 use super::TrafficError;
 use toolcall_contracts::decode::{decode_with, DecodeError, Leniency, LeniencyKind};
-use toolcall_contracts::policy::DecodeLimits;
+use toolcall_contracts::policy::{DecodeLimits, LimitError};
 use toolcall_contracts::{acp, route};
 
 /// ACP definitions tried, in this order, on a message that is neither JSON-RPC nor a route body.
@@ -293,13 +293,13 @@ impl Checker {
             if let Some((side, inner)) = from.is_none().then(|| wrapped(message)).flatten() {
                 return self.check_wrapped(transcript, side, inner);
             }
-            return self.over_limit(transcript, from, message, limit.to_string());
+            return self.past_limit(transcript, from, message, &limit);
         }
         let value: Value = match serde_json::from_slice(message) {
             Ok(value) => value,
             Err(error) => {
                 if let Some((side, inner)) = from.is_none().then(|| wrapped(message)).flatten() {
-                    if serde_json::from_slice::<serde::de::IgnoredAny>(message).is_ok() {
+                    if grammar_error(message).is_none() {
                         return self.check_wrapped(transcript, side, inner);
                     }
                 }
@@ -345,7 +345,7 @@ impl Checker {
     /// the checks, on the message alone.
     fn check_wrapped(&self, transcript: &mut Transcript, from: Side, message: &[u8]) -> Verdict {
         if let Err(limit) = self.limits.check(message) {
-            return self.over_limit(transcript, Some(from), message, limit.to_string());
+            return self.past_limit(transcript, Some(from), message, &limit);
         }
         match serde_json::from_slice::<Value>(message) {
             Ok(value) => self.check_value(transcript, Some(from), message, &value),
@@ -364,11 +364,29 @@ impl Checker {
         message: &[u8],
         error: &serde_json::Error,
     ) -> Verdict {
-        if serde_json::from_slice::<serde::de::IgnoredAny>(message).is_ok() {
+        if grammar_error(message).is_none() {
             let limit = format!("JSON the checker cannot hold as a value ({error})");
             return self.over_limit(transcript, from, message, limit);
         }
         Verdict::invalid(Kind::NotJson, "", error.to_string()).sent_by(from)
+    }
+
+    /// The verdict on a message over a limit of ours: over the limit, unless it is over the depth
+    /// only and not JSON at all, which is seen without the depth mattering (`invalid`: a limit
+    /// of ours must not hide what the protocol says).
+    fn past_limit(
+        &self,
+        transcript: &mut Transcript,
+        from: Option<Side>,
+        message: &[u8],
+        limit: &LimitError,
+    ) -> Verdict {
+        if let LimitError::TooDeep { .. } = limit {
+            if let Some(error) = grammar_error(message) {
+                return Verdict::invalid(Kind::NotJson, "", error).sent_by(from);
+            }
+        }
+        self.over_limit(transcript, from, message, limit.to_string())
     }
 
     /// The verdict on a message of `bytes` bytes over the byte limit of which only `prefix`, its
@@ -710,6 +728,18 @@ fn wrapped_message(line: &[u8]) -> Option<&[u8]> {
     let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
         serde_json::from_slice(line).ok()?;
     members.get("message").map(|raw| raw.get().as_bytes())
+}
+
+/// Why `message` is not JSON by RFC 8259's grammar (UTF-8 text), whatever a `Value` can hold;
+/// `None` when it is. serde_json's skipping parse checks the grammar at any depth without a
+/// stack, but not the UTF-8 of the strings it skips: that is checked apart.
+fn grammar_error(message: &[u8]) -> Option<String> {
+    if let Err(error) = serde_json::from_slice::<serde::de::IgnoredAny>(message) {
+        return Some(error.to_string());
+    }
+    std::str::from_utf8(message)
+        .err()
+        .map(|error| format!("not UTF-8 text, as JSON must be: {error}"))
 }
 
 #[cfg(test)]

@@ -876,6 +876,43 @@ fn lifecycle_follows_a_tool_call_whatever_its_raw_input_holds() -> TestResult {
 }
 
 #[test]
+fn text_that_is_not_json_is_invalid_whatever_a_limit_says() -> TestResult {
+    // Raw bytes that are not UTF-8 (a UTF-16 surrogate written as UTF-8, then 0xff 0xfe) make a
+    // line not JSON (RFC 8259: JSON is UTF-8 text): `invalid`, in a typed member and in a
+    // free-form one. A line broken before it nests past the depth limit is not JSON either: the
+    // limit must not hide that. The same line without the break is over the limit.
+    let update = |title: &[u8], raw_input: &[u8]| {
+        let mut line = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":""#.to_vec();
+        line.extend_from_slice(title);
+        line.extend_from_slice(br#"","rawInput":"#);
+        line.extend_from_slice(raw_input);
+        line.extend_from_slice(b"}}}\n");
+        line
+    };
+    let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+    let mut input = Vec::new();
+    input.extend(update(b"x\xed\xa0\x80", b"{}"));
+    input.extend(update(b"x", b"{\"k\":\"\xff\xfe\"}"));
+    input.extend(update(b"x", format!("{{\"a\":}}{deep}").as_bytes()));
+    input.extend(update(b"x", deep.as_bytes()));
+    let output = toolcall(&["validate", "-"], &input)?;
+    let text = stdout(&output);
+    for line in 1..=3 {
+        assert!(
+            text.contains(&format!("-:{line}: invalid not JSON")),
+            "line {line}: {text}"
+        );
+    }
+    assert!(text.contains("-:4: over-limit session/update"), "{text}");
+    assert!(
+        text.trim_end()
+            .ends_with("4 messages: 0 ok, 0 lenient, 0 unchecked, 3 invalid, 1 over a limit"),
+        "{text}"
+    );
+    Ok(())
+}
+
+#[test]
 fn lifecycle_gives_the_taps_tool_call_report_from_a_transcript() -> TestResult {
     // server-everything's progress after the client cancelled its call: the four findings the
     // tap reports live (cli/tests/peers/main.rs), now from the recorded transcript.
