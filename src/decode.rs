@@ -110,7 +110,10 @@ pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeErro
 ///
 /// serde_json counts the depth of what it decodes; a member the type ignores (the route body
 /// ignores unknown members) is skipped without recursion and its depth is not counted, so it
-/// cannot overflow the stack but is not refused either. A limit over the whole input is a
+/// cannot overflow the stack but is not refused either. The same holds for a member declared
+/// lenient (`x-deserialize-default-on-error`) whose value is malformed: its text is captured
+/// without recursion, then defaulted and reported (the report's `raw` is `null` when no `Value`
+/// can hold that text: nested past 127 levels, `1e400`, a lone surrogate escape). A limit over the whole input is a
 /// depth below 127 ([`DecodeLimits::default`]: 64), which costs one scan.
 pub const DECODE_LIMITS: DecodeLimits =
     DecodeLimits::new(DecodeLimits::DEFAULT_MAX_BYTES, SERDE_JSON_MAX_DEPTH);
