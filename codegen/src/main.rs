@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -21,30 +21,7 @@ enum Command {
     /// Generate one module from a JSON Schema: its root schema (named after its `title`, else the
     /// file) and every definition, for a crate that depends on `toolcall-contracts`, `serde` and
     /// `serde_json`.
-    Generate {
-        /// The JSON Schema (draft-04 to 2020-12).
-        #[arg(long, value_name = "FILE")]
-        schema: PathBuf,
-        /// Where the module is written.
-        #[arg(long, value_name = "FILE.rs")]
-        out: PathBuf,
-        /// `#[non_exhaustive]` types built by `new` and setters.
-        #[arg(long)]
-        forward_compatible: bool,
-        /// Drop members the schema does not declare instead of keeping them.
-        #[arg(long)]
-        drop_unknown_members: bool,
-        /// Serve remote `$ref`s from local files, never the network: `URI-PREFIX=DIR` serves
-        /// `URI-PREFIX<path>` from `DIR/<path>`; `DIR` alone serves its files at their
-        /// `file://` URLs. Repeatable. Not needed for the relative `$ref`s of a schema without
-        /// `$id` (`parts/name.json`, `../common/x.json`): its own folder serves them.
-        #[arg(long = "ref-dir", value_name = "[URI-PREFIX=]DIR")]
-        ref_dirs: Vec<String>,
-        /// Assert `format` (`email`, `date-time`...) when decoding, rather than taking it as an
-        /// annotation as JSON Schema 2020-12 does.
-        #[arg(long)]
-        assert_formats: bool,
-    },
+    Generate(Generate),
     /// Check that this repository's `generated/` is what its `schema/` gives now (the
     /// `toolcall-contracts` checkout: `schema/`, `generated/`); exit 1 naming the stale files.
     Check {
@@ -54,26 +31,50 @@ enum Command {
     },
 }
 
+/// The arguments of `generate`.
+#[derive(Args)]
+struct Generate {
+    /// The JSON Schema (draft-04 to 2020-12).
+    #[arg(long, value_name = "FILE")]
+    schema: PathBuf,
+    /// Where the module is written.
+    #[arg(long, value_name = "FILE.rs")]
+    out: PathBuf,
+    /// `#[non_exhaustive]` types built by `new` and setters.
+    #[arg(long)]
+    forward_compatible: bool,
+    /// Drop members the schema does not declare instead of keeping them.
+    #[arg(long)]
+    drop_unknown_members: bool,
+    /// Serve remote `$ref`s from local files, never the network: `URI-PREFIX=DIR` serves
+    /// `URI-PREFIX<path>` from `DIR/<path>`; `DIR` alone serves its files at their
+    /// `file://` URLs. Repeatable. Not needed for the relative `$ref`s of a schema without
+    /// `$id` (`parts/name.json`, `../common/x.json`): its own folder serves them.
+    #[arg(long = "ref-dir", value_name = "[URI-PREFIX=]DIR")]
+    ref_dirs: Vec<String>,
+    /// Assert `format` (`email`, `date-time`...) when decoding, rather than taking it as an
+    /// annotation as JSON Schema 2020-12 does.
+    #[arg(long)]
+    assert_formats: bool,
+}
+
 fn main() -> ExitCode {
-    let (schema, out, forward_compatible, drop_unknown_members, ref_dirs, assert_formats) =
-        match Cli::parse().command {
-            Command::Generate {
-                schema,
-                out,
-                forward_compatible,
-                drop_unknown_members,
-                ref_dirs,
-                assert_formats,
-            } => (
-                schema,
-                out,
-                forward_compatible,
-                drop_unknown_members,
-                ref_dirs,
-                assert_formats,
-            ),
-            Command::Check { root } => return check(&root),
-        };
+    match Cli::parse().command {
+        Command::Generate(args) => generate(args),
+        Command::Check { root } => check(&root),
+    }
+}
+
+/// `generate`: one module from a JSON Schema.
+fn generate(args: Generate) -> ExitCode {
+    let Generate {
+        schema,
+        out,
+        forward_compatible,
+        drop_unknown_members,
+        ref_dirs,
+        assert_formats,
+    } = args;
     let written = ref_dirs
         .iter()
         .map(|arg| ref_dir_arg(arg))
