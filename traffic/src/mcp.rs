@@ -23,12 +23,13 @@
 //! when `ServerRequest`/`ServerNotification` does, unknown when both or neither do (`ping`,
 //! `notifications/progress`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use jsonschema::Validator;
 use serde_json::{Map, Value};
 
+use super::schema::ByName;
 use super::transcript::Role;
 
 /// The MCP protocol versions whose official schema the checker holds, oldest first
@@ -93,8 +94,8 @@ pub(crate) struct McpSchema {
     defs_key: &'static str,
     draft_07: bool,
     root: Value,
-    methods: HashMap<String, McpMethod>,
-    validators: HashMap<String, OnceLock<Built>>,
+    methods: ByName<McpMethod>,
+    validators: ByName<OnceLock<Built>>,
 }
 
 impl McpSchema {
@@ -137,7 +138,7 @@ impl McpSchema {
 
     /// Every method, for tests.
     #[cfg(test)]
-    pub(crate) fn methods(&self) -> &HashMap<String, McpMethod> {
+    pub(crate) fn methods(&self) -> &ByName<McpMethod> {
         &self.methods
     }
 
@@ -233,10 +234,7 @@ impl McpSchemas {
 
 /// The definitions that a side's union lists (by `$ref`, or itself when the union is written as
 /// one definition), and the method each method definition names.
-fn methods(
-    defs: &Map<String, Value>,
-    defs_key: &str,
-) -> Result<HashMap<String, McpMethod>, String> {
+fn methods(defs: &Map<String, Value>, defs_key: &str) -> Result<ByName<McpMethod>, String> {
     const SIDES: [&str; 4] = [
         "ClientRequest",
         "ClientNotification",
@@ -266,7 +264,7 @@ fn methods(
     };
     let by_client = listed(["ClientRequest", "ClientNotification"]);
     let by_server = listed(["ServerRequest", "ServerNotification"]);
-    let mut methods = HashMap::new();
+    let mut methods = ByName::default();
     for (name, definition) in defs {
         let is_request = name.ends_with("Request");
         if !(is_request || name.ends_with("Notification")) || SIDES.contains(&name.as_str()) {

@@ -4,6 +4,11 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
+/// Methods and definitions by name. Looked up for every message checked, with names the
+/// schema gives (the input only chooses which), so hashed with `ahash` (already behind
+/// `jsonschema`) rather than SipHash.
+pub(crate) type ByName<V> = HashMap<String, V, ahash::RandomState>;
+
 use jsonschema::Validator;
 use serde_json::{json, Map, Value};
 
@@ -38,8 +43,8 @@ type Built = Result<Validator, String>;
 /// The parsed ACP schema with its lazily built validators.
 pub(crate) struct AcpSchema {
     root: Value,
-    methods: HashMap<String, Method>,
-    definitions: HashMap<String, OnceLock<Built>>,
+    methods: ByName<Method>,
+    definitions: ByName<OnceLock<Built>>,
     root_validator: OnceLock<Built>,
 }
 
@@ -229,7 +234,7 @@ fn listed_by_side(defs: &Map<String, Value>) -> (HashSet<&str>, HashSet<&str>) {
 
 /// The method table: every definition with `x-method` names a method's params (`XRequest`,
 /// `XNotification`) or its result (`XResponse`, looked up from the request by name).
-fn methods(defs: &Map<String, Value>) -> HashMap<String, Method> {
+fn methods(defs: &Map<String, Value>) -> ByName<Method> {
     let (by_client, by_agent) = listed_by_side(defs);
     let sender_of = |definition: &str| match (
         by_client.contains(definition),
@@ -239,7 +244,7 @@ fn methods(defs: &Map<String, Value>) -> HashMap<String, Method> {
         (false, true) => Some(Sender::Peer),
         _ => None,
     };
-    let mut methods = HashMap::new();
+    let mut methods = ByName::default();
     for (name, definition) in defs {
         let Some(method) = definition.get("x-method").and_then(Value::as_str) else {
             continue;
