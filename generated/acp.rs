@@ -278,7 +278,7 @@ impl Serialize for AgentRequestParams {
 }
 impl<'de> Deserialize<'de> for AgentRequestParams {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "AgentRequestParams",
@@ -350,7 +350,7 @@ impl Serialize for RequestId {
 }
 impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "RequestId",
@@ -2483,7 +2483,7 @@ impl Serialize for EmbeddedResourceResource {
 }
 impl<'de> Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EmbeddedResourceResource",
@@ -6957,7 +6957,7 @@ impl Serialize for ElicitationFormModeKind {
 }
 impl<'de> Deserialize<'de> for ElicitationFormModeKind {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ElicitationFormModeKind",
@@ -7115,7 +7115,7 @@ impl Serialize for ElicitationUrlModeKind {
 }
 impl<'de> Deserialize<'de> for ElicitationUrlModeKind {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ElicitationUrlModeKind",
@@ -7189,7 +7189,7 @@ impl Serialize for AgentResponse {
 }
 impl<'de> Deserialize<'de> for AgentResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "AgentResponse",
@@ -7414,7 +7414,7 @@ impl Serialize for AgentResponseResultResult {
 }
 impl<'de> Deserialize<'de> for AgentResponseResultResult {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "AgentResponseResultResult",
@@ -11071,7 +11071,7 @@ impl Serialize for SessionConfigSelectOptions {
 }
 impl<'de> Deserialize<'de> for SessionConfigSelectOptions {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "SessionConfigSelectOptions",
@@ -13063,7 +13063,7 @@ impl Serialize for AgentNotificationParams {
 }
 impl<'de> Deserialize<'de> for AgentNotificationParams {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "AgentNotificationParams",
@@ -15118,7 +15118,7 @@ impl Serialize for AvailableCommandInput {
 }
 impl<'de> Deserialize<'de> for AvailableCommandInput {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "AvailableCommandInput",
@@ -18795,7 +18795,7 @@ impl Serialize for ClientRequestParams {
 }
 impl<'de> Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientRequestParams",
@@ -22854,7 +22854,7 @@ impl Serialize for ClientResponse {
 }
 impl<'de> Deserialize<'de> for ClientResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientResponse",
@@ -23053,7 +23053,7 @@ impl Serialize for ClientResponseResultResult {
 }
 impl<'de> Deserialize<'de> for ClientResponseResultResult {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientResponseResultResult",
@@ -24657,7 +24657,7 @@ impl Serialize for ElicitationContentValue {
 }
 impl<'de> Deserialize<'de> for ElicitationContentValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ElicitationContentValue",
@@ -24895,7 +24895,7 @@ impl Serialize for ClientNotificationParams {
 }
 impl<'de> Deserialize<'de> for ClientNotificationParams {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientNotificationParams",

@@ -1639,7 +1639,7 @@ impl<'de> Deserialize<'de> for ClientResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientResult",
@@ -3173,7 +3173,7 @@ impl<'de> Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EmbeddedResourceResource",
@@ -4606,7 +4606,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessage",
@@ -8217,7 +8217,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ProgressToken",
@@ -9177,7 +9177,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ReadResourceResultContentsItem",
@@ -9478,7 +9478,7 @@ impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "RequestId",
@@ -12096,7 +12096,7 @@ impl<'de> Deserialize<'de> for ServerResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ServerResult",

@@ -1698,7 +1698,7 @@ impl<'de> Deserialize<'de> for ClientResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientResult",
@@ -3129,7 +3129,7 @@ impl<'de> Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EmbeddedResourceResource",
@@ -4225,7 +4225,7 @@ impl<'de> Deserialize<'de> for JSONRPCBatchRequestItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCBatchRequestItem",
@@ -4274,7 +4274,7 @@ impl<'de> Deserialize<'de> for JSONRPCBatchResponseItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCBatchResponseItem",
@@ -4552,7 +4552,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessage",
@@ -4610,7 +4610,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessageVariant2Item {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessageVariant2Item",
@@ -4656,7 +4656,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessageVariant5Item {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessageVariant5Item",
@@ -8287,7 +8287,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ProgressToken",
@@ -9259,7 +9259,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ReadResourceResultContentsItem",
@@ -9560,7 +9560,7 @@ impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "RequestId",
@@ -12044,7 +12044,7 @@ impl<'de> Deserialize<'de> for ServerResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ServerResult",

@@ -2031,7 +2031,7 @@ impl<'de> Deserialize<'de> for ClientResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientResult",
@@ -4050,7 +4050,7 @@ impl<'de> Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ElicitResultContentValue",
@@ -4237,7 +4237,7 @@ impl<'de> Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EmbeddedResourceResource",
@@ -5750,7 +5750,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessage",
@@ -9376,7 +9376,7 @@ impl<'de> Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "PrimitiveSchemaDefinition",
@@ -9657,7 +9657,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ProgressToken",
@@ -10640,7 +10640,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ReadResourceResultContentsItem",
@@ -10944,7 +10944,7 @@ impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "RequestId",
@@ -13816,7 +13816,7 @@ impl<'de> Deserialize<'de> for ServerResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ServerResult",

@@ -3772,7 +3772,7 @@ impl<'de> Deserialize<'de> for ClientResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ClientResult",
@@ -5567,7 +5567,7 @@ impl<'de> Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "CreateMessageResultContent",
@@ -6798,7 +6798,7 @@ impl<'de> Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ElicitResultContentValue",
@@ -7164,7 +7164,7 @@ impl<'de> Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EmbeddedResourceResource",
@@ -7235,7 +7235,7 @@ impl<'de> Deserialize<'de> for EnumSchema {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EnumSchema",
@@ -9864,7 +9864,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessage",
@@ -10133,7 +10133,7 @@ impl<'de> Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCResponse",
@@ -12472,7 +12472,7 @@ impl<'de> Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "MultiSelectEnumSchema",
@@ -13476,7 +13476,7 @@ impl<'de> Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "PrimitiveSchemaDefinition",
@@ -13796,7 +13796,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ProgressToken",
@@ -14870,7 +14870,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ReadResourceResultContentsItem",
@@ -15084,7 +15084,7 @@ impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "RequestId",
@@ -17213,7 +17213,7 @@ impl<'de> Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "SamplingMessageContent",
@@ -19041,7 +19041,7 @@ impl<'de> Deserialize<'de> for ServerResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ServerResult",
@@ -19398,7 +19398,7 @@ impl<'de> Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "SingleSelectEnumSchema",

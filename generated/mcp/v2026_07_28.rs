@@ -1455,7 +1455,7 @@ impl<'de> Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "CallToolResultResponseResult",
@@ -4052,7 +4052,7 @@ impl<'de> Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "CreateMessageResultContent",
@@ -5350,7 +5350,7 @@ impl<'de> Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ElicitResultContentValue",
@@ -5536,7 +5536,7 @@ impl<'de> Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EmbeddedResourceResource",
@@ -5608,7 +5608,7 @@ impl<'de> Deserialize<'de> for EnumSchema {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "EnumSchema",
@@ -6286,7 +6286,7 @@ impl<'de> Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "GetPromptResultResponseResult",
@@ -7446,7 +7446,7 @@ impl<'de> Deserialize<'de> for InputResponse {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "InputResponse",
@@ -8129,7 +8129,7 @@ impl<'de> Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCMessage",
@@ -8398,7 +8398,7 @@ impl<'de> Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONRPCResponse",
@@ -8567,7 +8567,7 @@ impl<'de> Deserialize<'de> for JSONValue {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "JSONValue",
@@ -12048,7 +12048,7 @@ impl<'de> Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "MultiSelectEnumSchema",
@@ -13067,7 +13067,7 @@ impl<'de> Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "PrimitiveSchemaDefinition",
@@ -13385,7 +13385,7 @@ impl<'de> Deserialize<'de> for ProgressToken {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ProgressToken",
@@ -14559,7 +14559,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ReadResourceResultContentsItem",
@@ -14710,7 +14710,7 @@ impl<'de> Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ReadResourceResultResponseResult",
@@ -14851,7 +14851,7 @@ impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "RequestId",
@@ -17080,7 +17080,7 @@ impl<'de> Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "SamplingMessageContent",
@@ -18050,7 +18050,7 @@ impl<'de> Deserialize<'de> for ServerResult {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "ServerResult",
@@ -18108,7 +18108,7 @@ impl<'de> Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = Value::deserialize(deserializer)?;
+        let raw = rt::value(deserializer)?;
         rt::untagged(
                 &raw,
                 "SingleSelectEnumSchema",

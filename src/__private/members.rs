@@ -7,6 +7,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::repeats::{self, Buffered};
 use super::seeds::{unexpected, Adapter, Seed};
 use super::session::{self, within, within_key, Segment};
 
@@ -56,6 +57,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
 /// Fails for a repeated member, as serde's derive does.
 pub fn duplicate<E: de::Error>(key: &'static str) -> E {
     session::fail_here(Some(Segment::Key(key)));
+    session::name_failed();
     E::duplicate_field(key)
 }
 
@@ -169,7 +171,7 @@ pub fn constant<'de, A: MapAccess<'de>>(
         return Err(duplicate(key));
     }
     within_key(key, || {
-        let found = map.next_value::<Value>()?;
+        let found = map.next_value_seed(Buffered)?;
         check_constant(&found, value)
     })?;
     *seen = true;
@@ -259,9 +261,12 @@ pub fn keep_unknown<'de, A: MapAccess<'de>>(
     let key = key.0.into_owned();
     if kept.contains_key(&key) {
         session::fail_here(Some(Segment::Key(&key)));
-        return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+        return Err(repeats::repeated(&key));
     }
-    let value = within(Segment::Key(&key), || map.next_value::<Value>())?;
+    if session::declined(&key) {
+        return Err(repeats::declined(&key));
+    }
+    let value = within(Segment::Key(&key), || map.next_value_seed(Buffered))?;
     kept.insert(key, value);
     Ok(())
 }
@@ -278,9 +283,12 @@ pub fn keep_typed<'de, A: MapAccess<'de>, S: Seed>(
     seed: S,
 ) -> Result<(), A::Error> {
     let key = key.0.into_owned();
+    if session::declined(&key) {
+        return Err(repeats::declined(&key));
+    }
     if kept.contains_key(&key) {
         session::fail_here(Some(Segment::Key(&key)));
-        return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+        return Err(repeats::repeated(&key));
     }
     let value = within(Segment::Key(&key), || map.next_value_seed(Adapter(seed)))?;
     kept.insert(key, value);

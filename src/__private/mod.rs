@@ -17,6 +17,8 @@
 //! - `checks`: the assertions a type cannot carry, checked by the `jsonschema` crate (feature
 //!   `checks`), and `require_feature!`, which names a feature a module needs when it is off;
 //! - `contract`: the sealed marker of [`crate::Contract`] types;
+//! - `repeats`: member names compared in the traffic checker's one-pass check, where a
+//!   `serde_json::Value` would keep the last of two (`value`, what untagged unions buffer);
 //! - `reference`: decoding through serde_json alone (what a build without `simd` runs), for
 //!   differential tests.
 
@@ -30,6 +32,7 @@ pub mod flatten;
 pub mod members;
 pub mod paired;
 pub mod reference;
+pub mod repeats;
 mod runtime;
 pub mod seeds;
 pub mod session;
@@ -52,6 +55,7 @@ pub use members::{
 };
 pub use paired::{decode_paired, decode_union};
 pub use reference::{decode_serde_json, decode_simd};
+pub use repeats::value;
 pub use runtime::RUNTIME;
 pub use seeds::{
     any, any_object, boxed, default_on_error, default_on_null, element, map_of, nullable, opt,

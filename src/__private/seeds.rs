@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::repeats::{self, Name, Names};
 use super::session::{self, record, within, Segment};
 use crate::report::LeniencyKind;
 
@@ -95,7 +96,7 @@ impl Seed for AnyValue {
         if session::values_unused() {
             return Skipped::deserialize(d).map(|Skipped| Value::Null);
         }
-        Value::deserialize(d)
+        repeats::value(d)
     }
 
     fn run_or_raw<'de, D: Deserializer<'de>>(self, d: D) -> Result<Result<Value, Value>, D::Error> {
@@ -161,6 +162,13 @@ impl Seed for AnyObject {
         if session::values_unused() {
             return d.deserialize_map(SkippedObject);
         }
+        if session::comparing_names() {
+            // Under bounds in a check: built, its names compared.
+            return match repeats::value(d)? {
+                Value::Object(object) => Ok(object),
+                other => Err(de::Error::invalid_type(unexpected(&other), &"a map")),
+            };
+        }
         Map::deserialize(d)
     }
 }
@@ -175,10 +183,21 @@ impl<'de> Visitor<'de> for SkippedObject {
         f.write_str("a map")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<Skipped, Skipped>()?.is_some() {}
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        skip_members(map)?;
         Ok(Map::new())
     }
+}
+
+/// Reads the members of an object without keeping them, comparing their names (values are read
+/// only in a check, where names are compared: [`repeats`]).
+fn skip_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    let mut names = Names::new();
+    while let Some(Name(name)) = map.next_key::<Name<'de>>()? {
+        names.insert(name)?;
+        map.next_value::<Skipped>()?;
+    }
+    Ok(())
 }
 
 /// A JSON value parsed as a [`Value`] would be, and not kept: every string's escapes and every
@@ -236,8 +255,8 @@ impl<'de> Visitor<'de> for Skipped {
         Ok(Skipped)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skipped, A::Error> {
-        while map.next_entry::<Skipped, Skipped>()?.is_some() {}
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Skipped, A::Error> {
+        skip_members(map)?;
         Ok(Skipped)
     }
 }
@@ -406,9 +425,12 @@ impl<'de, S: Seed> Visitor<'de> for MapVisitor<S> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = BTreeMap::new();
         while let Some(key) = map.next_key::<String>()? {
+            if session::declined(&key) {
+                return Err(repeats::declined(&key));
+            }
             if out.contains_key(&key) {
                 session::fail_here(Some(Segment::Key(&key)));
-                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+                return Err(repeats::repeated(&key));
             }
             let value = within(Segment::Key(&key), || map.next_value_seed(Adapter(self.0)))?;
             out.insert(key, value);
@@ -493,7 +515,7 @@ impl<'de, S: Seed> Visitor<'de> for SkipVisitor<S> {
         Ok(Err(Value::Null))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Err)
+        repeats::value(de::value::MapAccessDeserializer::new(map)).map(Err)
     }
 }
 
@@ -675,11 +697,11 @@ mod tests {
             Some(serde_json::json!({"a": [1, {"b": "é"}], "c": null}))
         );
         assert_eq!(
-            optimistic_check(Unbuilt::FreeForm, || run(any(), json)),
+            optimistic_check(Unbuilt::FreeForm, &[], || run(any(), json)),
             Some(Value::Null)
         );
         assert_eq!(
-            optimistic_check(Unbuilt::FreeForm, || run(any_object(), json)),
+            optimistic_check(Unbuilt::FreeForm, &[], || run(any_object(), json)),
             Some(Map::new())
         );
         assert!(!values_unused(), "the check's setting ends with it");
@@ -688,12 +710,12 @@ mod tests {
     #[test]
     fn a_check_reads_strings_without_building_them_only_when_asked() {
         let json = r#""caf\u00e9 \"x\"""#;
-        let check = |unbuilt| optimistic_check(unbuilt, || run(text(), json));
+        let check = |unbuilt| optimistic_check(unbuilt, &[], || run(text(), json));
         assert_eq!(check(Unbuilt::FreeForm), Some("café \"x\"".to_owned()));
         assert_eq!(check(Unbuilt::FreeFormAndStrings), Some(String::new()));
         for bad in [r#""\ud800""#, r#""\q""#, "\"\u{1}\"", "1", "null", "[]"] {
             assert_eq!(
-                optimistic_check(Unbuilt::FreeFormAndStrings, || run(text(), bad)),
+                optimistic_check(Unbuilt::FreeFormAndStrings, &[], || run(text(), bad)),
                 None,
                 "{bad}"
             );
@@ -714,19 +736,19 @@ mod tests {
         ];
         for bad in bad {
             assert_eq!(
-                optimistic_check(Unbuilt::FreeForm, || run(any(), bad)),
+                optimistic_check(Unbuilt::FreeForm, &[], || run(any(), bad)),
                 None,
                 "{bad}"
             );
             assert_eq!(
-                optimistic_check(Unbuilt::FreeForm, || run(any_object(), bad)),
+                optimistic_check(Unbuilt::FreeForm, &[], || run(any_object(), bad)),
                 None,
                 "{bad}"
             );
         }
         for not_object in ["[1]", "\"text\"", "2", "null"] {
             assert_eq!(
-                optimistic_check(Unbuilt::FreeForm, || run(any_object(), not_object)),
+                optimistic_check(Unbuilt::FreeForm, &[], || run(any_object(), not_object)),
                 None,
                 "{not_object}"
             );
@@ -741,22 +763,22 @@ mod tests {
         };
         let short = || bounded(any(), &SHORT);
         assert_eq!(
-            optimistic_check(Unbuilt::FreeForm, || run(short(), r#""ab""#)),
+            optimistic_check(Unbuilt::FreeForm, &[], || run(short(), r#""ab""#)),
             Some(Value::from("ab"))
         );
         assert_eq!(
-            optimistic_check(Unbuilt::FreeForm, || run(short(), r#""abc""#)),
+            optimistic_check(Unbuilt::FreeForm, &[], || run(short(), r#""abc""#)),
             None
         );
         // A free-form value under a bounded one: built, since the bounds read it.
         let nested = || seq(bounded(any(), &SHORT));
         assert_eq!(
-            optimistic_check(Unbuilt::FreeForm, || run(nested(), r#"["abc"]"#)),
+            optimistic_check(Unbuilt::FreeForm, &[], || run(nested(), r#"["abc"]"#)),
             None
         );
         let short_text = || bounded(text(), &SHORT);
         assert_eq!(
-            optimistic_check(Unbuilt::FreeFormAndStrings, || run(
+            optimistic_check(Unbuilt::FreeFormAndStrings, &[], || run(
                 short_text(),
                 r#""abc""#
             )),

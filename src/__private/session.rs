@@ -68,6 +68,10 @@ thread_local! {
     static EVENT_SEEN: Cell<bool> = const { Cell::new(false) };
     /// Set inside [`optimistic_check`]: what is read but not built.
     static UNBUILT: Cell<Option<Unbuilt>> = const { Cell::new(None) };
+    /// Set inside [`optimistic_check`]: the member names it declines (besides repeated ones).
+    static DECLINED: Cell<Option<&'static [&'static str]>> = const { Cell::new(None) };
+    /// Set when a check met a repeated member name or a declined one.
+    static NAME_FAILED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// What [`optimistic_check`] reads without building it.
@@ -236,9 +240,46 @@ pub fn optimistic_only<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
 ///
 /// For the traffic checker's one-pass check, which decodes a message to learn whether the schema
 /// accepts it as it is.
-pub fn optimistic_check<T, E>(unbuilt: Unbuilt, f: impl FnOnce() -> Result<T, E>) -> Option<T> {
+///
+/// Member names are compared too: `None` when an object of the input has a member name twice,
+/// or a member named in `declined` (the generated types refuse a repeat of the members they
+/// declare; in free-form values and buffered unions, where a `serde_json::Value` would keep the
+/// last of two, the names are compared as they are read: [`super::repeats`]). A repeat fails the
+/// check even where leniency or an untagged union's next branch would take the value.
+pub fn optimistic_check<T, E>(
+    unbuilt: Unbuilt,
+    declined: &'static [&'static str],
+    f: impl FnOnce() -> Result<T, E>,
+) -> Option<T> {
     let _unbuilt = SetUnbuilt::set(Some(unbuilt));
-    optimistic_only(f)
+    let outer = DECLINED.with(|d| d.replace(Some(declined)));
+    let failed_before = NAME_FAILED.with(|f| f.replace(false));
+    let value = optimistic_only(f);
+    let failed = NAME_FAILED.with(|f| f.replace(failed_before));
+    DECLINED.with(|d| d.set(outer));
+    value.filter(|_| !failed)
+}
+
+/// Whether member names are compared ([`optimistic_check`]).
+pub(crate) fn comparing_names() -> bool {
+    DECLINED.with(Cell::get).is_some()
+}
+
+/// Notes that a member name failed the running check, repeated or declined: the check gives
+/// `None` whatever else decoded. Outside a check it changes nothing.
+pub(crate) fn name_failed() {
+    NAME_FAILED.with(|f| f.set(true));
+}
+
+/// Whether `name` is one the running check declines (noted: [`name_failed`]).
+pub(crate) fn declined(name: &str) -> bool {
+    let declined = DECLINED
+        .with(Cell::get)
+        .is_some_and(|names| names.contains(&name));
+    if declined {
+        name_failed();
+    }
+    declined
 }
 
 /// Runs `f` with `segment` on the path; on failure records where (the innermost failure wins).

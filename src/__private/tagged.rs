@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::members::{duplicate, keep_unknown, lift, Key};
+use super::repeats;
 use super::session::{self, record, within_key, Segment};
 use crate::report::LeniencyKind;
 
@@ -151,10 +152,10 @@ impl<'de> Deserialize<'de> for TagValue<'de> {
                 Ok(TagValue::Other(Value::from(v)))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(TagValue::Other)
+                repeats::value(de::value::SeqAccessDeserializer::new(seq)).map(TagValue::Other)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Value::deserialize(MapAccessDeserializer::new(map)).map(TagValue::Other)
+                repeats::value(MapAccessDeserializer::new(map)).map(TagValue::Other)
             }
         }
         d.deserialize_any(V)

@@ -68,7 +68,7 @@ pub(crate) fn scalar(json: &[u8], members: &[Member], name: &str) -> Option<Valu
 }
 
 /// The offset after the string that starts at `at` (a `"`), or `None` when it is cut off.
-fn string_end(json: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn string_end(json: &[u8], at: usize) -> Option<usize> {
     let mut offset = at + 1;
     loop {
         let found = memchr::memchr2(b'"', b'\\', json.get(offset..)?)?;

@@ -1,15 +1,16 @@
 //! The one-pass check: most of an ACP session is well-formed JSON-RPC whose `params` or `result`
 //! has a generated type, and such a message is checked in one parse of its bytes.
 //!
-//! The message is parsed once, through [`Watch`] (every member name of every object compared
-//! with the others of its object, nothing allocated per member); its `params` (or the `result`
-//! of a response paired with its request) are decoded straight into the generated type of their
-//! definition, in the optimistic pass of a decode session (leniency is noticed, not reported).
+//! The message is parsed once: its `params` (or the `result` of a response paired with its
+//! request) are decoded straight into the generated type of their definition, in the optimistic pass of a decode session (leniency is noticed, not reported).
 //! The generated types carry every assertion of the schema (the code generator's contract:
 //! decoding enforces what the schema says, and refuses nothing the schema accepts), so a decode
 //! with no error, no leniency and no repeated member is what the schema accepts as it is: the
 //! verdict is then the one the full check gives, built by the same code (the envelope, the
-//! pairing, the protocol).
+//! pairing, the protocol). Repeated member names are found by the same parse: the generated
+//! types refuse a member given twice, and in a check the values they do not type (free-form
+//! members, buffered unions) are read with every object's names compared
+//! (`toolcall_contracts::__private::repeats`); the envelope compares its own.
 //!
 //! Anything else goes to the full check (`Checker::check_line`), which parses the message into
 //! a `Value`, validates it with the schema, decodes the tool-call payloads for their report and
@@ -23,15 +24,17 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::sync::LazyLock;
+use toolcall_contracts::__private::any;
+use toolcall_contracts::__private::seeds::Adapter;
 use toolcall_contracts::__private::session::{optimistic_check, Unbuilt};
 use toolcall_contracts::__private::Key;
 use toolcall_contracts::acp;
 
 use super::checker::{Body, Checker};
+use super::mcp::META_PROTOCOL_VERSION;
 use super::rpc::{Bodies, Envelope};
 use super::tap::session::update_view;
 use super::transcript::{Family, Side, Transcript};
-use super::unique::{Watch, Watcher};
 use super::verdict::{Protocol, Verdict};
 
 /// The only `jsonrpc` the one pass decides.
@@ -203,7 +206,6 @@ impl Checker {
         message: &[u8],
         keep_update: bool,
     ) -> Option<Parsed> {
-        let watcher = Watcher::new(false);
         let context = Context {
             checker: self,
             transcript,
@@ -218,16 +220,16 @@ impl Checker {
         } else {
             Unbuilt::FreeFormAndStrings
         };
-        let parsed = optimistic_check(unbuilt, || {
+        // A request carrying an MCP protocol version in its `_meta` is MCP's: the full check's.
+        optimistic_check(unbuilt, &[META_PROTOCOL_VERSION], || {
             let mut de = serde_json::Deserializer::from_str(text);
-            let parsed = Watch::new(&mut de, &watcher).deserialize_map(Top {
+            let parsed = de.deserialize_map(Top {
                 context: &context,
                 from,
             })?;
             de.end()?;
             Ok::<_, serde_json::Error>(parsed)
-        })?;
-        (watcher.clean() && !watcher.flagged()).then_some(parsed)
+        })
     }
 }
 
@@ -334,6 +336,18 @@ fn read_envelope<'de, A: MapAccess<'de>>(
         None => map.next_key::<Key<'de>>()?,
     };
     while let Some(name) = key {
+        // A member given twice is the full check's to report.
+        let repeated = match name.as_str() {
+            "jsonrpc" => jsonrpc,
+            "id" => parsed.id.is_some(),
+            "method" => parsed.method.is_some(),
+            "params" => parsed.params,
+            "result" => parsed.result,
+            _ => false,
+        };
+        if repeated {
+            return Err(not_decided());
+        }
         match name.as_str() {
             "jsonrpc" => {
                 if map.next_value::<Key<'de>>()?.as_str() != "2.0" {
@@ -364,7 +378,7 @@ fn read_envelope<'de, A: MapAccess<'de>>(
                 let method = parsed.method.as_deref().ok_or_else(not_decided)?;
                 if method.starts_with('_') {
                     // An extension method: any params (their members are still compared).
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value_seed(Adapter(any()))?;
                 } else {
                     let known = context.checker.acp.method(method).ok_or_else(not_decided)?;
                     let target = Target::of(&known.params).ok_or_else(not_decided)?;
@@ -402,10 +416,10 @@ fn read_envelope<'de, A: MapAccess<'de>>(
                     // An extension method's result is any value; a method without a result
                     // definition is not checked (`unchecked`): its members are still compared.
                     _ if method.starts_with('_') => {
-                        map.next_value::<IgnoredAny>()?;
+                        map.next_value_seed(Adapter(any()))?;
                     }
                     None => {
-                        map.next_value::<IgnoredAny>()?;
+                        map.next_value_seed(Adapter(any()))?;
                     }
                     Some(response) => {
                         let target = Target::of(response).ok_or_else(not_decided)?;
@@ -754,6 +768,95 @@ pub(crate) mod tests {
     fn mutated_traffic_gets_the_same_verdicts() {
         for (name, content) in mutated_corpora() {
             assert_same(&name, &content);
+        }
+    }
+
+    /// What [`with_member`] adds to the object it is given.
+    #[derive(Clone, Copy)]
+    enum Added {
+        /// The object's first member again (`"k":1,"k":1` in an empty one).
+        Repeat,
+        /// The member the one pass declines (an MCP request's protocol version).
+        Declined,
+    }
+
+    /// `value` as JSON text, with `added` at the end of its object number `target` (objects
+    /// counted in document order from 0, through `seen`).
+    fn with_member(value: &Value, target: usize, added: Added, seen: &mut usize, out: &mut String) {
+        match value {
+            Value::Object(object) => {
+                let this = *seen;
+                *seen += 1;
+                out.push('{');
+                for (index, (key, member)) in object.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::from(key.as_str()).to_string());
+                    out.push(':');
+                    with_member(member, target, added, seen, out);
+                }
+                if this == target {
+                    let extra = match (added, object.iter().next()) {
+                        (Added::Repeat, Some((key, member))) => {
+                            format!("{}:{member}", Value::from(key.as_str()))
+                        }
+                        (Added::Repeat, None) => r#""k":1,"k":1"#.to_owned(),
+                        (Added::Declined, _) => {
+                            format!("\"{META_PROTOCOL_VERSION}\":\"2026-07-28\"")
+                        }
+                    };
+                    if !object.is_empty() {
+                        out.push(',');
+                    }
+                    out.push_str(&extra);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (index, item) in items.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    with_member(item, target, added, seen, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+
+    /// Every object of every message given a repeated member, or the declined one, where a
+    /// `Value` would keep one of the two: the one pass finds them in its own parse (the
+    /// generated types, free-form members, buffered unions, the envelope) and leaves the message
+    /// to the full check, which reports the repeat (or reads the protocol version).
+    #[test]
+    fn a_repeated_or_declined_member_in_any_object_gets_the_full_checks_verdict() {
+        for (name, content) in corpora() {
+            let messages: Vec<Option<Value>> = split_messages(&content)
+                .iter()
+                .map(|message| serde_json::from_slice(message.text).ok())
+                .collect();
+            for added in [Added::Repeat, Added::Declined] {
+                // Corpus `target` changes object number `target` of every message that has one.
+                for target in 0.. {
+                    let mut mutated = String::new();
+                    let mut changed = 0;
+                    for value in messages.iter().flatten() {
+                        let mut seen = 0;
+                        let mut line = String::new();
+                        with_member(value, target, added, &mut seen, &mut line);
+                        changed += usize::from(seen > target);
+                        mutated.push_str(&line);
+                        mutated.push('\n');
+                    }
+                    if changed == 0 {
+                        break;
+                    }
+                    assert_same(&format!("{name}, object {target}"), mutated.as_bytes());
+                }
+            }
         }
     }
 }

@@ -367,11 +367,6 @@ fn untagged(
         paths.name("Deserializer"),
         paths.name("Result"),
     );
-    let value = if paths.json_values() {
-        quote!()
-    } else {
-        paths.name("Value")
-    };
     let branches = u.variants.iter().map(|variant| {
         let name = format_ident!("{}", variant.name);
         match &variant.payload {
@@ -395,11 +390,12 @@ fn untagged(
     });
     // A module for a user's schema buffers the raw text, so that a number reaches its branch
     // with every digit.
+    // The in-crate families buffer a `Value` read with `rt::value`, which compares member names
+    // in the traffic checker's one-pass check (a `Value` keeps the last of two).
     let (buffer, raw) = if paths.json_values() {
         (quote!(rt::raw(deserializer)?), quote!(&*raw))
     } else {
-        let call = deserialize_call(&value, &quote!(deserializer), paths);
-        (quote!(#call?), quote!(&raw))
+        (quote!(rt::value(deserializer)?), quote!(&raw))
     };
     let decide = if u.exactly_one {
         quote!(rt::untagged_one)
