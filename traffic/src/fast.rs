@@ -120,7 +120,10 @@ impl Checker {
         if !self.one_pass_applies(message) {
             return None;
         }
-        let parsed = self.parse_fast(transcript, from, message, false)?;
+        // Parsed as `str` once its UTF-8 is checked as a whole (serde_json then checks no
+        // string's UTF-8 again); anything else is the full check's.
+        let text = std::str::from_utf8(message).ok()?;
+        let parsed = self.parse_fast(transcript, from, text, false)?;
         self.decide(transcript, parsed)
     }
 
@@ -132,9 +135,9 @@ impl Checker {
         &self,
         transcript: &mut Transcript,
         from: Side,
-        message: &[u8],
+        message: &str,
     ) -> Option<(Verdict, Value)> {
-        if !self.one_pass_applies(message) {
+        if !self.one_pass_applies(message.as_bytes()) {
             return None;
         }
         let mut parsed = self.parse_fast(transcript, Some(from), message, true)?;
@@ -198,12 +201,13 @@ impl Checker {
         Some(Verdict { note, ..verdict }.sent_by(from))
     }
 
-    /// The one pass over `message`: `None` when the fast path does not decide it.
+    /// The one pass over `text`, a message whose UTF-8 is checked: `None` when the fast path does
+    /// not decide it.
     fn parse_fast(
         &self,
         transcript: &Transcript,
         from: Option<Side>,
-        message: &[u8],
+        text: &str,
         keep_update: bool,
     ) -> Option<Parsed> {
         let context = Context {
@@ -211,9 +215,6 @@ impl Checker {
             transcript,
             keep_update,
         };
-        // Parsed as `str` once its UTF-8 is checked as a whole (serde_json then checks no
-        // string's UTF-8 again); anything else is the full check's.
-        let text = std::str::from_utf8(message).ok()?;
         // The tap's lifecycle reads the update's strings (its session, tool call id, status).
         let unbuilt = if keep_update {
             Unbuilt::FreeForm

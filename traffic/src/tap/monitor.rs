@@ -431,7 +431,7 @@ impl Monitor {
                 self.pairing.at_line(line);
                 if let Some((verdict, update)) =
                     self.checker
-                        .check_update_from(&mut self.pairing, from, text)
+                        .check_update_from(&mut self.pairing, from, utf8)
                 {
                     let observed = self.session.observe(side, line, &update);
                     self.record(&message_record(from, utf8), events);
