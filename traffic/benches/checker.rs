@@ -9,9 +9,10 @@
 //!   `result` of the request it answers, paired by id) validated with `jsonschema` against the
 //!   definition of its method, the same crate and version, validators compiled once;
 //! - `tap`: what `toolcall tap`'s checking thread does per message (`Monitor::feed_message`,
-//!   each message taken as the agent's, its transcript record written to a sink): the checker,
-//!   protocol recognition and tool-call lifecycles. Only `updates` (all the agent's) is what a
-//!   tap sees; in the other corpora the client's messages are taken as the agent's too.
+//!   its transcript record written to a sink): the checker, protocol recognition and tool-call
+//!   lifecycles. A transcript wrapper's message comes from the side it names (`sdk`), any other
+//!   line from the agent (`updates`, all the agent's; on `real` the client's messages are taken
+//!   as the agent's too, so its `tap` row is not what a tap sees).
 //!
 //! Corpora (`BENCHMARKS.md`): `real`, every JSON-RPC message of the ACP traffic at hand (the
 //! shared real and third-party traffic, the ACP documentation's examples, the recording of
@@ -49,6 +50,9 @@ mod corpus;
 struct Corpus {
     name: &'static str,
     messages: Vec<Vec<u8>>,
+    /// The messages as a tap relays them: a transcript wrapper's message from the side it names
+    /// (`client`: the tap's stdin; `agent`: the child's stdout), anything else as the child's.
+    relayed: Vec<(Side, Vec<u8>)>,
     bytes: usize,
 }
 
@@ -59,12 +63,35 @@ impl Corpus {
             .map(|message| message.text.to_vec())
             .filter(|text| is_json_rpc(text))
             .collect();
+        let relayed = messages.iter().map(|text| relayed(text)).collect();
         let bytes = messages.iter().map(Vec::len).sum();
         Self {
             name,
             messages,
+            relayed,
             bytes,
         }
+    }
+}
+
+/// A line as a tap relays it: see [`Corpus::relayed`].
+fn relayed(line: &[u8]) -> (Side, Vec<u8>) {
+    #[derive(serde::Deserialize)]
+    struct Wrapper<'a> {
+        from: &'a str,
+        #[serde(borrow)]
+        message: &'a serde_json::value::RawValue,
+    }
+    match serde_json::from_slice::<Wrapper<'_>>(line) {
+        Ok(Wrapper {
+            from: "client",
+            message,
+        }) => (Side::Client, message.get().as_bytes().to_vec()),
+        Ok(Wrapper {
+            from: "agent",
+            message,
+        }) => (Side::Child, message.get().as_bytes().to_vec()),
+        _ => (Side::Child, line.to_vec()),
     }
 }
 
@@ -277,9 +304,9 @@ fn counted(runner: &Runner, variant: Variant, corpus: &Corpus, passes: usize) ->
 fn pass_tap(tap: &Monitor, corpus: &Corpus) -> usize {
     let mut monitor = tap.another().with_transcript(Box::new(std::io::sink()));
     corpus
-        .messages
+        .relayed
         .iter()
-        .flat_map(|message| monitor.feed_message(Side::Child, message))
+        .flat_map(|(side, message)| monitor.feed_message(*side, message))
         .filter(|event| {
             matches!(event, Event::Message { verdict, .. }
                 if matches!(verdict.status, Status::Ok | Status::Lenient))

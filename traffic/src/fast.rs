@@ -33,7 +33,6 @@ use toolcall_contracts::acp;
 use super::checker::{Body, Checker};
 use super::mcp::META_PROTOCOL_VERSION;
 use super::rpc::{Bodies, Envelope};
-use super::tap::session::update_view;
 use super::transcript::{Family, Side, Transcript};
 use super::verdict::{Protocol, Verdict};
 
@@ -128,15 +127,15 @@ impl Checker {
     }
 
     /// For the tap: the verdict on a `session/update` notification from `from` when the one-pass
-    /// check decides it, with the notification as the tool-call lifecycle reads it
-    /// ([`update_view`]), read from the decoded value. `None`, with `transcript` unchanged (the
-    /// message not begun), otherwise: then it is checked as any other message.
+    /// check decides it, with the decoded notification (what the tool-call lifecycle reads of it:
+    /// `tap::session::tool_call_of`). `None`, with `transcript` unchanged (the message not begun),
+    /// otherwise: then it is checked as any other message.
     pub(crate) fn check_update_from(
         &self,
         transcript: &mut Transcript,
         from: Side,
         message: &str,
-    ) -> Option<(Verdict, Value)> {
+    ) -> Option<(Verdict, Box<acp::SessionNotification>)> {
         if !self.one_pass_applies(message.as_bytes()) {
             return None;
         }
@@ -146,7 +145,7 @@ impl Checker {
             return None;
         }
         transcript.begin_message();
-        Some((self.decide(transcript, parsed)?, lifecycle_view(&update)))
+        Some((self.decide(transcript, parsed)?, update))
     }
 
     /// Whether the one pass may check `message` at all under this checker's settings.
@@ -437,27 +436,6 @@ fn read_envelope<'de, A: MapAccess<'de>>(
         Ok(parsed)
     } else {
         Err(not_decided())
-    }
-}
-
-/// A decoded `session/update` as the tap's tool-call lifecycle reads it: a tool call's kind,
-/// id and status; for any other update only its session (the lifecycle follows tool calls).
-fn lifecycle_view(notification: &acp::SessionNotification) -> Value {
-    let session = notification.session_id.0.as_str();
-    match &notification.update {
-        acp::SessionUpdate::ToolCall(call) => update_view(
-            session,
-            Some("tool_call"),
-            Some(&call.tool_call_id.0),
-            call.status.as_ref().map(acp::ToolCallStatus::as_str),
-        ),
-        acp::SessionUpdate::ToolCallUpdate(update) => update_view(
-            session,
-            Some("tool_call_update"),
-            Some(&update.tool_call_id.0),
-            update.status.value().map(acp::ToolCallStatus::as_str),
-        ),
-        _ => update_view(session, None, None, None),
     }
 }
 

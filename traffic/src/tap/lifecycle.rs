@@ -206,6 +206,16 @@ struct Replay {
     before: HashMap<String, AcpCall>,
 }
 
+/// A `session/update` notification with a tool call id, as the lifecycle reads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ToolCallUpdate<'a> {
+    pub(crate) session: &'a str,
+    /// `sessionUpdate`: `tool_call` and `tool_call_update` are followed.
+    pub(crate) kind: &'a str,
+    pub(crate) tool_call_id: &'a str,
+    pub(crate) status: Option<&'a str>,
+}
+
 /// ACP tool calls by `(sessionId, toolCallId)`, from `session/update` notifications.
 ///
 /// A `session/load` (and a `session/resume`, for an agent that replays on it) makes the agent
@@ -282,14 +292,31 @@ impl AcpToolCalls {
     /// Follows a `session/update` notification (`message` is the whole JSON-RPC object).
     pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<Finding> {
         let params = message.get("params")?;
-        let session = params.get("sessionId")?.as_str()?;
         let update = params.get("update")?;
-        let kind = update.get("sessionUpdate")?.as_str()?;
-        let id = update.get("toolCallId")?.as_str()?;
-        let terminal = update
-            .get("status")
-            .and_then(Value::as_str)
-            .filter(|status| ACP_TERMINAL.contains(status));
+        self.observe_tool_call(
+            line,
+            ToolCallUpdate {
+                session: params.get("sessionId")?.as_str()?,
+                kind: update.get("sessionUpdate")?.as_str()?,
+                tool_call_id: update.get("toolCallId")?.as_str()?,
+                status: update.get("status").and_then(Value::as_str),
+            },
+        )
+    }
+
+    /// Follows a `session/update` notification with a tool call id, read into `call`.
+    pub(crate) fn observe_tool_call(
+        &mut self,
+        line: usize,
+        call: ToolCallUpdate<'_>,
+    ) -> Option<Finding> {
+        let ToolCallUpdate {
+            session,
+            kind,
+            tool_call_id: id,
+            status,
+        } = call;
+        let terminal = status.filter(|status| ACP_TERMINAL.contains(status));
         let key = (session.to_owned(), id.to_owned());
         if let Some(replay) = self.replays.get_mut(session) {
             // A call the replay updates before announcing it (its history may start past the

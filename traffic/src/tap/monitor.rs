@@ -433,7 +433,8 @@ impl Monitor {
                     self.checker
                         .check_update_from(&mut self.pairing, from, utf8)
                 {
-                    let observed = self.session.observe(side, line, &update);
+                    let call = super::session::tool_call_of(&update);
+                    let observed = self.session.observe_update(side, line, call);
                     self.record(&message_record(from, utf8), events);
                     self.tally(line, from, verdict, events);
                     self.follow(side, line, observed, events);

@@ -1,8 +1,11 @@
 //! [`Session`]: what the traffic has said so far about the protocol and the tool calls in flight.
 
 use serde_json::Value;
+use toolcall_contracts::acp;
 
-use super::lifecycle::{AcpToolCalls, Finding, HiddenByGap, LifecycleProblem, McpProgress};
+use super::lifecycle::{
+    AcpToolCalls, Finding, HiddenByGap, LifecycleProblem, McpProgress, ToolCallUpdate,
+};
 use super::monitor::Peer;
 use super::protocol::{negotiated, opening, Opening, Protocol};
 use super::Side;
@@ -108,8 +111,8 @@ impl UpdateSkim<'_> {
 
 /// A `session/update` notification as the tool-call lifecycle reads it: its session, and its
 /// update's kind (`sessionUpdate`), `toolCallId` and `status` where it has them. What
-/// [`parse_for_observe`] gives for one, and the checker's one pass (`Checker::check_update_from`)
-/// for one it decoded.
+/// [`parse_for_observe`] gives for one (one the checker's one pass decoded is followed from
+/// the decoded value: [`Session::observe_update`]).
 pub(crate) fn update_view(
     session_id: &str,
     kind: Option<&str>,
@@ -130,6 +133,27 @@ pub(crate) fn update_view(
         "method": "session/update",
         "params": {"sessionId": session_id, "update": update},
     })
+}
+
+/// The tool call a decoded `session/update` announces or updates, as the tap's tool-call
+/// lifecycle reads it; `None` for any other update (the lifecycle follows tool calls).
+pub(crate) fn tool_call_of(notification: &acp::SessionNotification) -> Option<ToolCallUpdate<'_>> {
+    let session = notification.session_id.0.as_str();
+    match &notification.update {
+        acp::SessionUpdate::ToolCall(call) => Some(ToolCallUpdate {
+            session,
+            kind: "tool_call",
+            tool_call_id: &call.tool_call_id.0,
+            status: call.status.as_ref().map(acp::ToolCallStatus::as_str),
+        }),
+        acp::SessionUpdate::ToolCallUpdate(update) => Some(ToolCallUpdate {
+            session,
+            kind: "tool_call_update",
+            tool_call_id: &update.tool_call_id.0,
+            status: update.status.value().map(acp::ToolCallStatus::as_str),
+        }),
+        _ => None,
+    }
 }
 
 /// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
@@ -154,6 +178,27 @@ impl Session {
     /// Follows one JSON message from `side` on transcript line `line`.
     pub(crate) fn observe(&mut self, side: Side, line: usize, message: &Value) -> Vec<Observed> {
         self.observe_from(Some(side), line, message)
+    }
+
+    /// [`Session::observe`] for a `session/update` notification from `side` that the checker
+    /// decoded: `call` is the tool call it announces or updates, `None` for any other update
+    /// (which no lifecycle follows).
+    pub(crate) fn observe_update(
+        &mut self,
+        side: Side,
+        line: usize,
+        call: Option<ToolCallUpdate<'_>>,
+    ) -> Vec<Observed> {
+        match call {
+            // `session/update` is the agent's; MCP follows no such notification.
+            Some(call) if side != Side::Client => self
+                .acp
+                .observe_tool_call(line, call)
+                .map(Observed::from)
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// [`Session::observe`] for a message whose sender may be unknown (a bare transcript line):
