@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
+pub use super::repeats::Key;
 use super::repeats::{self, Buffered};
 use super::seeds::{unexpected, Adapter, Seed};
 use super::session::{self, within, within_key, Segment};
@@ -19,39 +19,6 @@ pub trait Members {
     /// `null` allowed or not, and required `const` members): a union branch of this struct is
     /// not tried on an object that lacks one.
     const REQUIRED: &'static [&'static str] = &[];
-}
-
-/// A member name, borrowed from the input when it can be.
-pub struct Key<'de>(pub Cow<'de, str>);
-
-impl Key<'_> {
-    /// The name.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_identifier(V)
-    }
 }
 
 /// Fails for a repeated member, as serde's derive does.

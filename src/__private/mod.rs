@@ -17,8 +17,9 @@
 //! - `checks`: the assertions a type cannot carry, checked by the `jsonschema` crate (feature
 //!   `checks`), and `require_feature!`, which names a feature a module needs when it is off;
 //! - `contract`: the sealed marker of [`crate::Contract`] types;
-//! - `repeats`: member names compared in the traffic checker's one-pass check, where a
-//!   `serde_json::Value` would keep the last of two (`value`, what untagged unions buffer);
+//! - `repeats`: a member name as the input gives it (`Key`), and member names compared in the
+//!   traffic checker's one-pass check, where a `serde_json::Value` would keep the last of two
+//!   (`value`, what untagged unions buffer);
 //! - `reference`: decoding through serde_json alone (what a build without `simd` runs), for
 //!   differential tests.
 

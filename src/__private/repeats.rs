@@ -110,28 +110,36 @@ impl<'de> Names<'de> {
     }
 }
 
-/// A member name as the input gives it.
-pub(crate) struct Name<'de>(pub(crate) Cow<'de, str>);
+/// A member name, borrowed from the input when it can be.
+pub struct Key<'de>(pub Cow<'de, str>);
 
-impl<'de> Deserialize<'de> for Name<'de> {
+impl Key<'_> {
+    /// The name.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct NameVisitor;
-        impl<'de> Visitor<'de> for NameVisitor {
-            type Value = Name<'de>;
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a member name")
             }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Borrowed(v)))
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Owned(v.to_owned())))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
             }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Owned(v)))
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
             }
         }
-        d.deserialize_str(NameVisitor)
+        d.deserialize_identifier(V)
     }
 }
 
@@ -204,7 +212,7 @@ impl<'de> Visitor<'de> for Compared {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
         let mut first = true;
-        while let Some(Name(name)) = map.next_key::<Name<'de>>()? {
+        while let Some(Key(name)) = map.next_key::<Key<'de>>()? {
             if std::mem::take(&mut first) && name == NUMBER_TOKEN {
                 // A number as `arbitrary_precision` gives it: its text, as `Value` reads it.
                 let text: String = map.next_value()?;

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::repeats::{self, Name, Names};
+use super::repeats::{self, Key, Names};
 use super::session::{self, record, within, Segment};
 use crate::report::LeniencyKind;
 
@@ -193,7 +193,7 @@ impl<'de> Visitor<'de> for SkippedObject {
 /// only in a check, where names are compared: [`repeats`]).
 fn skip_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
     let mut names = Names::new();
-    while let Some(Name(name)) = map.next_key::<Name<'de>>()? {
+    while let Some(Key(name)) = map.next_key::<Key<'de>>()? {
         names.insert(name)?;
         map.next_value::<Skipped>()?;
     }

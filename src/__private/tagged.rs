@@ -9,8 +9,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::members::{duplicate, keep_unknown, lift, Key};
-use super::repeats;
+use super::members::{duplicate, keep_unknown, lift};
+use super::repeats::{self, Key};
 use super::session::{self, record, within_key, Segment};
 use crate::report::LeniencyKind;
 

@@ -59,6 +59,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::__private::Key;
 use crate::decode::{decode_with, Decoded, DecodeError};
 use crate::policy::DecodeLimits;
 
@@ -177,28 +178,6 @@ struct Member<'a> {
     value: &'a [u8],
 }
 
-/// A member name, borrowed when it has no escapes.
-struct Name<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Name<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct NameVisitor;
-        impl<'de> Visitor<'de> for NameVisitor {
-            type Value = Name<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Borrowed(name)))
-            }
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Owned(name.to_owned())))
-            }
-        }
-        deserializer.deserialize_str(NameVisitor)
-    }
-}
-
 /// The top-level members of a message (an object), or the items of a batch (an array).
 enum Shape<'a> {
     Object(Vec<Member<'a>>),
@@ -216,7 +195,7 @@ impl<'de> Deserialize<'de> for Shape<'de> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape<'de>, A::Error> {
                 let mut members = Vec::new();
-                while let Some(Name(name)) = map.next_key()? {
+                while let Some(Key(name)) = map.next_key()? {
                     let value: &'de RawValue = map.next_value()?;
                     members.push(Member {
                         name,
