@@ -48,8 +48,8 @@ use toolcall_contracts::bundle;
 use toolcall_schema::diff as schema_diff;
 use toolcall_traffic::tap::{Lifecycle, Monitor, ReportFormat, Reporter, Tap, TapError};
 use toolcall_traffic::{
-    in_session, read_input, split_messages, Checker, Kind, Protocol, Status, Summary, Transcript,
-    Verdict, MCP_VERSIONS,
+    in_session, read_input, split_messages, write_report_line, Checker, Kind, Protocol, Status,
+    Summary, Transcript, Verdict, MCP_VERSIONS,
 };
 
 mod hops;
@@ -876,7 +876,7 @@ fn print_text(out: &mut impl Write, file: &str, line: usize, verdict: &Verdict) 
     };
     print_status(out, file, line, verdict, &mcp, &from)?;
     match &verdict.note {
-        Some(note) => writeln!(out, "  note: {note}"),
+        Some(note) => write_report_line(&mut *out, format_args!("  note: {note}")),
         None => Ok(()),
     }
 }
@@ -891,42 +891,59 @@ fn print_status(
     from: &str,
 ) -> io::Result<()> {
     match &verdict.status {
-        Status::Ok => writeln!(out, "{file}:{line}: ok {mcp}{}{from}", verdict.kind),
+        Status::Ok => write_report_line(
+            &mut *out,
+            format_args!("{file}:{line}: ok {mcp}{}{from}", verdict.kind),
+        ),
         Status::Lenient => {
-            writeln!(out, "{file}:{line}: lenient {mcp}{}{from}", verdict.kind)?;
+            write_report_line(
+                &mut *out,
+                format_args!("{file}:{line}: lenient {mcp}{}{from}", verdict.kind),
+            )?;
             for leniency in &verdict.report {
-                writeln!(
-                    out,
-                    "  {} {}: {}",
-                    leniency.kind,
-                    leniency.pointer,
-                    sorted_keys(&leniency.raw)
+                write_report_line(
+                    &mut *out,
+                    format_args!(
+                        "  {} {}: {}",
+                        leniency.kind,
+                        leniency.pointer,
+                        sorted_keys(&leniency.raw)
+                    ),
                 )?;
             }
             Ok(())
         }
-        Status::Unchecked { message, .. } => writeln!(
-            out,
-            "{file}:{line}: unchecked {mcp}{}{from}: {message}",
-            verdict.kind
+        Status::Unchecked { message, .. } => write_report_line(
+            &mut *out,
+            format_args!(
+                "{file}:{line}: unchecked {mcp}{}{from}: {message}",
+                verdict.kind
+            ),
         ),
-        Status::Invalid { pointer, message } if pointer.is_empty() => writeln!(
-            out,
-            "{file}:{line}: invalid {mcp}{}: {message}{from}",
-            verdict.kind
+        Status::Invalid { pointer, message } if pointer.is_empty() => write_report_line(
+            &mut *out,
+            format_args!(
+                "{file}:{line}: invalid {mcp}{}: {message}{from}",
+                verdict.kind
+            ),
         ),
-        Status::Invalid { pointer, message } => writeln!(
-            out,
-            "{file}:{line}: invalid {mcp}{} at {pointer}: {message}{from}",
-            verdict.kind
+        Status::Invalid { pointer, message } => write_report_line(
+            &mut *out,
+            format_args!(
+                "{file}:{line}: invalid {mcp}{} at {pointer}: {message}{from}",
+                verdict.kind
+            ),
         ),
-        Status::OverLimit { message } if verdict.kind == Kind::OverLimit => {
-            writeln!(out, "{file}:{line}: over-limit {mcp}{message}{from}")
-        }
-        Status::OverLimit { message } => writeln!(
-            out,
-            "{file}:{line}: over-limit {mcp}{}{from}: {message}",
-            verdict.kind
+        Status::OverLimit { message } if verdict.kind == Kind::OverLimit => write_report_line(
+            &mut *out,
+            format_args!("{file}:{line}: over-limit {mcp}{message}{from}"),
+        ),
+        Status::OverLimit { message } => write_report_line(
+            &mut *out,
+            format_args!(
+                "{file}:{line}: over-limit {mcp}{}{from}: {message}",
+                verdict.kind
+            ),
         ),
     }
 }

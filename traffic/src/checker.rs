@@ -287,6 +287,34 @@ impl Checker {
         if let Some(verdict) = self.check_fast(transcript, from, message) {
             return verdict;
         }
+        let verdict = self.check_line_in_full(transcript, from, message);
+        // A transcript record (`from` and `message`, or a tap record) with a member twice: the
+        // message checked is the one a reader keeping the last would see, but readers disagree.
+        match from.is_none().then(|| record_repeat(message)).flatten() {
+            Some(name) => Verdict {
+                protocol: verdict.protocol,
+                note: verdict.note,
+                ..Verdict::invalid(
+                    verdict.kind,
+                    "",
+                    format!(
+                        "member `{name}` of the transcript record appears twice (readers \
+                         disagree on which counts)"
+                    ),
+                )
+                .sent_by(verdict.from)
+            },
+            None => verdict,
+        }
+    }
+
+    /// [`Checker::check_line`] past the one-pass check.
+    fn check_line_in_full(
+        &self,
+        transcript: &mut Transcript,
+        from: Option<Side>,
+        message: &[u8],
+    ) -> Verdict {
         if let Err(limit) = self.limits.check(message) {
             // The limits are the message's: a transcript wrapper's own bytes and level do not
             // count.
@@ -437,10 +465,9 @@ impl Checker {
             _ => self.check_fragment(value),
         }
         .sent_by(from);
-        // `value` kept the last of two equal member names; the typed decoders refuse them.
-        if matches!(verdict.status, Status::Invalid { .. }) {
-            return verdict;
-        }
+        // `value` kept the last of two equal member names; the typed decoders refuse them. A
+        // repeat comes first: any other finding was made on the value a reader keeping the last
+        // of the two would see (`{"x":2}` where the input has `{"x":1,"x":2}`).
         match unique::first_repeated(message) {
             Some(repeated) => Verdict {
                 protocol: verdict.protocol,
@@ -721,6 +748,18 @@ fn wrapped(line: &[u8]) -> Option<(Side, &[u8])> {
     let side = serde_json::from_slice::<&str>(&line[from.value.clone()]).ok()?;
     let side = Side::from_name(side)?;
     Some((side, &line[message.value.clone()]))
+}
+
+/// The member a transcript record (a line with `from` and no `jsonrpc`: a wrapper, a tap record)
+/// has twice; a JSON-RPC message's own repeats are found with the message's
+/// ([`unique::first_repeated`]).
+fn record_repeat(line: &[u8]) -> Option<String> {
+    let members = super::envelope::members(line)?;
+    let has = |name: &str| members.iter().any(|member| member.name == name);
+    if !has("from") || has("jsonrpc") {
+        return None;
+    }
+    super::envelope::repeated(&members).map(str::to_owned)
 }
 
 /// The bytes of a wrapper line's `message` member, as written.

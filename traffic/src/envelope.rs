@@ -60,6 +60,20 @@ pub(crate) fn members(json: &[u8]) -> Option<Vec<Member>> {
     }
 }
 
+/// The first member name of `members` (one of [`members`]) given twice (names compared
+/// unescaped).
+pub(crate) fn repeated(members: &[Member]) -> Option<&str> {
+    members
+        .iter()
+        .enumerate()
+        .find(|(at, member)| {
+            members[..*at]
+                .iter()
+                .any(|before| before.name == member.name)
+        })
+        .map(|(_, member)| member.name.as_str())
+}
+
 /// The value of the member `name` of `json` (one of [`members`]), parsed, when it is there
 /// whole and is valid JSON.
 pub(crate) fn scalar(json: &[u8], members: &[Member], name: &str) -> Option<Value> {

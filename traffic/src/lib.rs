@@ -69,7 +69,7 @@ pub use input::{read_input, split_messages, Message};
 pub use mcp::MCP_VERSIONS;
 pub use tap_records::in_session;
 pub use transcript::{Side, Transcript};
-pub use verdict::{Kind, Protocol, Status, Summary, Verdict};
+pub use verdict::{write_report_line, Kind, Protocol, Status, Summary, Verdict};
 
 /// Why the traffic checker could not run.
 #[derive(Debug, thiserror::Error)]

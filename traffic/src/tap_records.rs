@@ -83,6 +83,12 @@ pub(super) fn record(value: &Value) -> Option<Record<'_>> {
 #[must_use]
 pub fn in_session(line: &[u8]) -> Option<(String, Vec<u8>)> {
     memchr::memmem::find(line, b"\"session\"")?;
+    // A record with a member twice is not split: it is checked whole, and reported.
+    if crate::envelope::members(line)
+        .is_some_and(|members| crate::envelope::repeated(&members).is_some())
+    {
+        return None;
+    }
     let members: BTreeMap<&str, &RawValue> = serde_json::from_slice(line).ok()?;
     let session = members.get("session")?;
     members.get("from")?;

@@ -406,6 +406,35 @@ impl fmt::Display for Summary {
     }
 }
 
+/// Writes `args` as one line of a text report, then a newline. A control character in it (only
+/// text taken from the input carries one: a member name, a method, a pointer) is written
+/// escaped (`\n`, `\u{0}`), so that input can neither end a report line nor start a false one.
+///
+/// # Errors
+/// `out`'s.
+pub fn write_report_line(
+    out: &mut dyn std::io::Write,
+    args: std::fmt::Arguments<'_>,
+) -> std::io::Result<()> {
+    struct Escaped(String);
+    impl std::fmt::Write for Escaped {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            for c in text.chars() {
+                if c.is_control() {
+                    self.0.extend(c.escape_default());
+                } else {
+                    self.0.push(c);
+                }
+            }
+            Ok(())
+        }
+    }
+    let mut line = Escaped(String::new());
+    std::fmt::write(&mut line, args).map_err(|_| std::io::Error::other("a report line"))?;
+    line.0.push('\n');
+    out.write_all(line.0.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -534,5 +563,16 @@ mod tests {
             "4 messages: 1 ok, 0 lenient, 1 unchecked, 1 invalid, 1 over a limit"
         );
         assert_eq!(summary.over_limit, 1);
+    }
+
+    #[test]
+    fn a_report_line_escapes_what_the_input_put_in_it() {
+        let mut out = Vec::new();
+        let name = "a\nb\r\u{0}\u{7f}\tc é";
+        write_report_line(&mut out, format_args!("x `{name}` y")).expect("written");
+        assert_eq!(
+            String::from_utf8(out).expect("UTF-8"),
+            "x `a\\nb\\r\\u{0}\\u{7f}\\tc é` y\n"
+        );
     }
 }

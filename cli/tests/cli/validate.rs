@@ -913,6 +913,57 @@ fn text_that_is_not_json_is_invalid_whatever_a_limit_says() -> TestResult {
 }
 
 #[test]
+fn a_member_given_twice_is_named_wherever_it_is() -> TestResult {
+    // In a transcript record (the first `message` was never checked before), in a session record,
+    // under a value that is invalid only as the last of the two (`{"x":2}` is not a string), and
+    // in a route body (once called a disagreement of schema and types). A name with newlines is
+    // written escaped: input cannot start a report line of its own.
+    let update = |id: &str, title: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"tool_call","toolCallId":"{id}","title":{title}}}}}}}"#
+        )
+    };
+    let lines = [
+        format!(
+            r#"{{"from":"agent","message":{},"message":{}}}"#,
+            update("a", r#""t","title":"u""#),
+            update("b", r#""t""#)
+        ),
+        format!(
+            r#"{{"from":"agent","from":"agent","message":{}}}"#,
+            update("c", r#""t""#)
+        ),
+        format!(
+            r#"{{"session":"1","session":"2","from":"agent","message":{}}}"#,
+            update("d", r#""t""#)
+        ),
+        update("e", r#"{"x":1,"x":2}"#),
+        r#"{"name":"fs.read","arguments":{"path":"/x"},"arguments":{"path":"/x"}}"#.to_owned(),
+        update(
+            "f",
+            r#""t","rawInput":{"k\n-:9: ok session/update\n":1,"k\n-:9: ok session/update\n":2}"#,
+        ),
+    ];
+    let output = toolcall(&["validate", "-"], lines.join("\n").as_bytes())?;
+    let text = stdout(&output);
+    let expected = [
+        "-:1: invalid session/update: member `message` of the transcript record appears twice",
+        "-:2: invalid session/update: member `from` of the transcript record appears twice",
+        "-:3: invalid unrecognized: member `session` of the transcript record appears twice",
+        "-:4: invalid session/update at /params/update/title/x: member `x` appears twice in one object",
+        "-:5: invalid route body at /arguments: member `arguments` appears twice in one object",
+        r"-:6: invalid session/update at /params/update/rawInput/k\n-:9: ok session~1update\n: member `k\n-:9: ok session/update\n` appears twice",
+    ];
+    let got: Vec<&str> = text.lines().collect();
+    assert_eq!(got.len(), expected.len() + 1, "{text}");
+    for (line, start) in got.iter().zip(expected) {
+        assert!(line.starts_with(start), "{line}\n  expected: {start}");
+    }
+    assert!(!text.contains("-:9:") || text.contains(r"\n-:9:"), "{text}");
+    Ok(())
+}
+
+#[test]
 fn lifecycle_gives_the_taps_tool_call_report_from_a_transcript() -> TestResult {
     // server-everything's progress after the client cancelled its call: the four findings the
     // tap reports live (cli/tests/peers/main.rs), now from the recorded transcript.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::monitor::{Event, Peer, TapSummary};
 use super::protocol::Protocol;
 use super::ChildExit;
-use crate::{Kind, Status, Verdict};
+use crate::{write_report_line, Kind, Status, Verdict};
 
 /// How the report is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,7 +116,10 @@ impl Reporter {
     pub fn event(&mut self, event: &Event) -> io::Result<()> {
         match self.format {
             ReportFormat::Json => {
-                writeln!(self.out, "{}", serde_json::to_string(&record(event))?)?;
+                write_report_line(
+                    &mut *self.out,
+                    format_args!("{}", serde_json::to_string(&record(event))?),
+                )?;
             }
             ReportFormat::Text => text(&mut self.out, event)?,
         }
@@ -142,7 +145,10 @@ impl Reporter {
                     session,
                     record: record(event),
                 };
-                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
+                write_report_line(
+                    &mut *self.out,
+                    format_args!("{}", serde_json::to_string(&record)?),
+                )?;
             }
             ReportFormat::Text => {
                 let mut lines = Vec::new();
@@ -150,7 +156,10 @@ impl Reporter {
                 let lines = String::from_utf8_lossy(&lines);
                 for line in lines.lines() {
                     let rest = line.strip_prefix("toolcall tap: ").unwrap_or(line);
-                    writeln!(self.out, "toolcall tap: session {session}: {rest}")?;
+                    write_report_line(
+                        &mut *self.out,
+                        format_args!("toolcall tap: session {session}: {rest}"),
+                    )?;
                 }
             }
         }
@@ -165,8 +174,10 @@ impl Reporter {
     /// The error of writing to the output.
     pub fn finding(&mut self, text: &str, json: &serde_json::Value) -> io::Result<()> {
         match self.format {
-            ReportFormat::Json => writeln!(self.out, "{json}")?,
-            ReportFormat::Text => writeln!(self.out, "toolcall tap: {text}")?,
+            ReportFormat::Json => write_report_line(&mut *self.out, format_args!("{json}"))?,
+            ReportFormat::Text => {
+                write_report_line(&mut *self.out, format_args!("toolcall tap: {text}"))?
+            }
         }
         self.out.flush()
     }
@@ -198,11 +209,14 @@ impl Reporter {
                     summary,
                     members,
                 };
-                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
+                write_report_line(
+                    &mut *self.out,
+                    format_args!("{}", serde_json::to_string(&record)?),
+                )?;
             }
             ReportFormat::Text => {
-                writeln!(self.out, "toolcall tap: {summary}")?;
-                writeln!(self.out, "toolcall tap: {ending}")?;
+                write_report_line(&mut *self.out, format_args!("toolcall tap: {summary}"))?;
+                write_report_line(&mut *self.out, format_args!("toolcall tap: {ending}"))?;
             }
         }
         self.out.flush()
@@ -216,15 +230,21 @@ impl Reporter {
         match self.format {
             ReportFormat::Json => {
                 let record = Record::Summary { summary, exit };
-                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
+                write_report_line(
+                    &mut *self.out,
+                    format_args!("{}", serde_json::to_string(&record)?),
+                )?;
             }
             ReportFormat::Text => {
                 let child = summary
                     .protocol
                     .as_ref()
                     .map_or("child", Protocol::child_role);
-                writeln!(self.out, "toolcall tap: {summary}")?;
-                writeln!(self.out, "toolcall tap: the {child} {exit}")?;
+                write_report_line(&mut *self.out, format_args!("toolcall tap: {summary}"))?;
+                write_report_line(
+                    &mut *self.out,
+                    format_args!("toolcall tap: the {child} {exit}"),
+                )?;
             }
         }
         self.out.flush()
@@ -286,7 +306,10 @@ fn text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             verdict: Verdict {
                 note: Some(note), ..
             },
-        } => writeln!(out, "toolcall tap: line {line} ({from}): note: {note}"),
+        } => write_report_line(
+            &mut *out,
+            format_args!("toolcall tap: line {line} ({from}): note: {note}"),
+        ),
         _ => Ok(()),
     }
 }
@@ -298,7 +321,7 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             line,
             from,
             protocol,
-        } => writeln!(out, "toolcall tap: line {line} ({from}): {protocol}"),
+        } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): {protocol}")),
         Event::Message {
             line,
             from,
@@ -306,61 +329,34 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
         } => match &verdict.status {
             Status::Ok => Ok(()),
             Status::Lenient => {
-                writeln!(
-                    out,
-                    "toolcall tap: line {line} ({from}): lenient {}",
-                    verdict.kind
-                )?;
+                write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): lenient {}",
+                    verdict.kind))?;
                 for leniency in &verdict.report {
-                    writeln!(
-                        out,
-                        "  {} {}: {}",
-                        leniency.kind, leniency.pointer, leniency.raw
-                    )?;
+                    write_report_line(&mut *out, format_args!("  {} {}: {}",
+                        leniency.kind, leniency.pointer, leniency.raw))?;
                 }
                 Ok(())
             }
-            Status::Unchecked { pointer, message } => writeln!(
-                out,
-                "toolcall tap: line {line} ({from}): unchecked {} at {pointer}: {message}",
-                verdict.kind
-            ),
-            Status::OverLimit { message } if verdict.kind == Kind::OverLimit => writeln!(
-                out,
-                "toolcall tap: line {line} ({from}): over-limit: {message}"
-            ),
-            Status::OverLimit { message } => writeln!(
-                out,
-                "toolcall tap: line {line} ({from}): over-limit {}: {message}",
-                verdict.kind
-            ),
-            Status::Invalid { pointer, message } if pointer.is_empty() => writeln!(
-                out,
-                "toolcall tap: line {line} ({from}): invalid {}: {message}",
-                verdict.kind
-            ),
-            Status::Invalid { pointer, message } => writeln!(
-                out,
-                "toolcall tap: line {line} ({from}): invalid {} at {pointer}: {message}",
-                verdict.kind
-            ),
+            Status::Unchecked { pointer, message } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): unchecked {} at {pointer}: {message}",
+                verdict.kind)),
+            Status::OverLimit { message } if verdict.kind == Kind::OverLimit => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): over-limit: {message}")),
+            Status::OverLimit { message } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): over-limit {}: {message}",
+                verdict.kind)),
+            Status::Invalid { pointer, message } if pointer.is_empty() => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): invalid {}: {message}",
+                verdict.kind)),
+            Status::Invalid { pointer, message } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): invalid {} at {pointer}: {message}",
+                verdict.kind)),
         },
         Event::Lifecycle {
             line,
             from,
             problem,
-        } => writeln!(out, "toolcall tap: line {line} ({from}): tool call: {problem}"),
-        Event::NotChecked { from, bytes } => writeln!(
-            out,
-            "toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)"
-        ),
+        } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): tool call: {problem}")),
+        Event::NotChecked { from, bytes } => write_report_line(&mut *out, format_args!("toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)")),
         Event::HiddenByGap { line, from, hidden } => {
-            writeln!(out, "toolcall tap: line {line} ({from}): note: {hidden}")
+            write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): note: {hidden}"))
         }
-        Event::TranscriptFailed { error } => writeln!(
-            out,
-            "toolcall tap: cannot write the transcript ({error}); it stops here"
-        ),
+        Event::TranscriptFailed { error } => write_report_line(&mut *out, format_args!("toolcall tap: cannot write the transcript ({error}); it stops here")),
     }
 }
 
