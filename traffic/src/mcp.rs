@@ -39,8 +39,9 @@ pub const MCP_VERSIONS: &[&str] = toolcall_contracts::mcp::VERSIONS;
 /// `(version, schema text)` of every version of [`MCP_VERSIONS`].
 const SCHEMAS: &[(&str, &str)] = toolcall_contracts::mcp::SCHEMAS;
 
-/// The `_meta` member of a 2026-07-28 request that names its protocol version.
-pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// The `_meta` member of a 2026-07-28 request that names its protocol version (one constant
+/// with the tap's).
+pub(crate) use super::tap::MCP_VERSION_META as META_PROTOCOL_VERSION;
 
 /// The newest version the checker holds.
 pub(crate) fn newest() -> &'static str {
