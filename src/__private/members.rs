@@ -227,7 +227,6 @@ pub fn keep_unknown<'de, A: MapAccess<'de>>(
 ) -> Result<(), A::Error> {
     let key = key.0.into_owned();
     if kept.contains_key(&key) {
-        session::fail_here(Some(Segment::Key(&key)));
         return Err(repeats::repeated(&key));
     }
     if session::declined(&key) {
@@ -254,7 +253,6 @@ pub fn keep_typed<'de, A: MapAccess<'de>, S: Seed>(
         return Err(repeats::declined(&key));
     }
     if kept.contains_key(&key) {
-        session::fail_here(Some(Segment::Key(&key)));
         return Err(repeats::repeated(&key));
     }
     let value = within(Segment::Key(&key), || map.next_value_seed(Adapter(seed)))?;

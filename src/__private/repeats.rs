@@ -42,8 +42,10 @@ impl<'de> DeserializeSeed<'de> for Buffered {
     }
 }
 
-/// Fails the running check for member `name` given twice in one object (serde's error).
+/// Fails for member `name` given twice in one object (serde's error, at the member); a running
+/// check fails whatever else takes the error.
 pub(crate) fn repeated<E: de::Error>(name: &str) -> E {
+    session::fail_here(Some(session::Segment::Key(name)));
     session::name_failed();
     E::custom(format_args!("duplicate field `{name}`"))
 }

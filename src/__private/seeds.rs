@@ -429,7 +429,6 @@ impl<'de, S: Seed> Visitor<'de> for MapVisitor<S> {
                 return Err(repeats::declined(&key));
             }
             if out.contains_key(&key) {
-                session::fail_here(Some(Segment::Key(&key)));
                 return Err(repeats::repeated(&key));
             }
             let value = within(Segment::Key(&key), || map.next_value_seed(Adapter(self.0)))?;

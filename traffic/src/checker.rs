@@ -287,34 +287,6 @@ impl Checker {
         if let Some(verdict) = self.check_fast(transcript, from, message) {
             return verdict;
         }
-        let verdict = self.check_line_in_full(transcript, from, message);
-        // A transcript record (`from` and `message`, or a tap record) with a member twice: the
-        // message checked is the one a reader keeping the last would see, but readers disagree.
-        match from.is_none().then(|| record_repeat(message)).flatten() {
-            Some(name) => Verdict {
-                protocol: verdict.protocol,
-                note: verdict.note,
-                ..Verdict::invalid(
-                    verdict.kind,
-                    "",
-                    format!(
-                        "member `{name}` of the transcript record appears twice (readers \
-                         disagree on which counts)"
-                    ),
-                )
-                .sent_by(verdict.from)
-            },
-            None => verdict,
-        }
-    }
-
-    /// [`Checker::check_line`] past the one-pass check.
-    fn check_line_in_full(
-        &self,
-        transcript: &mut Transcript,
-        from: Option<Side>,
-        message: &[u8],
-    ) -> Verdict {
         if let Err(limit) = self.limits.check(message) {
             // The limits are the message's: a transcript wrapper's own bytes and level do not
             // count.
@@ -338,6 +310,26 @@ impl Checker {
             // The caller gave the direction: the bytes are the message itself.
             return self.check_value(transcript, from, message, &value);
         }
+        // A transcript record (a wrapper, a tap record) with a member twice: the message checked
+        // is the one a reader keeping the last would see, but readers disagree.
+        let record = value.get("from").is_some() && value.get("jsonrpc").is_none();
+        let repeated = record.then(|| record_repeat(message)).flatten();
+        let verdict = self.check_record(transcript, message, value);
+        match repeated {
+            Some(name) => verdict.repeated(
+                "",
+                format!(
+                    "member `{name}` of the transcript record appears twice (readers disagree \
+                     on which counts)"
+                ),
+            ),
+            None => verdict,
+        }
+    }
+
+    /// A line that is not a message sent by a known side: a tap record, a transcript wrapper,
+    /// or a bare message.
+    fn check_record(&self, transcript: &mut Transcript, message: &[u8], value: Value) -> Verdict {
         match tap_records::record(&value) {
             Some(tap_records::Record::NotChecked(verdict)) => return verdict,
             Some(tap_records::Record::Truncated { from, text, bytes }) => {
@@ -469,20 +461,13 @@ impl Checker {
         // repeat comes first: any other finding was made on the value a reader keeping the last
         // of the two would see (`{"x":2}` where the input has `{"x":1,"x":2}`).
         match unique::first_repeated(message) {
-            Some(repeated) => Verdict {
-                protocol: verdict.protocol,
-                note: verdict.note,
-                ..Verdict::invalid(
-                    verdict.kind,
-                    repeated.pointer,
-                    format!(
-                        "member `{}` appears twice in one object (readers disagree on which \
-                         counts)",
-                        repeated.name
-                    ),
-                )
-                .sent_by(from)
-            },
+            Some(repeated) => verdict.repeated(
+                &repeated.pointer,
+                format!(
+                    "member `{}` appears twice in one object (readers disagree on which counts)",
+                    repeated.name
+                ),
+            ),
             None => verdict,
         }
     }
@@ -750,15 +735,9 @@ fn wrapped(line: &[u8]) -> Option<(Side, &[u8])> {
     Some((side, &line[message.value.clone()]))
 }
 
-/// The member a transcript record (a line with `from` and no `jsonrpc`: a wrapper, a tap record)
-/// has twice; a JSON-RPC message's own repeats are found with the message's
-/// ([`unique::first_repeated`]).
+/// The top-level member a transcript record has twice (a `Value` keeps the last of two).
 fn record_repeat(line: &[u8]) -> Option<String> {
     let members = super::envelope::members(line)?;
-    let has = |name: &str| members.iter().any(|member| member.name == name);
-    if !has("from") || has("jsonrpc") {
-        return None;
-    }
     super::envelope::repeated(&members).map(str::to_owned)
 }
 

@@ -63,15 +63,11 @@ pub(crate) fn members(json: &[u8]) -> Option<Vec<Member>> {
 /// The first member name of `members` (one of [`members`]) given twice (names compared
 /// unescaped).
 pub(crate) fn repeated(members: &[Member]) -> Option<&str> {
+    let mut seen = std::collections::HashSet::with_capacity(members.len());
     members
         .iter()
-        .enumerate()
-        .find(|(at, member)| {
-            members[..*at]
-                .iter()
-                .any(|before| before.name == member.name)
-        })
-        .map(|(_, member)| member.name.as_str())
+        .map(|member| member.name.as_str())
+        .find(|name| !seen.insert(*name))
 }
 
 /// The value of the member `name` of `json` (one of [`members`]), parsed, when it is there

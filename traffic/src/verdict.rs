@@ -406,6 +406,18 @@ impl fmt::Display for Summary {
     }
 }
 
+impl Verdict {
+    /// This verdict made `invalid` for a member given twice (`message` says which, at
+    /// `pointer`): what the message is, its sender, protocol and note are kept.
+    pub(crate) fn repeated(self, pointer: &str, message: String) -> Self {
+        Self {
+            protocol: self.protocol,
+            note: self.note,
+            ..Self::invalid(self.kind, pointer, message).sent_by(self.from)
+        }
+    }
+}
+
 /// Writes `args` as one line of a text report, then a newline. A control character in it (only
 /// text taken from the input carries one: a member name, a method, a pointer) is written
 /// escaped (`\n`, `\u{0}`), so that input can neither end a report line nor start a false one.

@@ -9,6 +9,14 @@ use super::protocol::Protocol;
 use super::ChildExit;
 use crate::{write_report_line, Kind, Status, Verdict};
 
+/// `writeln!` for a text report line: [`write_report_line`] (control characters from the
+/// input escaped).
+macro_rules! report_line {
+    ($out:expr, $($arg:tt)*) => {
+        write_report_line(&mut *$out, format_args!($($arg)*))
+    };
+}
+
 /// How the report is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -116,10 +124,7 @@ impl Reporter {
     pub fn event(&mut self, event: &Event) -> io::Result<()> {
         match self.format {
             ReportFormat::Json => {
-                write_report_line(
-                    &mut *self.out,
-                    format_args!("{}", serde_json::to_string(&record(event))?),
-                )?;
+                writeln!(self.out, "{}", serde_json::to_string(&record(event))?)?;
             }
             ReportFormat::Text => text(&mut self.out, event)?,
         }
@@ -145,10 +150,7 @@ impl Reporter {
                     session,
                     record: record(event),
                 };
-                write_report_line(
-                    &mut *self.out,
-                    format_args!("{}", serde_json::to_string(&record)?),
-                )?;
+                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
             }
             ReportFormat::Text => {
                 let mut lines = Vec::new();
@@ -156,10 +158,7 @@ impl Reporter {
                 let lines = String::from_utf8_lossy(&lines);
                 for line in lines.lines() {
                     let rest = line.strip_prefix("toolcall tap: ").unwrap_or(line);
-                    write_report_line(
-                        &mut *self.out,
-                        format_args!("toolcall tap: session {session}: {rest}"),
-                    )?;
+                    report_line!(self.out, "toolcall tap: session {session}: {rest}")?;
                 }
             }
         }
@@ -174,10 +173,8 @@ impl Reporter {
     /// The error of writing to the output.
     pub fn finding(&mut self, text: &str, json: &serde_json::Value) -> io::Result<()> {
         match self.format {
-            ReportFormat::Json => write_report_line(&mut *self.out, format_args!("{json}"))?,
-            ReportFormat::Text => {
-                write_report_line(&mut *self.out, format_args!("toolcall tap: {text}"))?
-            }
+            ReportFormat::Json => writeln!(self.out, "{json}")?,
+            ReportFormat::Text => report_line!(self.out, "toolcall tap: {text}")?,
         }
         self.out.flush()
     }
@@ -209,14 +206,11 @@ impl Reporter {
                     summary,
                     members,
                 };
-                write_report_line(
-                    &mut *self.out,
-                    format_args!("{}", serde_json::to_string(&record)?),
-                )?;
+                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
             }
             ReportFormat::Text => {
-                write_report_line(&mut *self.out, format_args!("toolcall tap: {summary}"))?;
-                write_report_line(&mut *self.out, format_args!("toolcall tap: {ending}"))?;
+                report_line!(self.out, "toolcall tap: {summary}")?;
+                report_line!(self.out, "toolcall tap: {ending}")?;
             }
         }
         self.out.flush()
@@ -230,21 +224,15 @@ impl Reporter {
         match self.format {
             ReportFormat::Json => {
                 let record = Record::Summary { summary, exit };
-                write_report_line(
-                    &mut *self.out,
-                    format_args!("{}", serde_json::to_string(&record)?),
-                )?;
+                writeln!(self.out, "{}", serde_json::to_string(&record)?)?;
             }
             ReportFormat::Text => {
                 let child = summary
                     .protocol
                     .as_ref()
                     .map_or("child", Protocol::child_role);
-                write_report_line(&mut *self.out, format_args!("toolcall tap: {summary}"))?;
-                write_report_line(
-                    &mut *self.out,
-                    format_args!("toolcall tap: the {child} {exit}"),
-                )?;
+                report_line!(self.out, "toolcall tap: {summary}")?;
+                report_line!(self.out, "toolcall tap: the {child} {exit}")?;
             }
         }
         self.out.flush()
@@ -306,10 +294,7 @@ fn text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             verdict: Verdict {
                 note: Some(note), ..
             },
-        } => write_report_line(
-            &mut *out,
-            format_args!("toolcall tap: line {line} ({from}): note: {note}"),
-        ),
+        } => report_line!(out, "toolcall tap: line {line} ({from}): note: {note}"),
         _ => Ok(()),
     }
 }
@@ -321,7 +306,7 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             line,
             from,
             protocol,
-        } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): {protocol}")),
+        } => report_line!(out, "toolcall tap: line {line} ({from}): {protocol}"),
         Event::Message {
             line,
             from,
@@ -329,34 +314,61 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
         } => match &verdict.status {
             Status::Ok => Ok(()),
             Status::Lenient => {
-                write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): lenient {}",
-                    verdict.kind))?;
+                report_line!(
+                    out,
+                    "toolcall tap: line {line} ({from}): lenient {}",
+                    verdict.kind
+                )?;
                 for leniency in &verdict.report {
-                    write_report_line(&mut *out, format_args!("  {} {}: {}",
-                        leniency.kind, leniency.pointer, leniency.raw))?;
+                    report_line!(
+                        out,
+                        "  {} {}: {}",
+                        leniency.kind, leniency.pointer, leniency.raw
+                    )?;
                 }
                 Ok(())
             }
-            Status::Unchecked { pointer, message } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): unchecked {} at {pointer}: {message}",
-                verdict.kind)),
-            Status::OverLimit { message } if verdict.kind == Kind::OverLimit => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): over-limit: {message}")),
-            Status::OverLimit { message } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): over-limit {}: {message}",
-                verdict.kind)),
-            Status::Invalid { pointer, message } if pointer.is_empty() => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): invalid {}: {message}",
-                verdict.kind)),
-            Status::Invalid { pointer, message } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): invalid {} at {pointer}: {message}",
-                verdict.kind)),
+            Status::Unchecked { pointer, message } => report_line!(
+                out,
+                "toolcall tap: line {line} ({from}): unchecked {} at {pointer}: {message}",
+                verdict.kind
+            ),
+            Status::OverLimit { message } if verdict.kind == Kind::OverLimit => report_line!(
+                out,
+                "toolcall tap: line {line} ({from}): over-limit: {message}"
+            ),
+            Status::OverLimit { message } => report_line!(
+                out,
+                "toolcall tap: line {line} ({from}): over-limit {}: {message}",
+                verdict.kind
+            ),
+            Status::Invalid { pointer, message } if pointer.is_empty() => report_line!(
+                out,
+                "toolcall tap: line {line} ({from}): invalid {}: {message}",
+                verdict.kind
+            ),
+            Status::Invalid { pointer, message } => report_line!(
+                out,
+                "toolcall tap: line {line} ({from}): invalid {} at {pointer}: {message}",
+                verdict.kind
+            ),
         },
         Event::Lifecycle {
             line,
             from,
             problem,
-        } => write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): tool call: {problem}")),
-        Event::NotChecked { from, bytes } => write_report_line(&mut *out, format_args!("toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)")),
+        } => report_line!(out, "toolcall tap: line {line} ({from}): tool call: {problem}"),
+        Event::NotChecked { from, bytes } => report_line!(
+            out,
+            "toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)"
+        ),
         Event::HiddenByGap { line, from, hidden } => {
-            write_report_line(&mut *out, format_args!("toolcall tap: line {line} ({from}): note: {hidden}"))
+            report_line!(out, "toolcall tap: line {line} ({from}): note: {hidden}")
         }
-        Event::TranscriptFailed { error } => write_report_line(&mut *out, format_args!("toolcall tap: cannot write the transcript ({error}); it stops here")),
+        Event::TranscriptFailed { error } => report_line!(
+            out,
+            "toolcall tap: cannot write the transcript ({error}); it stops here"
+        ),
     }
 }
 
