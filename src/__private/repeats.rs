@@ -60,20 +60,17 @@ pub(crate) fn declined<E: de::Error>(name: &str) -> E {
 const SCAN: usize = 16;
 
 /// The member names of one object read so far: borrowed from the input where they have no
-/// escapes, and kept without allocating until the object has more than a few.
+/// escapes.
 pub(crate) struct Names<'de> {
-    first: [Cow<'de, str>; 4],
-    len: usize,
-    more: Vec<Cow<'de, str>>,
+    seen: Vec<Cow<'de, str>>,
+    /// The names of a large object, once it has more than [`SCAN`].
     set: Option<HashSet<Cow<'de, str>>>,
 }
 
 impl<'de> Names<'de> {
     pub(crate) fn new() -> Self {
         Self {
-            first: Default::default(),
-            len: 0,
-            more: Vec::new(),
+            seen: Vec::new(),
             set: None,
         }
     }
@@ -93,21 +90,16 @@ impl<'de> Names<'de> {
             set.insert(name);
             return Ok(());
         }
-        let seen = &self.first[..self.len.min(self.first.len())];
-        if seen.contains(&name) || self.more.contains(&name) {
+        if self.seen.contains(&name) {
             return Err(repeated(&name));
         }
-        if self.len < self.first.len() {
-            self.first[self.len] = name;
-        } else if self.len < SCAN {
-            self.more.push(name);
+        if self.seen.len() < SCAN {
+            self.seen.push(name);
         } else {
-            let mut set: HashSet<Cow<'de, str>> = self.first.iter().cloned().collect();
-            set.extend(self.more.drain(..));
+            let mut set: HashSet<Cow<'de, str>> = self.seen.drain(..).collect();
             set.insert(name);
             self.set = Some(set);
         }
-        self.len += 1;
         Ok(())
     }
 }
