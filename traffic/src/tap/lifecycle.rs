@@ -236,6 +236,11 @@ pub(crate) struct AcpToolCalls {
 }
 
 impl AcpToolCalls {
+    /// Whether a load or resume waits for its response (which [`AcpToolCalls::loaded`] reads).
+    pub(crate) fn awaits_response(&self) -> bool {
+        !self.loading.is_empty()
+    }
+
     /// A `session/load` or `session/resume` request (`message` is the whole JSON-RPC object):
     /// the replay of its session starts.
     pub(crate) fn load(&mut self, message: &Value) {
@@ -432,6 +437,12 @@ pub(crate) struct McpProgress {
 }
 
 impl McpProgress {
+    /// Whether a request carrying a progress token, or a `tasks/result`, waits for its
+    /// response (which [`McpProgress::response`] reads).
+    pub(crate) fn awaits_response(&self) -> bool {
+        !self.by_request.is_empty() || !self.task_results.is_empty()
+    }
+
     /// Bytes were relayed but not checked (transcript line `line`): a request carrying a
     /// progress token may have been among them.
     pub(crate) fn gap(&mut self, line: usize) {

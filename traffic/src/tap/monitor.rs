@@ -13,7 +13,7 @@ use super::lifecycle::{HiddenByGap, LifecycleProblem};
 use super::protocol::Protocol;
 use super::session::{Observed, Session};
 use super::Side;
-use crate::{Checker, Summary, Transcript, Verdict};
+use crate::{Checker, Kind, Summary, Transcript, Verdict};
 use toolcall_contracts::policy::DecodeLimits;
 
 /// Who sent a message, as transcripts and reports name it: the client, or the child as an ACP
@@ -423,7 +423,7 @@ impl Monitor {
         };
         // The text as UTF-8 is validated once, here, for the parse and the record.
         if let Ok(utf8) = utf8 {
-            if memchr::memmem::find(text, b"\"session/update\"").is_some() {
+            if update_method().find(text).is_some() {
                 // Most of an ACP session: an update the checker's one pass decides, its
                 // lifecycle read from the decoded value (no second parse). Such a notification
                 // says nothing about the protocol, so it is checked before it is followed.
@@ -435,32 +435,33 @@ impl Monitor {
                 {
                     let call = super::session::tool_call_of(&update);
                     let observed = self.session.observe_update(side, line, call);
-                    self.record(&message_record(from, utf8), events);
+                    self.message_record(from, utf8, events);
                     self.tally(line, from, verdict, events);
                     self.follow(side, line, observed, events);
                     return;
                 }
             }
         }
-        let value = utf8.ok().and_then(super::session::parse_for_observe);
-        let utf8 = utf8.map_or_else(
-            |_| String::from_utf8_lossy(text),
-            std::borrow::Cow::Borrowed,
-        );
         // Recognition first: the response to `initialize` is already the agent's or server's.
-        let observed = value
-            .as_ref()
-            .map(|value| self.session.observe(side, line, value))
+        // A message that cannot change what is followed is not parsed for it.
+        let observed = utf8
+            .ok()
+            .filter(|utf8| self.session.follows(utf8.as_bytes()))
+            .and_then(super::session::parse_for_observe)
+            .map(|value| self.session.observe(side, line, &value))
             .unwrap_or_default();
         let (problems, hidden) = self.recognized(side, line, observed, events);
         let from = self.peer(side);
-        let record = match &value {
-            Some(_) => message_record(from, &utf8),
-            None => record(&TextRecord { from, text: utf8 }),
-        };
-        self.record(&record, events);
         self.pairing.at_line(line);
         let verdict = self.checker.check_from(&mut self.pairing, from, text);
+        // The message as sent when it is JSON (the checker said), else its text.
+        match utf8 {
+            Ok(utf8) if verdict.kind != Kind::NotJson => self.message_record(from, utf8, events),
+            _ => {
+                let text = String::from_utf8_lossy(text);
+                self.record(&record(&TextRecord { from, text }), events);
+            }
+        }
         self.tally(line, from, verdict, events);
         self.report(line, from, problems, hidden, events);
     }
@@ -544,18 +545,40 @@ impl Monitor {
         });
     }
 
-    /// Writes one transcript record; on failure, says so once and stops writing.
+    /// Writes one transcript record (a JSON object); on failure, says so once and stops
+    /// writing.
     fn record(&mut self, record: &str, events: &mut Vec<Event>) {
+        let members = record.strip_prefix('{').unwrap_or(record);
+        self.write_record(&[members], events);
+    }
+
+    /// Writes the transcript record of a JSON message from `from`: `{"from", "message"}`, the
+    /// message as sent spliced in (it is one JSON value; a line break in it, which only a whole
+    /// message can hold, is JSON whitespace: a space keeps the record one line).
+    fn message_record(&mut self, from: Peer, text: &str, events: &mut Vec<Event>) {
+        if self.transcript.is_none() {
+            return;
+        }
+        let text = one_line(text);
+        let members = ["\"from\":\"", from.name(), "\",\"message\":", &text, "}"];
+        self.write_record(&members, events);
+    }
+
+    /// Writes one record: `{`, the session's name, then `members` (the record's members and
+    /// its closing `}`), and a line break; on failure, says so once and stops writing.
+    fn write_record(&mut self, members: &[&str], events: &mut Vec<Event>) {
         let Some(out) = &mut self.transcript else {
             return;
         };
-        let written = match (&self.name, record.strip_prefix('{')) {
-            (Some(name), Some(rest)) => out
-                .write_all(b"{")
-                .and_then(|()| out.write_all(name.as_bytes()))
-                .and_then(|()| out.write_all(rest.as_bytes())),
-            _ => out.write_all(record.as_bytes()),
-        };
+        let mut written = out.write_all(b"{");
+        for part in self
+            .name
+            .iter()
+            .map(String::as_str)
+            .chain(members.iter().copied())
+        {
+            written = written.and_then(|()| out.write_all(part.as_bytes()));
+        }
         let written = written
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
@@ -598,11 +621,11 @@ fn record(record: &impl serde::Serialize) -> String {
     serde_json::to_string(record).unwrap_or_default()
 }
 
-/// The transcript record of a JSON message from `from`: the message as sent, spliced in (it is
-/// one JSON value; a line break in it, which only a whole message can hold, is JSON whitespace:
-/// a space keeps the record one line).
-fn message_record(from: Peer, text: &str) -> String {
-    format!("{{\"from\":\"{from}\",\"message\":{}}}", one_line(text))
+/// Finds `"session/update"` in a message (the finder built once).
+fn update_method() -> &'static memchr::memmem::Finder<'static> {
+    static UPDATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"session/update\""));
+    &UPDATE
 }
 
 /// `text` with its line breaks as spaces (JSON whitespace outside strings, where JSON allows no

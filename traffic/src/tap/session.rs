@@ -1,13 +1,14 @@
 //! [`Session`]: what the traffic has said so far about the protocol and the tool calls in flight.
 
 use serde_json::Value;
+use toolcall_contracts::__private::Key;
 use toolcall_contracts::acp;
 
 use super::lifecycle::{
     AcpToolCalls, Finding, HiddenByGap, LifecycleProblem, McpProgress, ToolCallUpdate,
 };
 use super::monitor::Peer;
-use super::protocol::{negotiated, opening, Opening, Protocol};
+use super::protocol::{negotiated, opening, Opening, Protocol, MCP_VERSION_META};
 use super::Side;
 
 /// What [`Session::observe`] found in one message.
@@ -33,106 +34,170 @@ impl From<Finding> for Observed {
 /// A message as [`Session::observe`] needs it, from its text (JSON text that is not valid
 /// UTF-8 is not JSON): `None` when it is not JSON.
 ///
-/// A `session/update` notification (most of an ACP session's bytes) is read for the members
-/// the tool-call lifecycle follows (`method`, `params.sessionId`, `params.update`'s
-/// `sessionUpdate`, `toolCallId` and `status`), skipping the rest without building it;
-/// anything else, or an update whose members are not as expected, is parsed whole. Both give
-/// `observe` the same findings. The parts skipped are only checked to be JSON: an update whose
-/// `rawInput` nests past serde_json's 128 levels, or holds a lone surrogate escape (`"\ud800"`),
-/// is followed, where a whole parse into a `Value` gives up.
+/// Only the members `observe` reads are built ([`MESSAGE`]: `id`, `method`, some of `params`
+/// and `result`); the others are checked to be JSON and skipped, so `observe` finds what it
+/// would in the whole message. A transcript's own record (a member `from`) is parsed whole.
+/// The parts skipped are only checked to be JSON: a message whose `rawInput` nests past
+/// serde_json's 128 levels, or holds a lone surrogate escape (`"\ud800"`) or a number past
+/// `f64`, is followed, where a whole parse into a `Value` gives up.
 pub(crate) fn parse_for_observe(text: &str) -> Option<Value> {
-    if memchr::memmem::find(text.as_bytes(), b"\"session/update\"").is_some() {
-        if let Some(update) = serde_json::from_str::<UpdateSkim<'_>>(text)
-            .ok()
-            .and_then(UpdateSkim::into_value)
-        {
-            return Some(update);
+    use serde::de::DeserializeSeed;
+    let record = std::cell::Cell::new(false);
+    let mut parser = serde_json::Deserializer::from_str(text);
+    let pruned = Pruned {
+        keep: Keep::Message,
+        record: &record,
+    }
+    .deserialize(&mut parser)
+    .and_then(|value| parser.end().map(|()| value));
+    match pruned {
+        Ok(value) => Some(value),
+        Err(_) if record.get() => serde_json::from_str(text).ok(),
+        Err(_) => None,
+    }
+}
+
+/// What of a value [`parse_for_observe`] builds.
+#[derive(Clone, Copy)]
+enum Keep {
+    /// All of it.
+    All,
+    /// The members named, each as said; the rest of an object is skipped. An array's elements
+    /// are read the same way (a batch's messages; nothing reads a member of an array), and any
+    /// other value is kept.
+    Members(&'static [(&'static str, Keep)]),
+    /// A JSON-RPC message: the members of [`MESSAGE`], or the whole value when it has a member
+    /// `from` (a record of the tap's own transcript, which `observe` reads whole).
+    Message,
+}
+
+/// What [`Session::observe`] and the lifecycles read of a message: protocol recognition
+/// (`initialize`, `server/discover`, an MCP version in `_meta`), session loads, ACP tool calls,
+/// MCP progress, cancellations and tasks.
+const MESSAGE: &[(&str, Keep)] = &[
+    ("id", Keep::All),
+    ("method", Keep::All),
+    (
+        "params",
+        Keep::Members(&[
+            ("protocolVersion", Keep::All),
+            (
+                "_meta",
+                Keep::Members(&[(MCP_VERSION_META, Keep::All), ("progressToken", Keep::All)]),
+            ),
+            ("sessionId", Keep::All),
+            (
+                "update",
+                Keep::Members(&[
+                    ("sessionUpdate", Keep::All),
+                    ("toolCallId", Keep::All),
+                    ("status", Keep::All),
+                ]),
+            ),
+            ("taskId", Keep::All),
+            ("requestId", Keep::All),
+            ("status", Keep::All),
+            ("progressToken", Keep::All),
+            ("progress", Keep::All),
+        ]),
+    ),
+    (
+        "result",
+        Keep::Members(&[
+            ("protocolVersion", Keep::All),
+            ("supportedVersions", Keep::All),
+            ("task", Keep::Members(&[("taskId", Keep::All)])),
+        ]),
+    ),
+];
+
+/// [`parse_for_observe`]'s reading of one value.
+#[derive(Clone, Copy)]
+struct Pruned<'a> {
+    keep: Keep,
+    /// Set when a message turns out to be a transcript record, to be parsed whole.
+    record: &'a std::cell::Cell<bool>,
+}
+
+impl Pruned<'_> {
+    const fn with(self, keep: Keep) -> Self {
+        Self { keep, ..self }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Pruned<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        match self.keep {
+            Keep::All => serde::Deserialize::deserialize(deserializer),
+            Keep::Members(_) | Keep::Message => deserializer.deserialize_any(self),
         }
     }
-    serde_json::from_str(text).ok()
 }
 
-/// The members of a `session/update` notification the lifecycle reads; the others are checked
-/// to be JSON and skipped.
-#[derive(serde::Deserialize)]
-struct UpdateSkim<'a> {
-    #[serde(borrow)]
-    method: std::borrow::Cow<'a, str>,
-    /// Present (even `null`) only on a request: then the message is parsed whole.
-    #[serde(default)]
-    id: Present,
-    #[serde(borrow)]
-    params: ParamsSkim<'a>,
-}
+impl<'de> serde::de::Visitor<'de> for Pruned<'_> {
+    type Value = Value;
 
-#[derive(serde::Deserialize)]
-struct ParamsSkim<'a> {
-    #[serde(rename = "sessionId", borrow)]
-    session_id: std::borrow::Cow<'a, str>,
-    #[serde(borrow)]
-    update: ToolCallSkim<'a>,
-}
-
-#[derive(serde::Deserialize)]
-struct ToolCallSkim<'a> {
-    #[serde(rename = "sessionUpdate", borrow)]
-    session_update: std::borrow::Cow<'a, str>,
-    #[serde(rename = "toolCallId", borrow, default)]
-    tool_call_id: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    status: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// Whether a member is present, whatever its value (`null` too).
-#[derive(Default)]
-struct Present(bool);
-
-impl<'de> serde::Deserialize<'de> for Present {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde::de::IgnoredAny::deserialize(deserializer).map(|_| Self(true))
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
     }
-}
 
-impl UpdateSkim<'_> {
-    /// The notification with the members the lifecycle reads; `None` for anything else.
-    fn into_value(self) -> Option<Value> {
-        if self.method != "session/update" || self.id.0 {
-            return None;
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(value.into())
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut elements = Vec::new();
+        while let Some(element) = seq.next_element_seed(self)? {
+            elements.push(element);
         }
-        let update = &self.params.update;
-        Some(update_view(
-            &self.params.session_id,
-            Some(&update.session_update),
-            update.tool_call_id.as_deref(),
-            update.status.as_deref(),
-        ))
+        Ok(Value::Array(elements))
     }
-}
 
-/// A `session/update` notification as the tool-call lifecycle reads it: its session, and its
-/// update's kind (`sessionUpdate`), `toolCallId` and `status` where it has them. What
-/// [`parse_for_observe`] gives for one (one the checker's one pass decoded is followed from
-/// the decoded value: [`Session::observe_update`]).
-pub(crate) fn update_view(
-    session_id: &str,
-    kind: Option<&str>,
-    tool_call_id: Option<&str>,
-    status: Option<&str>,
-) -> Value {
-    let mut update = serde_json::Map::new();
-    for (name, value) in [
-        ("sessionUpdate", kind),
-        ("toolCallId", tool_call_id),
-        ("status", status),
-    ] {
-        if let Some(value) = value {
-            update.insert(name.into(), value.into());
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let members = match self.keep {
+            Keep::Members(members) => members,
+            Keep::All | Keep::Message => MESSAGE,
+        };
+        let mut object = serde_json::Map::new();
+        while let Some(Key(name)) = map.next_key()? {
+            if matches!(self.keep, Keep::Message) && name == "from" {
+                self.record.set(true);
+                return Err(serde::de::Error::custom("a transcript record"));
+            }
+            match members.iter().find(|(kept, _)| *kept == name) {
+                Some((_, keep)) => {
+                    let value = map.next_value_seed(self.with(*keep))?;
+                    object.insert(name.into_owned(), value);
+                }
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
         }
+        Ok(Value::Object(object))
     }
-    serde_json::json!({
-        "method": "session/update",
-        "params": {"sessionId": session_id, "update": update},
-    })
 }
 
 /// The tool call a decoded `session/update` announces or updates, as the tap's tool-call
@@ -156,6 +221,37 @@ pub(crate) fn tool_call_of(notification: &acp::SessionNotification) -> Option<To
     }
 }
 
+/// What in a message's text makes [`Session::follows`] read it: the names [`Session::observe`]
+/// acts on, as JSON writes them without escapes, and the two escapes that could spell one of
+/// their characters otherwise.
+const FOLLOWED: &[&str] = &[
+    "\"initialize\"",
+    "\"server/discover\"",
+    "\"session/load\"",
+    "\"session/resume\"",
+    "\"session/update\"",
+    "\"tasks/result\"",
+    "\"notifications/",
+    "\"_meta\"",
+    "\"from\"",
+    "\\u",
+    "\\/",
+];
+
+/// Whether `text` holds one of [`FOLLOWED`] (each searched for with a finder built once: on
+/// short messages, a vectorized search for each name's rarest byte is cheaper than one
+/// automaton over all of them).
+fn names_followed(text: &[u8]) -> bool {
+    static FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| {
+            FOLLOWED
+                .iter()
+                .map(|name| memchr::memmem::Finder::new(name.as_bytes()))
+                .collect()
+        });
+    FINDERS.iter().any(|finder| finder.find(text).is_some())
+}
+
 /// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
 /// or `server/discover` request starts a new session: the tool calls and tokens followed so far
 /// are forgotten.
@@ -173,6 +269,21 @@ impl Session {
     /// The protocol recognized so far.
     pub(crate) const fn protocol(&self) -> Option<&Protocol> {
         self.protocol.as_ref()
+    }
+
+    /// Whether following `text`, a message from either side, can find anything or change what
+    /// is followed; when not, it need not be parsed for [`Session::observe`].
+    ///
+    /// It can when a response is awaited (to the opening request, a session load, an MCP
+    /// request carrying a progress token or a `tasks/result`), or when `text` holds one of
+    /// [`FOLLOWED`]: the methods followed, `_meta`, and `from` (the tap's own transcript
+    /// records). A JSON string spells one of them that way unless it escapes one of its
+    /// characters, which only `\u` and `\/` can do here: text holding either is followed too.
+    pub(crate) fn follows(&self, text: &[u8]) -> bool {
+        self.opening.is_some()
+            || self.acp.awaits_response()
+            || self.mcp.awaits_response()
+            || names_followed(text)
     }
 
     /// Follows one JSON message from `side` on transcript line `line`.
@@ -406,6 +517,147 @@ mod tests {
 
     use super::*;
 
+    /// A transcript line's message and sender: a record's (`{"from", "message"}`), or the bare
+    /// line's (sender unknown).
+    fn sent(line: &[u8]) -> (Option<Side>, &[u8]) {
+        let record = serde_json::from_slice::<
+            std::collections::BTreeMap<&str, &serde_json::value::RawValue>,
+        >(line)
+        .ok()
+        .filter(|record| record.contains_key("message"));
+        match record {
+            Some(record) => (
+                if record.get("from").map(|from| from.get()) == Some("\"client\"") {
+                    Some(Side::Client)
+                } else {
+                    Some(Side::Child)
+                },
+                record["message"].get().as_bytes(),
+            ),
+            None => (None, line),
+        }
+    }
+
+    /// Follows `content` (NDJSON, transcript records or bare messages) with two sessions, one
+    /// given every message, the other only those [`Session::follows`] lets through: the same
+    /// findings and protocol, message for message. Returns how many messages were let through
+    /// and how many were not.
+    fn assert_filter_agrees(name: &str, content: &[u8]) -> (usize, usize) {
+        let mut every = Session::default();
+        let mut filtered = Session::default();
+        let (mut through, mut not) = (0, 0);
+        for (index, line) in content.split(|&b| b == b'\n').enumerate() {
+            let line_no = index + 1;
+            let (side, text) = sent(line);
+            let Some(value) = std::str::from_utf8(text).ok().and_then(parse_for_observe) else {
+                continue;
+            };
+            let all = every.observe_from(side, line_no, &value);
+            let some = if filtered.follows(text) {
+                through += 1;
+                filtered.observe_from(side, line_no, &value)
+            } else {
+                not += 1;
+                Vec::new()
+            };
+            assert_eq!(all, some, "{name}:{line_no}");
+            assert_eq!(every.protocol(), filtered.protocol(), "{name}:{line_no}");
+        }
+        (through, not)
+    }
+
+    #[test]
+    fn a_message_not_followed_would_have_changed_nothing() {
+        let mut mcp = Vec::new();
+        for relative in [
+            "tests/fixtures/transcripts/mcp_2024-11-05.ndjson",
+            "tests/fixtures/transcripts/mcp_2025-03-26.ndjson",
+            "tests/fixtures/transcripts/mcp_2025-03-26_batches.ndjson",
+            "tests/fixtures/transcripts/mcp_2025-06-18.ndjson",
+            "tests/fixtures/transcripts/mcp_2025-11-25.ndjson",
+            "tests/fixtures/transcripts/mcp_2026-07-28.ndjson",
+            "tests/fixtures/mcp/python-sdk/transcript.ndjson",
+            "tests/fixtures/mcp/server-everything/transcript.ndjson",
+            "tests/fixtures/mcp/fastmcp/tree.ndjson",
+            "tests/fixtures/mcp/server-filesystem/offer-2026-07-28.ndjson",
+        ] {
+            let path = toolcall_test_support::fixture(relative);
+            mcp.push((relative.to_owned(), std::fs::read(path).expect("readable")));
+        }
+        let (mut through, mut not) = (0, 0);
+        for (name, content) in crate::fast::tests::corpora()
+            .into_iter()
+            .chain(crate::fast::tests::mutated_corpora())
+            .chain(mcp)
+        {
+            let (t, n) = assert_filter_agrees(&name, &content);
+            through += t;
+            not += n;
+        }
+        // Both ways are taken, each hundreds of times (the updates are followed).
+        assert!(through > 1000 && not > 500, "{through} followed, {not} not");
+    }
+
+    #[test]
+    fn names_spelled_with_escapes_are_followed() {
+        let lines = [
+            (
+                Side::Client,
+                r#"{"jsonrpc":"2.0","id":0,"method":"initi\u0061lize","params":{"protocolVersion":"2025-11-25"}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}"#,
+            ),
+            (
+                Side::Client,
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","\u005fmeta":{"progressToken":"t"}}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","method":"notifications\/progress","params":{"progressToken":"t","progress":2}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","method":"notifications\/progress","params":{"progressToken":"t","progress":1}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","method":"notifications\/progress","params":{"progressToken":"t","progress":3}}"#,
+            ),
+        ];
+        let mut session = Session::default();
+        let mut found = Vec::new();
+        for (index, (side, text)) in lines.into_iter().enumerate() {
+            assert!(session.follows(text.as_bytes()), "{text}");
+            let value = parse_for_observe(text).expect("JSON");
+            found.extend(session.observe(side, index + 1, &value));
+        }
+        assert_eq!(
+            found
+                .iter()
+                .map(|found| match found {
+                    Observed::Recognized(protocol) => protocol.to_string(),
+                    Observed::Problem(problem) => problem.name().to_owned(),
+                    Observed::Hidden(_) => "hidden".to_owned(),
+                })
+                .collect::<Vec<_>>(),
+            [
+                "MCP 2025-11-25",
+                "MCP 2025-06-18",
+                "progress-not-increasing",
+                "progress-after-response"
+            ]
+        );
+        // Nothing awaited, nothing named: not followed.
+        let answer = br#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"tools/call \n"}]}}"#;
+        assert!(!session.follows(answer));
+    }
+
     /// Follows `content` (NDJSON, transcript records or bare messages) with two sessions, one
     /// given each message parsed whole, the other [`parse_for_observe`]'s: the same findings,
     /// message for message. Returns how many messages were skimmed.
@@ -415,23 +667,7 @@ mod tests {
         let mut skimmed = 0;
         for (index, line) in content.split(|&b| b == b'\n').enumerate() {
             let line_no = index + 1;
-            // A transcript record: the message as sent, and its sender.
-            let record = serde_json::from_slice::<
-                std::collections::BTreeMap<&str, &serde_json::value::RawValue>,
-            >(line)
-            .ok()
-            .filter(|record| record.contains_key("message"));
-            let (side, text) = match &record {
-                Some(record) => (
-                    if record.get("from").map(|from| from.get()) == Some("\"client\"") {
-                        Some(Side::Client)
-                    } else {
-                        Some(Side::Child)
-                    },
-                    record["message"].get().as_bytes(),
-                ),
-                None => (None, line),
-            };
+            let (side, text) = sent(line);
             let full = serde_json::from_slice::<Value>(text).ok();
             let quick = std::str::from_utf8(text).ok().and_then(parse_for_observe);
             let (Some(full), Some(quick)) = (full.clone(), quick.clone()) else {
@@ -473,38 +709,58 @@ mod tests {
     }
 
     #[test]
-    fn what_the_skim_cannot_say_is_parsed_whole() {
-        let announce = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c\u0031","status":"pending","rawInput":{"deep":[[[1]]]}}}}"#;
-        assert_eq!(
-            parse_for_observe(announce),
-            Some(
+    fn what_observe_reads_is_kept_and_the_rest_skipped() {
+        for (text, kept) in [
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c\u0031","status":"pending","rawInput":{"deep":[[[1]]]}}}}"#,
                 json!({"method": "session/update", "params": {"sessionId": "s",
-                "update": {"sessionUpdate": "tool_call", "toolCallId": "c1", "status": "pending"}}})
-            )
-        );
-        for whole in [
-            // A request (`id`, even `null`): not a notification.
-            r#"{"jsonrpc":"2.0","id":null,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c"}}}"#,
-            // Members of another kind, or written twice.
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","status":3}}}"#,
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","toolCallId":"d"}}}"#,
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"toolCallId":"c"}}}"#,
-            // `session/update` only inside a value.
-            r#"{"jsonrpc":"2.0","id":1,"result":{"note":"session/update","x":"\"session/update\""}}"#,
-            // A batch.
-            r#"[{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}}]"#,
+                    "update": {"sessionUpdate": "tool_call", "toolCallId": "c1", "status": "pending"}}}),
+            ),
+            // A request's `id`, even `null`, and an MCP request's progress token, as sent.
+            (
+                r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"progressToken":1.0,"other":2}}}"#,
+                json!({"id": null, "method": "tools/call",
+                    "params": {"_meta": {"progressToken": 1.0}}}),
+            ),
+            // Members of another kind kept as they are; a member written twice, the last.
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","toolCallId":"d","status":3}}}"#,
+                json!({"method": "session/update", "params": {"sessionId": "s",
+                    "update": {"sessionUpdate": "tool_call", "toolCallId": "d", "status": 3}}}),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"x","params":["sessionId",{"sessionId":"s","y":1}]}"#,
+                json!({"id": 1, "method": "x", "params": ["sessionId", {"sessionId": "s"}]}),
+            ),
+            // The response to `initialize`.
+            (
+                r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"task":{"taskId":"t","ttl":5}}}"#,
+                json!({"id": 0, "result": {"protocolVersion": 1, "task": {"taskId": "t"}}}),
+            ),
+            // A batch: each message.
+            (
+                r#"[{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-03-26","clientInfo":{}}},3]"#,
+                json!([{"id": "a", "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}, 3]),
+            ),
+            // The tap's own transcript records: whole.
+            (
+                r#"{"from":"agent","not_checked_bytes":5}"#,
+                json!({"from": "agent", "not_checked_bytes": 5}),
+            ),
+            (
+                r#"[{"id":1,"from":"client","x":[1]}]"#,
+                json!([{"id": 1, "from": "client", "x": [1]}]),
+            ),
         ] {
-            assert_eq!(
-                parse_for_observe(whole),
-                serde_json::from_str::<Value>(whole).ok(),
-                "{whole}"
-            );
+            assert_eq!(parse_for_observe(text), Some(kept), "{text}");
         }
         // Not JSON, or not UTF-8, whichever way it is read.
         for broken in [
             &br#"{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan"}}"#[..],
             b"{\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan\",\"x\":\"\xff\"}}}",
             br#"{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","x":[1,]}}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"result":{}} x"#,
+            br#"{"from":"agent","x":}"#,
         ] {
             assert_eq!(
                 std::str::from_utf8(broken).ok().and_then(parse_for_observe),
