@@ -289,18 +289,18 @@ impl Monitor {
     pub fn feed_message(&mut self, side: Side, bytes: &[u8]) -> Vec<Event> {
         let mut events = Vec::new();
         let frame = if bytes.len() > self.limits.max_bytes {
-            OwnedFrame::TooLarge {
+            Frame::TooLarge {
                 bytes: bytes.len(),
-                prefix: bytes[..LineFramer::PREFIX.min(bytes.len())].to_vec(),
+                prefix: &bytes[..LineFramer::PREFIX.min(bytes.len())],
             }
         } else {
             let text = bytes.trim_ascii();
             if text.is_empty() {
                 return events;
             }
-            OwnedFrame::Line(text.to_vec())
+            Frame::Line(text)
         };
-        self.message(side, &frame, &mut events);
+        self.message(side, frame, &mut events);
         events
     }
 
@@ -309,8 +309,8 @@ impl Monitor {
     /// [`Monitor::feed`].
     pub fn too_large(&mut self, side: Side, bytes: usize, prefix: &[u8]) -> Vec<Event> {
         let mut events = Vec::new();
-        let prefix = prefix[..LineFramer::PREFIX.min(prefix.len())].to_vec();
-        self.message(side, &OwnedFrame::TooLarge { bytes, prefix }, &mut events);
+        let prefix = &prefix[..LineFramer::PREFIX.min(prefix.len())];
+        self.message(side, Frame::TooLarge { bytes, prefix }, &mut events);
         events
     }
 
@@ -330,14 +330,10 @@ impl Monitor {
 
     /// Takes the next bytes `side` sent; returns what they completed.
     pub fn feed(&mut self, side: Side, bytes: &[u8]) -> Vec<Event> {
-        let mut lines = Vec::new();
         let mut events = Vec::new();
-        // Complete lines are collected first (the framer borrows itself while emitting).
-        let framer = &mut self.framers[side.index()];
-        framer.push(bytes, &mut |frame| lines.push(OwnedFrame::from(frame)));
-        for frame in lines {
-            self.message(side, &frame, &mut events);
-        }
+        let mut framer = self.take_framer(side);
+        framer.push(bytes, &mut |frame| self.message(side, frame, &mut events));
+        self.framers[side.index()] = framer;
         events
     }
 
@@ -352,12 +348,10 @@ impl Monitor {
     /// the limit ([`LineFramer::skip`]), and any other message the gap broke is dropped.
     pub fn skipped(&mut self, side: Side, gap: Gap) -> Vec<Event> {
         let bytes = gap.bytes();
-        let mut frames = Vec::new();
-        self.framers[side.index()].skip(&gap, &mut |frame| frames.push(OwnedFrame::from(frame)));
         let mut events = Vec::new();
-        for frame in frames {
-            self.message(side, &frame, &mut events);
-        }
+        let mut framer = self.take_framer(side);
+        framer.skip(&gap, &mut |frame| self.message(side, frame, &mut events));
+        self.framers[side.index()] = framer;
         self.summary.not_checked_bytes += bytes;
         // The record takes a transcript line, so later lines stay the transcript's.
         self.lines += 1;
@@ -376,13 +370,17 @@ impl Monitor {
 
     /// The stream of `side` ended: a last line without `\n` is a message too.
     pub fn end(&mut self, side: Side) -> Vec<Event> {
-        let mut lines = Vec::new();
-        self.framers[side.index()].finish(&mut |frame| lines.push(OwnedFrame::from(frame)));
         let mut events = Vec::new();
-        for frame in lines {
-            self.message(side, &frame, &mut events);
-        }
+        let mut framer = self.take_framer(side);
+        framer.finish(&mut |frame| self.message(side, frame, &mut events));
+        self.framers[side.index()] = framer;
         events
+    }
+
+    /// The framer of `side`, taken out while the messages it completes are checked (they are
+    /// checked as it emits them, without a copy); put back after.
+    fn take_framer(&mut self, side: Side) -> LineFramer {
+        std::mem::replace(&mut self.framers[side.index()], LineFramer::new(0))
     }
 
     fn peer(&self, side: Side) -> Peer {
@@ -394,7 +392,7 @@ impl Monitor {
         }
     }
 
-    fn message(&mut self, side: Side, frame: &OwnedFrame, events: &mut Vec<Event>) {
+    fn message(&mut self, side: Side, frame: Frame<'_>, events: &mut Vec<Event>) {
         self.summary.messages += 1;
         match side {
             Side::Client => self.summary.from_client += 1,
@@ -403,23 +401,23 @@ impl Monitor {
         self.lines += 1;
         let line = self.lines;
         let (text, utf8) = match frame {
-            OwnedFrame::TooLarge { bytes, prefix } => {
+            Frame::TooLarge { bytes, prefix } => {
                 let from = self.peer(side);
                 let record = record(&TruncatedRecord {
                     from,
                     text: String::from_utf8_lossy(prefix),
                     truncated: true,
-                    bytes: *bytes,
+                    bytes,
                 });
                 self.record(&record, events);
                 self.pairing.at_line(line);
                 let verdict = self
                     .checker
-                    .check_truncated(&mut self.pairing, from, prefix, *bytes);
+                    .check_truncated(&mut self.pairing, from, prefix, bytes);
                 self.tally(line, from, verdict, events);
                 return;
             }
-            OwnedFrame::Line(text) => (text, std::str::from_utf8(text)),
+            Frame::Line(text) => (text, std::str::from_utf8(text)),
         };
         // The text as UTF-8 is validated once, here, for the parse and the record.
         if let Ok(utf8) = utf8 {
@@ -635,24 +633,6 @@ fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
         text.replace(['\n', '\r'], " ").into()
     } else {
         text.into()
-    }
-}
-
-/// A [`Frame`] that owns its bytes.
-enum OwnedFrame {
-    Line(Vec<u8>),
-    TooLarge { bytes: usize, prefix: Vec<u8> },
-}
-
-impl From<Frame<'_>> for OwnedFrame {
-    fn from(frame: Frame<'_>) -> Self {
-        match frame {
-            Frame::Line(line) => Self::Line(line.to_vec()),
-            Frame::TooLarge { bytes, prefix } => Self::TooLarge {
-                bytes,
-                prefix: prefix.to_vec(),
-            },
-        }
     }
 }
 
