@@ -692,4 +692,58 @@ mod tests {
         // The corpora hold lifecycle findings for the comparison to be worth something.
         assert!(decided > 0);
     }
+
+    #[test]
+    fn a_message_is_recorded_as_sent_when_it_is_json() {
+        let transcript = SharedBuffer::default();
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS)
+            .with_transcript(Box::new(transcript.clone()));
+        let messages: [&[u8]; 5] = [
+            // JSON a `Value` cannot hold: as sent.
+            br#"{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","line":1e400}}"#,
+            br#"{"jsonrpc":"2.0","method":"x/y","params":{"s":"\ud800"}}"#,
+            // A line break (JSON whitespace) as a space.
+            b"{\"jsonrpc\":\"2.0\",\r\n\"method\":\"x/y\"}",
+            // Not JSON, or not UTF-8: as text.
+            br#"{"jsonrpc":"2.0","id":3,"#,
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"x\xff\"}",
+        ];
+        let mut live = Vec::new();
+        for message in messages {
+            for event in monitor.feed_message(Side::Child, message) {
+                if let Event::Message { verdict, .. } = event {
+                    live.push(verdict.status.name());
+                }
+            }
+        }
+        assert_eq!(
+            transcript.text(),
+            concat!(
+                r#"{"from":"agent","message":{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","line":1e400}}}"#,
+                "\n",
+                r#"{"from":"agent","message":{"jsonrpc":"2.0","method":"x/y","params":{"s":"\ud800"}}}"#,
+                "\n",
+                r#"{"from":"agent","message":{"jsonrpc":"2.0",  "method":"x/y"}}"#,
+                "\n",
+                r#"{"from":"agent","text":"{\"jsonrpc\":\"2.0\",\"id\":3,"}"#,
+                "\n",
+                r#"{"from":"agent","text":"{\"jsonrpc\":\"2.0\",\"method\":\"x"#,
+                "\u{fffd}",
+                r#"\"}"}"#,
+                "\n",
+            )
+        );
+        // The transcript checked again gives the verdicts the tap gave live.
+        let checked: Vec<&str> = Checker::new()
+            .expect("schema")
+            .check_input(transcript.text().as_bytes())
+            .iter()
+            .map(|checked| checked.verdict.status.name())
+            .collect();
+        assert_eq!(checked, live);
+        assert_eq!(
+            live,
+            ["over-limit", "over-limit", "invalid", "invalid", "invalid"]
+        );
+    }
 }
