@@ -537,7 +537,7 @@ impl Serialize for SessionId {
 }
 impl<'de> Deserialize<'de> for SessionId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionId {}
@@ -1214,7 +1214,7 @@ impl Serialize for ToolCallId {
 }
 impl<'de> Deserialize<'de> for ToolCallId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for ToolCallId {}
@@ -3138,7 +3138,7 @@ impl Serialize for TerminalId {
 }
 impl<'de> Deserialize<'de> for TerminalId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for TerminalId {}
@@ -3649,7 +3649,7 @@ impl Serialize for PermissionOptionId {
 }
 impl<'de> Deserialize<'de> for PermissionOptionId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for PermissionOptionId {}
@@ -7014,7 +7014,7 @@ impl Serialize for ElicitationId {
 }
 impl<'de> Deserialize<'de> for ElicitationId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for ElicitationId {}
@@ -9614,7 +9614,7 @@ impl Serialize for AuthMethodId {
 }
 impl<'de> Deserialize<'de> for AuthMethodId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for AuthMethodId {}
@@ -10559,7 +10559,7 @@ impl Serialize for SessionModeId {
 }
 impl<'de> Deserialize<'de> for SessionModeId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionModeId {}
@@ -10927,7 +10927,7 @@ impl Serialize for SessionConfigId {
 }
 impl<'de> Deserialize<'de> for SessionConfigId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionConfigId {}
@@ -11046,7 +11046,7 @@ impl Serialize for SessionConfigValueId {
 }
 impl<'de> Deserialize<'de> for SessionConfigValueId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionConfigValueId {}
@@ -11395,7 +11395,7 @@ impl Serialize for SessionConfigGroupId {
 }
 impl<'de> Deserialize<'de> for SessionConfigGroupId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for SessionConfigGroupId {}
@@ -13618,7 +13618,7 @@ impl Serialize for MessageId {
 }
 impl<'de> Deserialize<'de> for MessageId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for MessageId {}
@@ -14508,7 +14508,7 @@ impl Serialize for PlanId {
 }
 impl<'de> Deserialize<'de> for PlanId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for PlanId {}
@@ -16173,7 +16173,7 @@ impl Serialize for CompactionId {
 }
 impl<'de> Deserialize<'de> for CompactionId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for CompactionId {}

@@ -5734,7 +5734,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}

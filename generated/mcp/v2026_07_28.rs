@@ -4122,7 +4122,7 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Cursor {}
@@ -16752,7 +16752,7 @@ impl<'de> Deserialize<'de> for ResultType {
     fn deserialize<D: Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for ResultType {}

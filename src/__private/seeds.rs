@@ -130,6 +130,27 @@ pub const fn text() -> Text {
     Text
 }
 
+/// Decodes the string of a named string type (a newtype such as `SessionId`): as [`text`], but
+/// built in a check that skips other strings ([`session::Unbuilt::FreeFormAndUnnamedStrings`]).
+#[derive(Clone, Copy, Default)]
+pub struct Name;
+
+impl Seed for Name {
+    type Value = String;
+    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        if session::named_strings_unused() {
+            return d.deserialize_string(SkippedString);
+        }
+        String::deserialize(d)
+    }
+}
+
+/// Decodes the string of a named string type: see [`Name`].
+#[must_use]
+pub const fn name() -> Name {
+    Name
+}
+
 /// A string read as `String` reads one, and not kept (see [`session::optimistic_check`]).
 struct SkippedString;
 
@@ -712,9 +733,26 @@ mod tests {
         let check = |unbuilt| optimistic_check(unbuilt, &[], || run(text(), json));
         assert_eq!(check(Unbuilt::FreeForm), Some("café \"x\"".to_owned()));
         assert_eq!(check(Unbuilt::FreeFormAndStrings), Some(String::new()));
+        assert_eq!(
+            check(Unbuilt::FreeFormAndUnnamedStrings),
+            Some(String::new())
+        );
+        // A named string type's string is built unless every string is skipped.
+        let named = |unbuilt| optimistic_check(unbuilt, &[], || run(name(), json));
+        assert_eq!(named(Unbuilt::FreeForm), Some("café \"x\"".to_owned()));
+        assert_eq!(
+            named(Unbuilt::FreeFormAndUnnamedStrings),
+            Some("café \"x\"".to_owned())
+        );
+        assert_eq!(named(Unbuilt::FreeFormAndStrings), Some(String::new()));
         for bad in [r#""\ud800""#, r#""\q""#, "\"\u{1}\"", "1", "null", "[]"] {
             assert_eq!(
                 optimistic_check(Unbuilt::FreeFormAndStrings, &[], || run(text(), bad)),
+                None,
+                "{bad}"
+            );
+            assert_eq!(
+                optimistic_check(Unbuilt::FreeFormAndStrings, &[], || run(name(), bad)),
                 None,
                 "{bad}"
             );

@@ -79,8 +79,11 @@ thread_local! {
 pub enum Unbuilt {
     /// Free-form values (`rt::any()`, `rt::any_object()`): `null` and `{}`.
     FreeForm,
-    /// Free-form values and strings (`rt::text()`): strings decode empty.
+    /// Free-form values and strings (`rt::text()`, `rt::name()`): strings decode empty.
     FreeFormAndStrings,
+    /// Free-form values and strings but those of named string types (`rt::name()`: the
+    /// identifiers such as `SessionId` and `ToolCallId`, which a caller may read of the value).
+    FreeFormAndUnnamedStrings,
 }
 
 /// Sets [`UNBUILT`] until dropped, then puts back what it was.
@@ -106,10 +109,21 @@ pub fn values_unused() -> bool {
 }
 
 /// Whether strings (`rt::text()`) may be read without being built: inside
-/// [`optimistic_check`] with [`Unbuilt::FreeFormAndStrings`], and not under a seed that looks
-/// at the value.
+/// [`optimistic_check`] with [`Unbuilt::FreeFormAndStrings`] or
+/// [`Unbuilt::FreeFormAndUnnamedStrings`], and not under a seed that looks at the value.
 #[must_use]
 pub fn strings_unused() -> bool {
+    matches!(
+        UNBUILT.with(Cell::get),
+        Some(Unbuilt::FreeFormAndStrings | Unbuilt::FreeFormAndUnnamedStrings)
+    )
+}
+
+/// Whether the strings of named string types (`rt::name()`) may be read without being built:
+/// inside [`optimistic_check`] with [`Unbuilt::FreeFormAndStrings`], and not under a seed that
+/// looks at the value.
+#[must_use]
+pub fn named_strings_unused() -> bool {
     UNBUILT.with(Cell::get) == Some(Unbuilt::FreeFormAndStrings)
 }
 
@@ -235,7 +249,8 @@ pub fn optimistic_only<T, E>(f: impl FnOnce() -> Result<T, E>) -> Option<T> {
 /// value: what `unbuilt` names is read through the deserializer as a decode reads it (every
 /// byte parsed and checked: escapes, number ranges, UTF-8) but not built. Free-form members
 /// (`serde_json::Value` and free-form objects) decode as `null` and `{}`, strings (with
-/// [`Unbuilt::FreeFormAndStrings`]) as `""`. Every other member decodes as in
+/// [`Unbuilt::FreeFormAndStrings`], or but for named string types with
+/// [`Unbuilt::FreeFormAndUnnamedStrings`]) as `""`. Every other member decodes as in
 /// [`optimistic_only`], values under bounds are built, and the verdict is the same.
 ///
 /// For the traffic checker's one-pass check, which decodes a message to learn whether the schema

@@ -101,9 +101,9 @@ struct Parsed {
     params: bool,
     result: bool,
     /// `params` of `session/update`, decoded (for the tap's tool-call lifecycle), its
-    /// free-form members (`rawInput`, `rawOutput`, `_meta`) left empty: the one pass reads them
-    /// without building them (`optimistic_check`). Without `keep_update` the one pass builds no
-    /// string either.
+    /// free-form members (`rawInput`, `rawOutput`, `_meta`) left empty and its strings empty but
+    /// those of named string types (`sessionId`, `toolCallId`): the one pass reads them without
+    /// building them (`optimistic_check`). Without `keep_update` it builds no string at all.
     update: Option<Box<acp::SessionNotification>>,
 }
 
@@ -128,7 +128,8 @@ impl Checker {
 
     /// For the tap: the verdict on a `session/update` notification from `from` when the one-pass
     /// check decides it, with the decoded notification (what the tool-call lifecycle reads of it:
-    /// `tap::session::tool_call_of`). `None`, with `transcript` unchanged (the message not begun),
+    /// `tap::session::tool_call_of`; only the strings of named string types, such as its ids,
+    /// are built). `None`, with `transcript` unchanged (the message not begun),
     /// otherwise: then it is checked as any other message.
     pub(crate) fn check_update_from(
         &self,
@@ -214,9 +215,9 @@ impl Checker {
             transcript,
             keep_update,
         };
-        // The tap's lifecycle reads the update's strings (its session, tool call id, status).
+        // The tap's lifecycle reads the update's session and tool call ids (named string types).
         let unbuilt = if keep_update {
-            Unbuilt::FreeForm
+            Unbuilt::FreeFormAndUnnamedStrings
         } else {
             Unbuilt::FreeFormAndStrings
         };

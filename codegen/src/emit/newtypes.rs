@@ -14,7 +14,12 @@ pub fn newtype(item: &Item, ty: &Ty, paths: &Paths) -> TokenStream {
     let ident = format_ident!("{}", item.name);
     let inner = rust_type(ty, paths);
     let mut statics = Statics::default();
-    let seed = seed(ty, paths, &mut statics, &static_name(&item.name, ""));
+    // A named string type's string is an identifier a caller may read of a value checked
+    // without its other strings built (`rt::name()`).
+    let seed = match ty {
+        Ty::String => quote!(rt::name()),
+        _ => seed(ty, paths, &mut statics, &static_name(&item.name, "")),
+    };
     let doc = docs::with_note(item.docs.as_deref(), "");
     let (result, from) = (paths.name("Result"), paths.name("From"));
     let (serialize, serializer, deserialize, deserializer) = (

@@ -46,7 +46,7 @@ impl Serialize for Name {
 }
 impl<'de> Deserialize<'de> for Name {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for Name {}

@@ -113,7 +113,7 @@ impl Serialize for AB {
 }
 impl<'de> Deserialize<'de> for AB {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        rt::Seed::run(rt::text(), deserializer).map(Self)
+        rt::Seed::run(rt::name(), deserializer).map(Self)
     }
 }
 impl rt::Sealed for AB {}
