@@ -350,15 +350,39 @@ impl Checker {
                 self.check_value(transcript, None, message, &value)
             }
             Line::Text { from, text } => {
-                let error = serde_json::from_str::<serde::de::IgnoredAny>(&text)
-                    .err()
-                    .map_or_else(
-                        || "the wrapper's `text` is JSON: wrap it as `message`".to_owned(),
-                        |error| error.to_string(),
-                    );
-                Verdict::invalid(Kind::NotJson, "", error).sent_by(Some(from))
+                if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
+                    return Verdict::invalid(Kind::NotJson, "", error.to_string())
+                        .sent_by(Some(from));
+                }
+                match serde_json::from_str::<Value>(&text) {
+                    // JSON a `Value` cannot hold (a number past `f64`, a lone surrogate escape,
+                    // nesting past 128 levels), which the tap writes as text so that any JSON
+                    // reader reads its transcript: checked as the message it was.
+                    Err(error) => self.not_held(transcript, from, text.as_bytes(), &error),
+                    Ok(_) => Verdict::invalid(
+                        Kind::NotJson,
+                        "",
+                        "the wrapper's `text` is JSON: wrap it as `message`",
+                    )
+                    .sent_by(Some(from)),
+                }
             }
         }
+    }
+
+    /// The verdict on a message from `from` that is JSON a `Value` cannot hold (`error` says
+    /// why), as [`Checker::check_from`] gives it: over a limit of ours.
+    fn not_held(
+        &self,
+        transcript: &mut Transcript,
+        from: Side,
+        message: &[u8],
+        error: &serde_json::Error,
+    ) -> Verdict {
+        if let Err(limit) = self.limits.check(message) {
+            return self.past_limit(transcript, Some(from), message, &limit);
+        }
+        self.not_a_value(transcript, Some(from), message, error)
     }
 
     /// The message of a transcript wrapper line whose wrapper is over a limit: the limits, then

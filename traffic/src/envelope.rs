@@ -77,6 +77,36 @@ pub(crate) fn scalar(json: &[u8], members: &[Member], name: &str) -> Option<Valu
     serde_json::from_slice(&json[member.value.clone()]).ok()
 }
 
+/// What `params` (a top-level member) says of the protocol, read without building the rest of
+/// it (which may hold what no `Value` holds): `{"protocolVersion": ..., "_meta":
+/// {"io.modelcontextprotocol/protocolVersion": ...}}` with those it has; `None` when it has
+/// neither, or is not an object whose members read.
+pub(crate) fn protocol_params(json: &[u8], members: &[Member]) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    struct Params {
+        #[serde(rename = "protocolVersion")]
+        protocol_version: Option<Value>,
+        #[serde(rename = "_meta")]
+        meta: Option<Meta>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+        version: Option<Value>,
+    }
+    let member = members.iter().find(|member| member.name == "params")?;
+    let params: Params = serde_json::from_slice(&json[member.value.clone()]).ok()?;
+    let mut said = serde_json::Map::new();
+    if let Some(version) = params.protocol_version {
+        said.insert("protocolVersion".to_owned(), version);
+    }
+    if let Some(version) = params.meta.and_then(|meta| meta.version) {
+        let meta = serde_json::json!({ crate::mcp::META_PROTOCOL_VERSION: version });
+        said.insert("_meta".to_owned(), meta);
+    }
+    (!said.is_empty()).then_some(Value::Object(said))
+}
+
 /// The offset after the string that starts at `at` (a `"`), or `None` when it is cut off.
 pub(crate) fn string_end(json: &[u8], at: usize) -> Option<usize> {
     let mut offset = at + 1;

@@ -137,12 +137,11 @@ impl Checker {
         let id = envelope::scalar(json, &members, "id");
         let method = envelope::scalar(json, &members, "method");
         if let Some(Value::String(method)) = method {
+            // What the params say of the protocol, read even where the rest of them is what
+            // the limit is about.
             let mut object = Map::new();
-            if let Some(version) = envelope::scalar(json, &members, "params")
-                .as_ref()
-                .and_then(|params| params.get("protocolVersion"))
-            {
-                object.insert("params".to_owned(), json!({"protocolVersion": version}));
+            if let Some(said) = envelope::protocol_params(json, &members) {
+                object.insert("params".to_owned(), said);
             }
             let protocol = self.protocol_of_call(transcript, &method, id.is_some(), &object);
             let Some(id) = id else {

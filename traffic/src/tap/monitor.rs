@@ -13,7 +13,7 @@ use super::lifecycle::{HiddenByGap, LifecycleProblem};
 use super::protocol::Protocol;
 use super::session::{Observed, Session};
 use super::Side;
-use crate::{Checker, Kind, Summary, Transcript, Verdict};
+use crate::{Checker, Kind, Status, Summary, Transcript, Verdict};
 use toolcall_contracts::policy::DecodeLimits;
 
 /// Who sent a message, as transcripts and reports name it: the client, or the child as an ACP
@@ -415,6 +415,8 @@ impl Monitor {
                     .checker
                     .check_truncated(&mut self.pairing, from, prefix, bytes);
                 self.tally(line, from, verdict, events);
+                // Not read, so a tool call or progress token it carried is not known: a gap.
+                self.session.gap(line);
                 return;
             }
             Frame::Line(text) => (text, std::str::from_utf8(text)),
@@ -452,9 +454,15 @@ impl Monitor {
         let from = self.peer(side);
         self.pairing.at_line(line);
         let verdict = self.checker.check_from(&mut self.pairing, from, text);
-        // The message as sent when it is JSON (the checker said), else its text.
+        // The message as sent when it is JSON a `Value` holds, else its text (the checker said
+        // which; only a message over a limit may be JSON that no `Value` holds).
+        let held = match (&verdict.kind, &verdict.status) {
+            (Kind::NotJson, _) => false,
+            (_, Status::OverLimit { .. }) => serde_json::from_slice::<Value>(text).is_ok(),
+            _ => true,
+        };
         match utf8 {
-            Ok(utf8) if verdict.kind != Kind::NotJson => self.message_record(from, utf8, events),
+            Ok(utf8) if held => self.message_record(from, utf8, events),
             _ => {
                 let text = String::from_utf8_lossy(text);
                 self.record(&record(&TextRecord { from, text }), events);
@@ -694,56 +702,192 @@ mod tests {
     }
 
     #[test]
-    fn a_message_is_recorded_as_sent_when_it_is_json() {
+    fn a_message_is_recorded_as_sent_when_a_value_holds_it() {
         let transcript = SharedBuffer::default();
         let mut monitor = Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS)
             .with_transcript(Box::new(transcript.clone()));
-        let messages: [&[u8]; 5] = [
-            // JSON a `Value` cannot hold: as sent.
-            br#"{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","line":1e400}}"#,
-            br#"{"jsonrpc":"2.0","method":"x/y","params":{"s":"\ud800"}}"#,
+        let update = |kind: &str, status: &str, extra: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"{kind}","toolCallId":"c1","title":"t","status":"{status}"{extra}}}}}}}"#
+            )
+        };
+        let announce = update("tool_call", "pending", r#","rawInput":{"n":1e400}"#);
+        let surrogate = r#"{"jsonrpc":"2.0","method":"x/y","params":{"s":"\ud800"}}"#;
+        let broken = r#"{"jsonrpc":"2.0","id":3,"#;
+        let done = update("tool_call_update", "completed", "");
+        let messages: [&[u8]; 7] = [
+            // JSON a `Value` cannot hold, as text (any JSON reader reads the transcript), and
+            // followed: it announces `c1`.
+            announce.as_bytes(),
+            surrogate.as_bytes(),
             // A line break (JSON whitespace) as a space.
             b"{\"jsonrpc\":\"2.0\",\r\n\"method\":\"x/y\"}",
             // Not JSON, or not UTF-8: as text.
-            br#"{"jsonrpc":"2.0","id":3,"#,
+            broken.as_bytes(),
             b"{\"jsonrpc\":\"2.0\",\"method\":\"x\xff\"}",
+            done.as_bytes(),
+            // Ended already.
+            done.as_bytes(),
         ];
         let mut live = Vec::new();
+        let mut live_problems = Vec::new();
         for message in messages {
             for event in monitor.feed_message(Side::Child, message) {
-                if let Event::Message { verdict, .. } = event {
-                    live.push(verdict.status.name());
+                match event {
+                    Event::Message { verdict, .. } => live.push(verdict.status.name()),
+                    Event::Lifecycle { line, problem, .. } => {
+                        live_problems.push((line, problem.name()));
+                    }
+                    _ => {}
                 }
             }
         }
+        let text = |text: &str| serde_json::json!({"from": "agent", "text": text}).to_string();
+        let message = |text: &str| format!(r#"{{"from":"agent","message":{text}}}"#);
+        let expected = [
+            text(&announce),
+            text(surrogate),
+            message(r#"{"jsonrpc":"2.0",  "method":"x/y"}"#),
+            text(broken),
+            text("{\"jsonrpc\":\"2.0\",\"method\":\"x\u{fffd}\"}"),
+            message(&done),
+            message(&done),
+        ];
+        let written = transcript.text();
+        assert_eq!(written.lines().collect::<Vec<_>>(), expected);
         assert_eq!(
-            transcript.text(),
-            concat!(
-                r#"{"from":"agent","message":{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a","line":1e400}}}"#,
-                "\n",
-                r#"{"from":"agent","message":{"jsonrpc":"2.0","method":"x/y","params":{"s":"\ud800"}}}"#,
-                "\n",
-                r#"{"from":"agent","message":{"jsonrpc":"2.0",  "method":"x/y"}}"#,
-                "\n",
-                r#"{"from":"agent","text":"{\"jsonrpc\":\"2.0\",\"id\":3,"}"#,
-                "\n",
-                r#"{"from":"agent","text":"{\"jsonrpc\":\"2.0\",\"method\":\"x"#,
-                "\u{fffd}",
-                r#"\"}"}"#,
-                "\n",
-            )
+            live,
+            [
+                "over-limit",
+                "over-limit",
+                "invalid",
+                "invalid",
+                "invalid",
+                "ok",
+                "ok"
+            ]
         );
-        // The transcript checked again gives the verdicts the tap gave live.
+        assert_eq!(live_problems, [(7, "update-after-end")]);
+        // The transcript checked and followed again gives what the tap gave live.
         let checked: Vec<&str> = Checker::new()
             .expect("schema")
-            .check_input(transcript.text().as_bytes())
+            .check_input(written.as_bytes())
             .iter()
             .map(|checked| checked.verdict.status.name())
             .collect();
         assert_eq!(checked, live);
+        let mut lifecycle = super::super::Lifecycle::default();
+        let followed: Vec<(usize, &str)> = written
+            .lines()
+            .enumerate()
+            .flat_map(|(index, line)| {
+                let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
+                problems
+                    .into_iter()
+                    .map(move |problem| (index + 1, problem.name()))
+            })
+            .collect();
+        assert_eq!(followed, live_problems);
+    }
+
+    /// Lifecycle events, as (line, name).
+    type Followed = Vec<(usize, &'static str)>;
+
+    /// What `messages` (the agent's) give live, and what following the transcript written gives.
+    fn lifecycle_both_ways(limits: DecodeLimits, messages: &[&str]) -> (Followed, Followed) {
+        let transcript = SharedBuffer::default();
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), limits)
+            .with_transcript(Box::new(transcript.clone()));
+        let mut live = Vec::new();
+        for message in messages {
+            for event in monitor.feed_message(Side::Child, message.as_bytes()) {
+                match event {
+                    Event::Lifecycle { line, problem, .. } => live.push((line, problem.name())),
+                    Event::HiddenByGap { line, .. } => live.push((line, "hidden-by-gap")),
+                    _ => {}
+                }
+            }
+        }
+        let mut lifecycle = super::super::Lifecycle::default();
+        let mut followed = Vec::new();
+        for (index, line) in transcript.text().lines().enumerate() {
+            let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
+            followed.extend(
+                problems
+                    .into_iter()
+                    .map(|problem| (index + 1, problem.name())),
+            );
+        }
+        (live, followed)
+    }
+
+    const UPDATE_C1: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}}}"#;
+
+    #[test]
+    fn a_peers_message_is_never_the_taps_own_record() {
+        for fake in [
+            r#"{"from":"agent","not_checked_bytes":5}"#,
+            r#"{"fr\u006fm":"agent","not_checked_bytes":5}"#,
+            r#"{"from":"agent","text":"x","truncated":true,"bytes":900}"#,
+        ] {
+            let (live, followed) = lifecycle_both_ways(Checker::DEFAULT_LIMITS, &[fake, UPDATE_C1]);
+            assert_eq!(live, [(2, "unannounced-update")], "{fake}");
+            assert_eq!(followed, live, "{fake}");
+        }
+    }
+
+    #[test]
+    fn a_message_over_the_byte_limit_is_a_gap_for_the_lifecycle() {
+        let announce = format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"tool_call","toolCallId":"c1","title":"{}"}}}}}}"#,
+            "t".repeat(300)
+        );
+        let limits = DecodeLimits::new(250, DecodeLimits::DEFAULT_MAX_DEPTH);
+        let (live, followed) = lifecycle_both_ways(limits, &[&announce, UPDATE_C1, UPDATE_C1]);
+        // The call is followed from its first update, said once; its end is known.
+        assert_eq!(live, [(2, "hidden-by-gap"), (3, "update-after-end")]);
+        assert_eq!(followed, [(3, "update-after-end")]);
+    }
+
+    #[test]
+    fn an_initialize_no_value_holds_still_names_the_protocol_checked() {
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS);
+        let messages: [(Side, &str); 3] = [
+            (
+                Side::Client,
+                r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"\ud800","version":"1"}}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+            ),
+            (
+                Side::Client,
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{}}}"#,
+            ),
+        ];
+        let mut seen = Vec::new();
+        for (side, message) in messages {
+            for event in monitor.feed_message(side, message.as_bytes()) {
+                match event {
+                    Event::Session { protocol, .. } => seen.push(protocol.to_string()),
+                    Event::Message { verdict, .. } => seen.push(format!(
+                        "{} {}",
+                        verdict.status.name(),
+                        verdict.protocol.map(|p| p.to_string()).unwrap_or_default()
+                    )),
+                    _ => {}
+                }
+            }
+        }
         assert_eq!(
-            live,
-            ["over-limit", "over-limit", "invalid", "invalid", "invalid"]
+            seen,
+            [
+                "MCP 2025-06-18",
+                "over-limit MCP 2025-06-18",
+                "ok MCP 2025-06-18",
+                "ok MCP 2025-06-18"
+            ]
         );
     }
 }

@@ -52,7 +52,16 @@ pub(crate) fn parse_for_observe(text: &str) -> Option<Value> {
     .and_then(|value| parser.end().map(|()| value));
     match pruned {
         Ok(value) => Some(value),
-        Err(_) if record.get() => serde_json::from_str(text).ok(),
+        // A record holds numbers and strings a `Value` holds; anything else is a message.
+        Err(_) if record.get() => serde_json::from_str(text).ok().or_else(|| {
+            let mut parser = serde_json::Deserializer::from_str(text);
+            let message = Pruned {
+                keep: Keep::Members(MESSAGE),
+                record: &record,
+            }
+            .deserialize(&mut parser);
+            message.and_then(|value| parser.end().map(|()| value)).ok()
+        }),
         Err(_) => None,
     }
 }
@@ -315,7 +324,9 @@ impl Session {
     /// [`Session::observe`] for a message whose sender may be unknown (a bare transcript line):
     /// then only what does not depend on the direction is followed: the protocol from
     /// `initialize` (a client's request), ACP tool calls (`session/update` is the agent's) and
-    /// session loads; MCP progress needs the direction and is not followed.
+    /// session loads; MCP progress needs the direction and is not followed. A record of the
+    /// tap's own transcript (`{"from", "not_checked_bytes"}`, or a message over the byte limit)
+    /// is a line of unknown sender too: a gap in what was checked.
     pub(crate) fn observe_from(
         &mut self,
         side: Option<Side>,
@@ -334,10 +345,9 @@ impl Session {
         let Some(object) = message.as_object() else {
             return found;
         };
-        if let Some(toolcall_hops::pairing::TapRecord::NotChecked { .. }) =
-            toolcall_hops::pairing::tap_record(message)
-        {
-            // A transcript the tap wrote: where its checking had a gap.
+        if side.is_none() && toolcall_hops::pairing::tap_record(message).is_some() {
+            // A record of the transcript the tap wrote (never a message a side sent): bytes it
+            // did not check, or a message over its byte limit, which it did not read either.
             self.gap(line);
             return found;
         }
@@ -481,28 +491,52 @@ impl Lifecycle {
     }
 
     /// Follows one line of a transcript: a record (`{"from": ..., "message": ...}`, the sender
-    /// read from it) or a bare message (sender unknown), read as the tap reads what it relays:
-    /// an update whose members JSON allows but a `serde_json::Value` cannot hold (a number past
-    /// `f64`, a lone surrogate escape, nesting past 128 levels in `rawInput`) is still followed.
-    /// Returns the sender and what went wrong; a line that is not JSON gives nothing.
+    /// read from it; or `{"from": ..., "text": ...}`, which the tap writes for a message that is
+    /// not JSON, or JSON a `serde_json::Value` cannot hold) or a bare message (sender unknown),
+    /// read as the tap reads what it relays: a message whose members JSON allows but a `Value`
+    /// cannot hold (a number past `f64`, a lone surrogate escape, nesting past 128 levels in
+    /// `rawInput`) is still followed. Returns the sender and what went wrong; a line that is not
+    /// JSON gives nothing.
     pub fn observe_line(
         &mut self,
         line: usize,
         text: &[u8],
     ) -> (Option<Peer>, Vec<LifecycleProblem>) {
         #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
         struct Record<'a> {
             #[serde(borrow)]
             from: std::borrow::Cow<'a, str>,
-            #[serde(borrow)]
-            message: &'a serde_json::value::RawValue,
+            #[serde(borrow, default)]
+            message: Option<&'a serde_json::value::RawValue>,
+            #[serde(borrow, default)]
+            text: Option<std::borrow::Cow<'a, str>>,
         }
         let Ok(text) = std::str::from_utf8(text) else {
             return (None, Vec::new());
         };
-        let (from, message) = match serde_json::from_str::<Record<'_>>(text) {
-            Ok(record) => (Peer::from_name(&record.from), record.message.get()),
-            Err(_) => (None, text),
+        let record = serde_json::from_str::<Record<'_>>(text).ok();
+        let (from, message) = match &record {
+            Some(Record {
+                from,
+                message: Some(message),
+                text: None,
+            }) => (Peer::from_name(from), message.get()),
+            // JSON in a text record is what the tap followed only when no `Value` holds it
+            // (else the tap wrote it as text because it was not UTF-8, and did not follow it).
+            Some(Record {
+                from,
+                message: None,
+                text: Some(sent),
+            }) if serde_json::from_str::<Value>(sent).is_err() => {
+                (Peer::from_name(from), sent.as_ref())
+            }
+            Some(Record {
+                from,
+                message: None,
+                text: Some(_),
+            }) => return (Peer::from_name(from), Vec::new()),
+            _ => (None, text),
         };
         match parse_for_observe(message) {
             Some(value) => (from, self.observe(from, line, &value)),
@@ -750,6 +784,12 @@ mod tests {
             (
                 r#"[{"id":1,"from":"client","x":[1]}]"#,
                 json!([{"id": 1, "from": "client", "x": [1]}]),
+            ),
+            // A member `from` where a `Value` holds nothing: no record, a message.
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"d2","rawInput":1e400}},"from":"agent"}"#,
+                json!({"method": "session/update", "params": {"sessionId": "s",
+                    "update": {"sessionUpdate": "tool_call", "toolCallId": "d2"}}}),
             ),
         ] {
             assert_eq!(parse_for_observe(text), Some(kept), "{text}");
