@@ -127,7 +127,8 @@ impl LifecycleProblem {
 }
 
 /// A tool call first seen in an update after a gap in checking (bytes relayed but not checked,
-/// [`super::Event::NotChecked`]): its `tool_call` may have been in the gap, so it is not reported
+/// [`super::Event::NotChecked`], or a message over the byte limit, which is not read): its
+/// `tool_call` may have been in the gap, so it is not reported
 /// as unannounced; it is followed from that update on. Said once per gap, at the first such call
 /// (ACP), or progress token (MCP).
 ///
@@ -145,7 +146,8 @@ pub struct HiddenByGap {
     pub what: &'static str,
     /// The `toolCallId`, or the `progressToken` as JSON.
     pub id: String,
-    /// The transcript line of the gap (its `not_checked_bytes` record).
+    /// The transcript line of the gap (its `not_checked_bytes` record, or the record of the
+    /// message over the byte limit).
     pub gap_line: usize,
 }
 

@@ -53,7 +53,8 @@ pub enum Event {
         problem: LifecycleProblem,
     },
     /// A tool call (ACP) or progress token (MCP) first seen in an update after bytes that were
-    /// relayed but not checked: its announcement may have been among them, so it is followed
+    /// relayed but not checked (or a message over the byte limit): its announcement may have
+    /// been among them, so it is followed
     /// from here and not reported as a problem. Once per gap, at the first such call.
     HiddenByGap {
         /// The message's transcript line.
