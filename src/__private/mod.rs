@@ -61,7 +61,7 @@ pub use runtime::RUNTIME;
 pub use seeds::{
     any, any_object, boxed, default_on_error, default_on_null, element, map_of, name, nullable,
     opt, plain, seq, skip_invalid, text, too_long, too_short, AnyObject, AnyValue, Boxed,
-    DefaultOnError, DefaultOnNull, MapOf, Name, Nullable, Opt, Plain, Seed, Seq, SkipInvalid, Text,
+    DefaultOnError, DefaultOnNull, MapOf, Nullable, Opt, Plain, Seed, Seq, SkipInvalid, Text,
 };
 pub use session::{mark, rollback, unknown_value};
 pub use tagged::{catch_all, drain, missing_tag, tagged_union, unknown_tag, Tagged, WithTag};

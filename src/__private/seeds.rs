@@ -110,14 +110,23 @@ pub const fn any() -> AnyValue {
     AnyValue
 }
 
-/// Decodes a string.
+/// Decodes a string: [`text`], or the string of a named string type, [`name`].
 #[derive(Clone, Copy, Default)]
-pub struct Text;
+pub struct Text {
+    /// A named string type's (a newtype such as `SessionId`): built in a check that skips other
+    /// strings ([`session::Unbuilt::FreeFormAndUnnamedStrings`]).
+    named: bool,
+}
 
 impl Seed for Text {
     type Value = String;
     fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        if session::strings_unused() {
+        let unused = if self.named {
+            session::named_strings_unused()
+        } else {
+            session::strings_unused()
+        };
+        if unused {
             return d.deserialize_string(SkippedString);
         }
         String::deserialize(d)
@@ -127,28 +136,14 @@ impl Seed for Text {
 /// Decodes a string.
 #[must_use]
 pub const fn text() -> Text {
-    Text
+    Text { named: false }
 }
 
 /// Decodes the string of a named string type (a newtype such as `SessionId`): as [`text`], but
 /// built in a check that skips other strings ([`session::Unbuilt::FreeFormAndUnnamedStrings`]).
-#[derive(Clone, Copy, Default)]
-pub struct Name;
-
-impl Seed for Name {
-    type Value = String;
-    fn run<'de, D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        if session::named_strings_unused() {
-            return d.deserialize_string(SkippedString);
-        }
-        String::deserialize(d)
-    }
-}
-
-/// Decodes the string of a named string type: see [`Name`].
 #[must_use]
-pub const fn name() -> Name {
-    Name
+pub const fn name() -> Text {
+    Text { named: true }
 }
 
 /// A string read as `String` reads one, and not kept (see [`session::optimistic_check`]).

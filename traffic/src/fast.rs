@@ -464,6 +464,20 @@ pub(crate) mod tests {
     use super::corpus;
 
     /// Every corpus of real or realistic ACP traffic at hand: `(name, NDJSON)`.
+    /// The repository's files at `relatives`, each named by its path.
+    pub(crate) fn fixtures(relatives: &[&str]) -> Vec<(String, Vec<u8>)> {
+        relatives
+            .iter()
+            .map(|relative| {
+                let path = toolcall_test_support::fixture(relative);
+                (
+                    (*relative).to_owned(),
+                    std::fs::read(path).expect("readable"),
+                )
+            })
+            .collect()
+    }
+
     pub(crate) fn corpora() -> Vec<(String, Vec<u8>)> {
         let mut out = Vec::new();
         for relative in ["acp-traffic/messages.ndjson", "acp-examples/docs-v1.ndjson"] {
@@ -471,17 +485,14 @@ pub(crate) mod tests {
                 out.push((relative.to_owned(), std::fs::read(path).expect("readable")));
             }
         }
-        for relative in [
+        out.extend(fixtures(&[
             "tests/fixtures/acp/claude-agent-acp/session-load.ndjson",
             "tests/fixtures/transcripts/acp_reused_ids.ndjson",
             "tests/fixtures/transcripts/acp_same_ids.ndjson",
             "examples/transcript.ndjson",
             "examples/invalid.ndjson",
             "examples/lenient.ndjson",
-        ] {
-            let path = toolcall_test_support::fixture(relative);
-            out.push((relative.to_owned(), std::fs::read(path).expect("readable")));
-        }
+        ]));
         let params = corpus::notifications(60, corpus::SEED);
         out.push(("wire corpus".to_owned(), corpus::ndjson(&params)));
         out.push(("hand-made".to_owned(), hand_made().into_bytes()));

@@ -602,8 +602,7 @@ mod tests {
 
     #[test]
     fn a_message_not_followed_would_have_changed_nothing() {
-        let mut mcp = Vec::new();
-        for relative in [
+        let mcp = crate::fast::tests::fixtures(&[
             "tests/fixtures/transcripts/mcp_2024-11-05.ndjson",
             "tests/fixtures/transcripts/mcp_2025-03-26.ndjson",
             "tests/fixtures/transcripts/mcp_2025-03-26_batches.ndjson",
@@ -614,10 +613,7 @@ mod tests {
             "tests/fixtures/mcp/server-everything/transcript.ndjson",
             "tests/fixtures/mcp/fastmcp/tree.ndjson",
             "tests/fixtures/mcp/server-filesystem/offer-2026-07-28.ndjson",
-        ] {
-            let path = toolcall_test_support::fixture(relative);
-            mcp.push((relative.to_owned(), std::fs::read(path).expect("readable")));
-        }
+        ]);
         let (mut through, mut not) = (0, 0);
         for (name, content) in crate::fast::tests::corpora()
             .into_iter()
