@@ -195,8 +195,54 @@ impl GapSeen {
 #[derive(Debug, Clone)]
 struct AcpCall {
     announced_line: usize,
-    /// `(status, line)` once it reached a terminal status.
-    ended: Option<(String, usize)>,
+    /// `(status, line)` once it reached a terminal status (one of [`ACP_TERMINAL`]).
+    ended: Option<(&'static str, usize)>,
+}
+
+/// The tool calls followed, by session and then by tool call id (looked up without building a
+/// key), and how many there are.
+#[derive(Debug, Default)]
+struct Calls {
+    by_session: HashMap<String, HashMap<String, AcpCall>>,
+    len: usize,
+}
+
+impl Calls {
+    fn get(&self, session: &str, id: &str) -> Option<&AcpCall> {
+        self.by_session.get(session)?.get(id)
+    }
+
+    fn get_mut(&mut self, session: &str, id: &str) -> Option<&mut AcpCall> {
+        self.by_session.get_mut(session)?.get_mut(id)
+    }
+
+    /// Follows `call`, unless a call of that id is followed already in `session`.
+    fn insert_new(&mut self, session: &str, id: String, call: AcpCall) {
+        let calls = match self.by_session.get_mut(session) {
+            Some(calls) => calls,
+            None => self.by_session.entry(session.to_owned()).or_default(),
+        };
+        if let std::collections::hash_map::Entry::Vacant(vacant) = calls.entry(id) {
+            vacant.insert(call);
+            self.len += 1;
+        }
+    }
+
+    /// Stops following the calls of `session`; returns them.
+    fn take_session(&mut self, session: &str) -> HashMap<String, AcpCall> {
+        let calls = self.by_session.remove(session).unwrap_or_default();
+        self.len -= calls.len();
+        calls
+    }
+
+    /// Stops following the calls that ended.
+    fn retain_open(&mut self) {
+        for calls in self.by_session.values_mut() {
+            calls.retain(|_, call| call.ended.is_none());
+        }
+        self.by_session.retain(|_, calls| !calls.is_empty());
+        self.len = self.by_session.values().map(HashMap::len).sum();
+    }
 }
 
 /// A `session/load` or `session/resume` waiting for its response: while it does, the agent
@@ -227,7 +273,7 @@ pub(crate) struct ToolCallUpdate<'a> {
 /// replay is not a second `tool_call` nor an update after its end.
 #[derive(Debug, Default)]
 pub(crate) struct AcpToolCalls {
-    calls: HashMap<(String, String), AcpCall>,
+    calls: Calls,
     /// Sessions being loaded, by session id.
     replays: HashMap<String, Replay>,
     /// The request id (as JSON) of each load or resume waiting for its response -> session id.
@@ -256,17 +302,7 @@ impl AcpToolCalls {
             return;
         };
         let replay = self.replays.entry(session.to_owned()).or_default();
-        let mine: Vec<(String, String)> = self
-            .calls
-            .keys()
-            .filter(|(in_session, _)| in_session == session)
-            .cloned()
-            .collect();
-        for key in mine {
-            if let Some(call) = self.calls.remove(&key) {
-                replay.before.insert(key.1, call);
-            }
-        }
+        replay.before.extend(self.calls.take_session(session));
         self.loading.insert(id, session.to_owned());
     }
 
@@ -286,7 +322,7 @@ impl AcpToolCalls {
             return;
         };
         for (id, call) in replay.before {
-            self.calls.entry((session.clone(), id)).or_insert(call);
+            self.calls.insert_new(&session, id, call);
         }
     }
 
@@ -323,46 +359,47 @@ impl AcpToolCalls {
             tool_call_id: id,
             status,
         } = call;
-        let terminal = status.filter(|status| ACP_TERMINAL.contains(status));
-        let key = (session.to_owned(), id.to_owned());
+        let terminal =
+            status.and_then(|status| ACP_TERMINAL.iter().copied().find(|end| *end == status));
         if let Some(replay) = self.replays.get_mut(session) {
             // A call the replay updates before announcing it (its history may start past the
             // `tool_call`) continues from what the connection saw of it, its end replayed too.
-            if kind == "tool_call_update" && !self.calls.contains_key(&key) {
+            if kind == "tool_call_update" && self.calls.get(session, id).is_none() {
                 if let Some(mut call) = replay.before.remove(id) {
                     call.ended = None;
-                    self.calls.insert(key.clone(), call);
+                    self.calls.insert_new(session, id.to_owned(), call);
                 }
             }
         }
         match kind {
             "tool_call" => {
-                if let Some(first) = self.calls.get(&key) {
+                if let Some(first) = self.calls.get(session, id) {
                     return Some(Finding::Problem(LifecycleProblem::DuplicateToolCall {
                         tool_call_id: id.to_owned(),
                         first_line: first.announced_line,
                     }));
                 }
                 self.insert(
-                    key,
+                    session,
+                    id,
                     AcpCall {
                         announced_line: line,
-                        ended: terminal.map(|status| (status.to_owned(), line)),
+                        ended: terminal.map(|status| (status, line)),
                     },
                 )
                 .map(Finding::Problem)
             }
             "tool_call_update" => {
-                let Some(call) = self.calls.get_mut(&key) else {
+                let Some(call) = self.calls.get_mut(session, id) else {
                     if let Some(mut gap) = self.gap {
                         // Announced where checking had a gap, most likely: followed from here.
                         let hidden = gap.hid("tool call", id.to_owned());
                         self.gap = Some(gap);
                         let call = AcpCall {
                             announced_line: gap.line,
-                            ended: terminal.map(|status| (status.to_owned(), line)),
+                            ended: terminal.map(|status| (status, line)),
                         };
-                        return match self.insert(key, call) {
+                        return match self.insert(session, id, call) {
                             Some(problem) => Some(Finding::Problem(problem)),
                             None => hidden,
                         };
@@ -373,30 +410,30 @@ impl AcpToolCalls {
                         })
                     });
                 };
-                if let Some((status, ended_line)) = &call.ended {
+                if let Some((status, ended_line)) = call.ended {
                     return Some(Finding::Problem(LifecycleProblem::UpdateAfterEnd {
                         tool_call_id: id.to_owned(),
-                        status: status.clone(),
-                        ended_line: *ended_line,
+                        status: status.to_owned(),
+                        ended_line,
                     }));
                 }
-                call.ended = terminal.map(|status| (status.to_owned(), line));
+                call.ended = terminal.map(|status| (status, line));
                 None
             }
             _ => None,
         }
     }
 
-    fn insert(&mut self, key: (String, String), call: AcpCall) -> Option<LifecycleProblem> {
-        if self.calls.len() >= MAX_TRACKED {
-            self.calls.retain(|_, call| call.ended.is_none());
+    fn insert(&mut self, session: &str, id: &str, call: AcpCall) -> Option<LifecycleProblem> {
+        if self.calls.len >= MAX_TRACKED {
+            self.calls.retain_open();
         }
-        if self.calls.len() >= MAX_TRACKED {
+        if self.calls.len >= MAX_TRACKED {
             let first = !self.saturated;
             self.saturated = true;
             return first.then_some(LifecycleProblem::TrackingLimit { limit: MAX_TRACKED });
         }
-        self.calls.insert(key, call);
+        self.calls.insert_new(session, id.to_owned(), call);
         None
     }
 }
@@ -648,6 +685,51 @@ mod tests {
         }
         json!({"jsonrpc": "2.0", "method": "session/update",
                "params": {"sessionId": "s1", "update": update}})
+    }
+
+    #[test]
+    fn acp_tool_calls_past_the_limit_drop_ended_ones_then_say_so_once() {
+        let mut calls = AcpToolCalls::default();
+        let call = |calls: &mut AcpToolCalls, session: &str, id: &str, status| {
+            let update = ToolCallUpdate {
+                session,
+                kind: "tool_call",
+                tool_call_id: id,
+                status,
+            };
+            calls
+                .observe_tool_call(1, update)
+                .and_then(Finding::problem)
+        };
+        // Half of them ended, in two sessions.
+        for n in 0..MAX_TRACKED {
+            let status = Some(if n % 2 == 0 { "completed" } else { "pending" });
+            let session = if n % 3 == 0 { "s1" } else { "s2" };
+            assert_eq!(call(&mut calls, session, &format!("c{n}"), status), None);
+        }
+        assert_eq!(calls.calls.len, MAX_TRACKED);
+        // Full: the ended ones are dropped to make room.
+        assert_eq!(call(&mut calls, "s1", "new", None), None);
+        assert_eq!(calls.calls.len, MAX_TRACKED / 2 + 1);
+        // A session loaded and answered keeps its calls, and the count.
+        calls.load(&json!({"id": 7, "method": "session/load", "params": {"sessionId": "s1"}}));
+        assert_eq!(calls.calls.get("s1", "new").map(|c| c.announced_line), None);
+        calls.loaded(&json!({"id": 7, "result": {}}));
+        assert_eq!(
+            calls.calls.get("s1", "new").map(|c| c.announced_line),
+            Some(1)
+        );
+        assert_eq!(calls.calls.len, MAX_TRACKED / 2 + 1);
+        // Open calls up to the limit, then one more: said once.
+        for n in 0..MAX_TRACKED / 2 - 1 {
+            assert_eq!(call(&mut calls, "s3", &format!("c{n}"), None), None);
+        }
+        assert_eq!(calls.calls.len, MAX_TRACKED);
+        assert_eq!(
+            call(&mut calls, "s3", "over", None),
+            Some(LifecycleProblem::TrackingLimit { limit: MAX_TRACKED })
+        );
+        assert_eq!(call(&mut calls, "s3", "over again", None), None);
     }
 
     #[test]
