@@ -121,7 +121,7 @@ impl Checker {
         }
         // Parsed as `str` once its UTF-8 is checked as a whole (serde_json then checks no
         // string's UTF-8 again); anything else is the full check's.
-        let text = std::str::from_utf8(message).ok()?;
+        let text = simdutf8::basic::from_utf8(message).ok()?;
         let parsed = self.parse_fast(transcript, from, text, false)?;
         self.decide(transcript, parsed)
     }

@@ -420,7 +420,7 @@ impl Monitor {
                 self.session.gap(line);
                 return;
             }
-            Frame::Line(text) => (text, std::str::from_utf8(text)),
+            Frame::Line(text) => (text, simdutf8::basic::from_utf8(text)),
         };
         // The text as UTF-8 is validated once, here, for the parse and the record.
         if let Ok(utf8) = utf8 {
