@@ -171,7 +171,6 @@ cases! {
     untyped_values: [Short, Loose, Counts],
     #[cfg(feature = "checks")]
     checked_member_beside_union: [Msg, Pick],
-    #[cfg(feature = "checks")]
     checked_type_array_object: [Opt, OptVariant0, Entry, EntryValue, EntryValueVariant0],
     untagged_number_digits: [Amount, Reading, ReadingVariant0],
     #[cfg(feature = "checks")]
