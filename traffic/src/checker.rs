@@ -349,29 +349,25 @@ impl Checker {
             Line::Message { from: None, value } => {
                 self.check_value(transcript, None, message, &value)
             }
-            Line::Text { from, text } => {
-                if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
-                    return Verdict::invalid(Kind::NotJson, "", error.to_string())
-                        .sent_by(Some(from));
-                }
-                match serde_json::from_str::<Value>(&text) {
-                    // JSON a `Value` cannot hold (a number past `f64`, a lone surrogate escape,
-                    // nesting past 128 levels), which the tap writes as text so that any JSON
-                    // reader reads its transcript: checked as the message it was.
-                    Err(error) => self.not_held(transcript, from, text.as_bytes(), &error),
-                    Ok(_) => Verdict::invalid(
-                        Kind::NotJson,
-                        "",
-                        "the wrapper's `text` is JSON: wrap it as `message`",
-                    )
-                    .sent_by(Some(from)),
-                }
-            }
+            Line::Text { from, text } => match serde_json::from_str::<Value>(&text) {
+                Ok(_) => Verdict::invalid(
+                    Kind::NotJson,
+                    "",
+                    "the wrapper's `text` is JSON: wrap it as `message`",
+                )
+                .sent_by(Some(from)),
+                // Not JSON, or JSON a `Value` cannot hold (a number past `f64`, a lone surrogate
+                // escape, nesting past 128 levels), which the tap writes as text so that any
+                // JSON reader reads its transcript: judged as the message it was, as the tap
+                // judged it.
+                Err(error) => self.not_held(transcript, from, text.as_bytes(), &error),
+            },
         }
     }
 
-    /// The verdict on a message from `from` that is JSON a `Value` cannot hold (`error` says
-    /// why), as [`Checker::check_from`] gives it: over a limit of ours.
+    /// The verdict on a message from `from` that no `Value` holds (`error` says why), as
+    /// [`Checker::check_from`] gives it: `invalid` when it is not JSON, else over a limit of
+    /// ours.
     fn not_held(
         &self,
         transcript: &mut Transcript,

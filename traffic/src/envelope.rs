@@ -21,6 +21,24 @@ pub(crate) struct Member {
 /// The top-level members of `json` when it is an object (possibly cut short), in order; `None`
 /// when it does not start with `{` or its member names cannot be read.
 pub(crate) fn members(json: &[u8]) -> Option<Vec<Member>> {
+    read_members(json).map(|(members, _)| members)
+}
+
+/// The names of the top-level members of `json` (one of [`members`]), with that of a member
+/// whose value is cut off.
+pub(crate) fn names(json: &[u8]) -> Option<Vec<String>> {
+    let (members, cut) = read_members(json)?;
+    Some(
+        members
+            .into_iter()
+            .map(|member| member.name)
+            .chain(cut)
+            .collect(),
+    )
+}
+
+/// [`members`], and the name of a member whose value is cut off.
+fn read_members(json: &[u8]) -> Option<(Vec<Member>, Option<String>)> {
     let mut at = skip_space(json, 0);
     if json.get(at) != Some(&b'{') {
         return None;
@@ -30,7 +48,7 @@ pub(crate) fn members(json: &[u8]) -> Option<Vec<Member>> {
     loop {
         at = skip_space(json, at);
         match json.get(at) {
-            Some(b'}') | None => return Some(members),
+            Some(b'}') | None => return Some((members, None)),
             Some(b',') => {
                 at += 1;
                 continue;
@@ -39,18 +57,18 @@ pub(crate) fn members(json: &[u8]) -> Option<Vec<Member>> {
             Some(_) => return None,
         }
         let Some(name_end) = string_end(json, at) else {
-            return Some(members);
+            return Some((members, None));
         };
         let name: String = serde_json::from_slice(&json[at..name_end]).ok()?;
         at = skip_space(json, name_end);
         if json.get(at) != Some(&b':') {
-            return (at >= json.len()).then_some(members);
+            return (at >= json.len()).then_some((members, None));
         }
         at = skip_space(json, at + 1);
         let start = at;
         let Some(end) = value_end(json, at) else {
             // Cut off inside this value: the members before it are all there is.
-            return Some(members);
+            return Some((members, Some(name)));
         };
         members.push(Member {
             name,
@@ -77,13 +95,13 @@ pub(crate) fn scalar(json: &[u8], members: &[Member], name: &str) -> Option<Valu
     serde_json::from_slice(&json[member.value.clone()]).ok()
 }
 
-/// What `params` (a top-level member) says of the protocol, read without building the rest of
-/// it (which may hold what no `Value` holds): `{"protocolVersion": ..., "_meta":
-/// {"io.modelcontextprotocol/protocolVersion": ...}}` with those it has; `None` when it has
-/// neither, or is not an object whose members read.
-pub(crate) fn protocol_params(json: &[u8], members: &[Member]) -> Option<Value> {
+/// What the top-level member `name` (`params` or `result`) says of the protocol, read without
+/// building the rest of it (which may hold what no `Value` holds): `{"protocolVersion": ...,
+/// "_meta": {"io.modelcontextprotocol/protocolVersion": ...}}` with those it has; `None` when it
+/// has neither, or is not an object whose members read.
+pub(crate) fn protocol_said(json: &[u8], members: &[Member], name: &str) -> Option<Value> {
     #[derive(serde::Deserialize)]
-    struct Params {
+    struct Said {
         #[serde(rename = "protocolVersion")]
         protocol_version: Option<Value>,
         #[serde(rename = "_meta")]
@@ -94,13 +112,13 @@ pub(crate) fn protocol_params(json: &[u8], members: &[Member]) -> Option<Value> 
         #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
         version: Option<Value>,
     }
-    let member = members.iter().find(|member| member.name == "params")?;
-    let params: Params = serde_json::from_slice(&json[member.value.clone()]).ok()?;
+    let member = members.iter().find(|member| member.name == name)?;
+    let read: Said = serde_json::from_slice(&json[member.value.clone()]).ok()?;
     let mut said = serde_json::Map::new();
-    if let Some(version) = params.protocol_version {
+    if let Some(version) = read.protocol_version {
         said.insert("protocolVersion".to_owned(), version);
     }
-    if let Some(version) = params.meta.and_then(|meta| meta.version) {
+    if let Some(version) = read.meta.and_then(|meta| meta.version) {
         let meta = serde_json::json!({ crate::mcp::META_PROTOCOL_VERSION: version });
         said.insert("_meta".to_owned(), meta);
     }

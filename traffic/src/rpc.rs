@@ -140,7 +140,7 @@ impl Checker {
             // What the params say of the protocol, read even where the rest of them is what
             // the limit is about.
             let mut object = Map::new();
-            if let Some(said) = envelope::protocol_params(json, &members) {
+            if let Some(said) = envelope::protocol_said(json, &members, "params") {
                 object.insert("params".to_owned(), said);
             }
             let protocol = self.protocol_of_call(transcript, &method, id.is_some(), &object);
@@ -163,7 +163,9 @@ impl Checker {
         match id {
             Some(id) if has("result") || has("error") => {
                 let answer = transcript.answer(&id, from.map(Side::role));
-                let protocol = self.protocol_of_response(transcript, &answer, None);
+                // The version an `initialize` response settles on, read without the rest.
+                let said = envelope::protocol_said(json, &members, "result");
+                let protocol = self.protocol_of_response(transcript, &answer, said.as_ref());
                 over(response_kind(answer, !has("result"))).checked_as(protocol)
             }
             _ => over(Kind::OverLimit),

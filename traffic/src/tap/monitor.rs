@@ -416,8 +416,9 @@ impl Monitor {
                     .checker
                     .check_truncated(&mut self.pairing, from, prefix, bytes);
                 self.tally(line, from, verdict, events);
-                // Not read, so a tool call or progress token it carried is not known: a gap.
-                self.session.gap(line);
+                // Followed as far as its first bytes tell (see `Session::truncated`).
+                let observed = self.session.truncated(side, line, prefix);
+                self.follow(side, line, observed, events);
                 return;
             }
             Frame::Line(text) => (text, simdutf8::basic::from_utf8(text)),
@@ -838,16 +839,122 @@ mod tests {
     }
 
     #[test]
-    fn a_message_over_the_byte_limit_is_a_gap_for_the_lifecycle() {
-        let announce = format!(
-            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"tool_call","toolCallId":"c1","title":"{}"}}}}}}"#,
-            "t".repeat(300)
-        );
+    fn a_message_over_the_byte_limit_is_followed_as_far_as_its_first_bytes_tell() {
+        let announce = |title: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"tool_call","toolCallId":"c1","title":"{}"}}}}}}"#,
+                "t".repeat(title)
+            )
+        };
         let limits = DecodeLimits::new(250, DecodeLimits::DEFAULT_MAX_DEPTH);
-        let (live, followed) = lifecycle_both_ways(limits, &[&announce, UPDATE_C1, UPDATE_C1]);
-        // The call is followed from its first update, said once; its end is known.
+        // Whole in the 1,024 bytes kept: followed as any message.
+        let (live, followed) = lifecycle_both_ways(limits, &[&announce(300), UPDATE_C1, UPDATE_C1]);
+        assert_eq!(live, [(3, "update-after-end")]);
+        assert_eq!(followed, live);
+        // Cut: a gap; the call is followed from its first update, said once.
+        let (live, followed) =
+            lifecycle_both_ways(limits, &[&announce(2000), UPDATE_C1, UPDATE_C1]);
         assert_eq!(live, [(2, "hidden-by-gap"), (3, "update-after-end")]);
         assert_eq!(followed, [(3, "update-after-end")]);
+    }
+
+    #[test]
+    fn a_message_over_the_byte_limit_hides_only_what_it_could_carry() {
+        let limits = DecodeLimits::new(250, DecodeLimits::DEFAULT_MAX_DEPTH);
+        let long = "x".repeat(2000);
+        // The client announces no tool call.
+        let prompt = format!(
+            r#"{{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{{"sessionId":"s","prompt":[{{"type":"text","text":"{long}"}}]}}}}"#
+        );
+        let transcript = SharedBuffer::default();
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), limits)
+            .with_transcript(Box::new(transcript.clone()));
+        let mut live = Vec::new();
+        for (side, message) in [(Side::Client, prompt.as_str()), (Side::Child, UPDATE_C1)] {
+            for event in monitor.feed_message(side, message.as_bytes()) {
+                if let Event::Lifecycle { line, problem, .. } = event {
+                    live.push((line, problem.name()));
+                }
+            }
+        }
+        assert_eq!(live, [(2, "unannounced-update")]);
+        let mut lifecycle = super::super::Lifecycle::default();
+        let followed: Followed = transcript
+            .text()
+            .lines()
+            .enumerate()
+            .flat_map(|(index, line)| {
+                let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
+                problems
+                    .into_iter()
+                    .map(move |problem| (index + 1, problem.name()))
+            })
+            .collect();
+        assert_eq!(followed, live);
+        // A response carries no progress token.
+        let mut session = super::super::session::Session::default();
+        let response = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":["{long}"]}}}}"#);
+        assert_eq!(
+            session.truncated(Side::Child, 1, &response.as_bytes()[..1024]),
+            []
+        );
+        let progress = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": "t", "progress": 1}});
+        assert!(matches!(
+            &session.observe(Side::Child, 2, &progress)[..],
+            [super::super::session::Observed::Problem(
+                LifecycleProblem::UnknownProgressToken { .. }
+            )]
+        ));
+    }
+
+    /// The session events and verdicts (`status protocol`) of `messages`.
+    fn protocols_seen(messages: &[(Side, &str)]) -> Vec<String> {
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS);
+        let mut seen = Vec::new();
+        for (side, message) in messages {
+            for event in monitor.feed_message(*side, message.as_bytes()) {
+                match event {
+                    Event::Session { protocol, .. } => seen.push(protocol.to_string()),
+                    Event::Message { verdict, .. } => seen.push(format!(
+                        "{} {}",
+                        verdict.status.name(),
+                        verdict.protocol.map(|p| p.to_string()).unwrap_or_default()
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn an_initialize_response_no_value_holds_still_settles_the_version() {
+        let seen = protocols_seen(&[
+            (
+                Side::Client,
+                r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+            ),
+            (
+                Side::Child,
+                r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"\ud800","version":"1"}}}"#,
+            ),
+            // Batches are 2025-03-26's only.
+            (
+                Side::Client,
+                r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#,
+            ),
+        ]);
+        assert_eq!(
+            seen,
+            [
+                "MCP 2025-06-18",
+                "ok MCP 2025-06-18",
+                "MCP 2025-03-26",
+                "over-limit MCP 2025-03-26",
+                "ok MCP 2025-03-26"
+            ]
+        );
     }
 
     #[test]

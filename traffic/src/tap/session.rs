@@ -345,11 +345,21 @@ impl Session {
         let Some(object) = message.as_object() else {
             return found;
         };
-        if side.is_none() && toolcall_hops::pairing::tap_record(message).is_some() {
-            // A record of the transcript the tap wrote (never a message a side sent): bytes it
-            // did not check, or a message over its byte limit, which it did not read either.
-            self.gap(line);
-            return found;
+        // A record of the transcript the tap wrote (never a message a side sent).
+        match side.map_or_else(|| toolcall_hops::pairing::tap_record(message), |_| None) {
+            Some(toolcall_hops::pairing::TapRecord::NotChecked { .. }) => {
+                // Bytes it did not check.
+                self.gap(line);
+                return found;
+            }
+            Some(toolcall_hops::pairing::TapRecord::Truncated { from, text, .. }) => {
+                let from = match from {
+                    Peer::Client => Side::Client,
+                    Peer::Agent | Peer::Server => Side::Child,
+                };
+                return self.truncated(from, line, text.as_bytes());
+            }
+            None => {}
         }
         let has_id = object.contains_key("id");
         let method = object.get("method").and_then(Value::as_str);
@@ -386,6 +396,31 @@ impl Session {
             }
         }
         found
+    }
+
+    /// A message from `side` over the byte limit, of which `prefix` (its first bytes) was kept,
+    /// on transcript line `line`: followed as any message when the prefix is all of it (a limit
+    /// under the prefix's length); else a gap for what it may have carried that is not known:
+    /// a tool call it announced, when the agent sent it, and a progress token, when it may be
+    /// a request (its first bytes show no response).
+    pub(crate) fn truncated(&mut self, side: Side, line: usize, prefix: &[u8]) -> Vec<Observed> {
+        if let Some(message) = simdutf8::basic::from_utf8(prefix)
+            .ok()
+            .and_then(parse_for_observe)
+        {
+            return self.observe(side, line, &message);
+        }
+        if side == Side::Child {
+            self.acp.gap(line);
+        }
+        let response = crate::envelope::names(prefix).is_some_and(|names| {
+            let has = |name: &str| names.iter().any(|named| named == name);
+            !has("method") && (has("result") || has("error"))
+        });
+        if !response {
+            self.mcp.gap(line);
+        }
+        Vec::new()
     }
 
     /// Bytes were relayed but not checked; the gap's record is on transcript line `line`.
