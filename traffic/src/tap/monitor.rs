@@ -778,22 +778,26 @@ mod tests {
             .map(|checked| checked.verdict.status.name())
             .collect();
         assert_eq!(checked, live);
-        let mut lifecycle = super::super::Lifecycle::default();
-        let followed: Vec<(usize, &str)> = written
-            .lines()
-            .enumerate()
-            .flat_map(|(index, line)| {
-                let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
-                problems
-                    .into_iter()
-                    .map(move |problem| (index + 1, problem.name()))
-            })
-            .collect();
-        assert_eq!(followed, live_problems);
+        assert_eq!(followed_in(&written), live_problems);
     }
 
     /// Lifecycle events, as (line, name).
     type Followed = Vec<(usize, &'static str)>;
+
+    /// The lifecycle problems of following `transcript` line by line (`validate --lifecycle`).
+    fn followed_in(transcript: &str) -> Followed {
+        let mut lifecycle = super::super::Lifecycle::default();
+        let mut followed = Vec::new();
+        for (index, line) in transcript.lines().enumerate() {
+            let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
+            followed.extend(
+                problems
+                    .into_iter()
+                    .map(|problem| (index + 1, problem.name())),
+            );
+        }
+        followed
+    }
 
     /// What `messages` (the agent's) give live, and what following the transcript written gives.
     fn lifecycle_both_ways(limits: DecodeLimits, messages: &[&str]) -> (Followed, Followed) {
@@ -810,16 +814,7 @@ mod tests {
                 }
             }
         }
-        let mut lifecycle = super::super::Lifecycle::default();
-        let mut followed = Vec::new();
-        for (index, line) in transcript.text().lines().enumerate() {
-            let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
-            followed.extend(
-                problems
-                    .into_iter()
-                    .map(|problem| (index + 1, problem.name())),
-            );
-        }
+        let followed = followed_in(&transcript.text());
         (live, followed)
     }
 
@@ -878,19 +873,7 @@ mod tests {
             }
         }
         assert_eq!(live, [(2, "unannounced-update")]);
-        let mut lifecycle = super::super::Lifecycle::default();
-        let followed: Followed = transcript
-            .text()
-            .lines()
-            .enumerate()
-            .flat_map(|(index, line)| {
-                let (_, problems) = lifecycle.observe_line(index + 1, line.as_bytes());
-                problems
-                    .into_iter()
-                    .map(move |problem| (index + 1, problem.name()))
-            })
-            .collect();
-        assert_eq!(followed, live);
+        assert_eq!(followed_in(&transcript.text()), live);
         // A response carries no progress token.
         let mut session = super::super::session::Session::default();
         let response = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":["{long}"]}}}}"#);
@@ -959,8 +942,7 @@ mod tests {
 
     #[test]
     fn an_initialize_no_value_holds_still_names_the_protocol_checked() {
-        let mut monitor = Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS);
-        let messages: [(Side, &str); 3] = [
+        let seen = protocols_seen(&[
             (
                 Side::Client,
                 r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"\ud800","version":"1"}}}"#,
@@ -973,21 +955,7 @@ mod tests {
                 Side::Client,
                 r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{}}}"#,
             ),
-        ];
-        let mut seen = Vec::new();
-        for (side, message) in messages {
-            for event in monitor.feed_message(side, message.as_bytes()) {
-                match event {
-                    Event::Session { protocol, .. } => seen.push(protocol.to_string()),
-                    Event::Message { verdict, .. } => seen.push(format!(
-                        "{} {}",
-                        verdict.status.name(),
-                        verdict.protocol.map(|p| p.to_string()).unwrap_or_default()
-                    )),
-                    _ => {}
-                }
-            }
-        }
+        ]);
         assert_eq!(
             seen,
             [
