@@ -100,29 +100,19 @@ pub(crate) fn scalar(json: &[u8], members: &[Member], name: &str) -> Option<Valu
 /// "_meta": {"io.modelcontextprotocol/protocolVersion": ...}}` with those it has; `None` when it
 /// has neither, or is not an object whose members read.
 pub(crate) fn protocol_said(json: &[u8], members: &[Member], name: &str) -> Option<Value> {
-    #[derive(serde::Deserialize)]
-    struct Said {
-        #[serde(rename = "protocolVersion")]
-        protocol_version: Option<Value>,
-        #[serde(rename = "_meta")]
-        meta: Option<Meta>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Meta {
-        #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
-        version: Option<Value>,
-    }
+    use crate::pruned::Keep;
+    const SAID: Keep = Keep::Members(&[
+        ("protocolVersion", Keep::All),
+        (
+            "_meta",
+            Keep::Members(&[(crate::mcp::META_PROTOCOL_VERSION, Keep::All)]),
+        ),
+    ]);
     let member = members.iter().find(|member| member.name == name)?;
-    let read: Said = serde_json::from_slice(&json[member.value.clone()]).ok()?;
-    let mut said = serde_json::Map::new();
-    if let Some(version) = read.protocol_version {
-        said.insert("protocolVersion".to_owned(), version);
-    }
-    if let Some(version) = read.meta.and_then(|meta| meta.version) {
-        let meta = serde_json::json!({ crate::mcp::META_PROTOCOL_VERSION: version });
-        said.insert("_meta".to_owned(), meta);
-    }
-    (!said.is_empty()).then_some(Value::Object(said))
+    let said = crate::pruned::read_slice(&json[member.value.clone()], SAID)?;
+    said.as_object()
+        .is_some_and(|said| !said.is_empty())
+        .then_some(said)
 }
 
 /// The offset after the string that starts at `at` (a `"`), or `None` when it is cut off.

@@ -54,6 +54,7 @@ mod input;
 mod leaves;
 mod mcp;
 mod mcp_rpc;
+mod pruned;
 mod rpc;
 mod schema;
 pub mod tap;

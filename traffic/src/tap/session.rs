@@ -1,7 +1,7 @@
 //! [`Session`]: what the traffic has said so far about the protocol and the tool calls in flight.
 
+use crate::pruned::Keep;
 use serde_json::Value;
-use toolcall_contracts::__private::Key;
 use toolcall_contracts::acp;
 
 use super::lifecycle::{
@@ -35,49 +35,13 @@ impl From<Finding> for Observed {
 /// UTF-8 is not JSON): `None` when it is not JSON.
 ///
 /// Only the members `observe` reads are built ([`MESSAGE`]: `id`, `method`, some of `params`
-/// and `result`); the others are checked to be JSON and skipped, so `observe` finds what it
-/// would in the whole message. A transcript's own record (a member `from`) is parsed whole.
-/// The parts skipped are only checked to be JSON: a message whose `rawInput` nests past
-/// serde_json's 128 levels, or holds a lone surrogate escape (`"\ud800"`) or a number past
-/// `f64`, is followed, where a whole parse into a `Value` gives up.
+/// and `result`); the others are checked to be JSON and skipped (`crate::pruned`), so
+/// `observe` finds what it would in the whole message. The parts skipped are only checked to
+/// be JSON: a message whose `rawInput` nests past serde_json's 128 levels, or holds a lone
+/// surrogate escape (`"\ud800"`) or a number past `f64`, is followed, where a whole parse into
+/// a `Value` gives up.
 pub(crate) fn parse_for_observe(text: &str) -> Option<Value> {
-    use serde::de::DeserializeSeed;
-    let record = std::cell::Cell::new(false);
-    let mut parser = serde_json::Deserializer::from_str(text);
-    let pruned = Pruned {
-        keep: Keep::Message,
-        record: &record,
-    }
-    .deserialize(&mut parser)
-    .and_then(|value| parser.end().map(|()| value));
-    match pruned {
-        Ok(value) => Some(value),
-        // A record holds numbers and strings a `Value` holds; anything else is a message.
-        Err(_) if record.get() => serde_json::from_str(text).ok().or_else(|| {
-            let mut parser = serde_json::Deserializer::from_str(text);
-            let message = Pruned {
-                keep: Keep::Members(MESSAGE),
-                record: &record,
-            }
-            .deserialize(&mut parser);
-            message.and_then(|value| parser.end().map(|()| value)).ok()
-        }),
-        Err(_) => None,
-    }
-}
-
-/// What of a value [`parse_for_observe`] builds.
-#[derive(Clone, Copy)]
-enum Keep {
-    /// All of it.
-    All,
-    /// The members named, each as said; the rest of an object is skipped. An array's elements
-    /// are read the same way (a batch's messages; nothing reads a member of an array), and any
-    /// other value is kept.
-    Members(&'static [(&'static str, Keep)]),
-    /// A JSON-RPC message: the members of [`MESSAGE`], or the whole value when it has a member
-    /// `from` (a record of the tap's own transcript, which `observe` reads whole).
-    Message,
+    crate::pruned::read_str(text, Keep::Members(MESSAGE))
 }
 
 /// What [`Session::observe`] and the lifecycles read of a message: protocol recognition
@@ -120,95 +84,6 @@ const MESSAGE: &[(&str, Keep)] = &[
     ),
 ];
 
-/// [`parse_for_observe`]'s reading of one value.
-#[derive(Clone, Copy)]
-struct Pruned<'a> {
-    keep: Keep,
-    /// Set when a message turns out to be a transcript record, to be parsed whole.
-    record: &'a std::cell::Cell<bool>,
-}
-
-impl Pruned<'_> {
-    const fn with(self, keep: Keep) -> Self {
-        Self { keep, ..self }
-    }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Pruned<'_> {
-    type Value = Value;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        match self.keep {
-            Keep::All => serde::Deserialize::deserialize(deserializer),
-            Keep::Members(_) | Keep::Message => deserializer.deserialize_any(self),
-        }
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Pruned<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
-        Ok(value.into())
-    }
-
-    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
-        Ok(value.into())
-    }
-
-    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
-        Ok(value.into())
-    }
-
-    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
-        Ok(value.into())
-    }
-
-    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
-        Ok(value.into())
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut elements = Vec::new();
-        while let Some(element) = seq.next_element_seed(self)? {
-            elements.push(element);
-        }
-        Ok(Value::Array(elements))
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let members = match self.keep {
-            Keep::Members(members) => members,
-            Keep::All | Keep::Message => MESSAGE,
-        };
-        let mut object = serde_json::Map::new();
-        while let Some(Key(name)) = map.next_key()? {
-            if matches!(self.keep, Keep::Message) && name == "from" {
-                self.record.set(true);
-                return Err(serde::de::Error::custom("a transcript record"));
-            }
-            match members.iter().find(|(kept, _)| *kept == name) {
-                Some((_, keep)) => {
-                    let value = map.next_value_seed(self.with(*keep))?;
-                    object.insert(name.into_owned(), value);
-                }
-                None => {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(Value::Object(object))
-    }
-}
-
 /// The tool call a decoded `session/update` announces or updates, as the tap's tool-call
 /// lifecycle reads it; `None` for any other update (the lifecycle follows tool calls).
 pub(crate) fn tool_call_of(notification: &acp::SessionNotification) -> Option<ToolCallUpdate<'_>> {
@@ -242,7 +117,6 @@ const FOLLOWED: &[&str] = &[
     "\"tasks/result\"",
     "\"notifications/",
     "\"_meta\"",
-    "\"from\"",
     "\\u",
     "\\/",
 ];
@@ -285,9 +159,10 @@ impl Session {
     ///
     /// It can when a response is awaited (to the opening request, a session load, an MCP
     /// request carrying a progress token or a `tasks/result`), or when `text` holds one of
-    /// [`FOLLOWED`]: the methods followed, `_meta`, and `from` (the tap's own transcript
-    /// records). A JSON string spells one of them that way unless it escapes one of its
-    /// characters, which only `\u` and `\/` can do here: text holding either is followed too.
+    /// [`FOLLOWED`]: the methods followed and `_meta`. A JSON string spells one of them that way
+    /// unless it escapes one of its characters, which only `\u` and `\/` can do here: text
+    /// holding either is followed too. (A message a side sent is never one of the tap's own
+    /// transcript records.)
     pub(crate) fn follows(&self, text: &[u8]) -> bool {
         self.opening.is_some()
             || self.acp.awaits_response()
@@ -574,6 +449,14 @@ impl Lifecycle {
             _ => (None, text),
         };
         match parse_for_observe(message) {
+            // None of a message's members, on a line with no sender: perhaps one of the tap's
+            // own records (a gap, a message over the byte limit), which is read whole.
+            Some(Value::Object(kept)) if kept.is_empty() && from.is_none() => {
+                match serde_json::from_str::<Value>(message) {
+                    Ok(whole) => (from, self.observe(from, line, &whole)),
+                    Err(_) => (from, Vec::new()),
+                }
+            }
             Some(value) => (from, self.observe(from, line, &value)),
             None => (from, Vec::new()),
         }
@@ -807,16 +690,11 @@ mod tests {
                 r#"[{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-03-26","clientInfo":{}}},3]"#,
                 json!([{"id": "a", "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}, 3]),
             ),
-            // The tap's own transcript records: whole.
-            (
-                r#"{"from":"agent","not_checked_bytes":5}"#,
-                json!({"from": "agent", "not_checked_bytes": 5}),
-            ),
-            (
-                r#"[{"id":1,"from":"client","x":[1]}]"#,
-                json!([{"id": 1, "from": "client", "x": [1]}]),
-            ),
-            // A member `from` where a `Value` holds nothing: no record, a message.
+            // Members of the tap's own transcript records are no message's: skipped (a line
+            // of a transcript is read whole when it keeps nothing: `Lifecycle::observe_line`).
+            (r#"{"from":"agent","not_checked_bytes":5}"#, json!({})),
+            (r#"[{"id":1,"from":"client","x":[1]}]"#, json!([{"id": 1}])),
+            // A member `from` beside what a `Value` cannot hold.
             (
                 r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"d2","rawInput":1e400}},"from":"agent"}"#,
                 json!({"method": "session/update", "params": {"sessionId": "s",
@@ -838,6 +716,23 @@ mod tests {
                 None
             );
         }
+    }
+
+    #[test]
+    fn a_transcript_line_that_is_a_gap_record_is_read_whole() {
+        let update = br#"{"from":"agent","message":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed"}}}}"#;
+        let mut after_gap = Lifecycle::default();
+        let gap = br#"{"from":"agent","not_checked_bytes":5}"#;
+        assert_eq!(after_gap.observe_line(1, gap), (None, vec![]));
+        assert_eq!(
+            after_gap.observe_line(2, update),
+            (Some(Peer::Agent), vec![])
+        );
+        let mut no_gap = Lifecycle::default();
+        assert!(matches!(
+            &no_gap.observe_line(2, update).1[..],
+            [LifecycleProblem::UnannouncedUpdate { .. }]
+        ));
     }
 
     #[test]
