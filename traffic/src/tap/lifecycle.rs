@@ -4,11 +4,15 @@
 //! Both trackers read raw [`Value`]s, so that a message the schema refuses is still followed as
 //! far as it can be; they never fail, they only report [`LifecycleProblem`]s.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use serde_json::Value;
 
 use super::Side;
+
+/// The maps of what is followed, keyed by ids a peer chose: hashed with `ahash` (randomly
+/// seeded, as SipHash is, and already behind `jsonschema`), looked up for every tool-call update.
+type Map<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 
 /// The most tool calls (ACP) or progress tokens (MCP) followed at once; past it, ended ones are
 /// forgotten first, and new ones are not followed when all are still going.
@@ -203,7 +207,7 @@ struct AcpCall {
 /// key), and how many there are.
 #[derive(Debug, Default)]
 struct Calls {
-    by_session: HashMap<String, HashMap<String, AcpCall>>,
+    by_session: Map<String, Map<String, AcpCall>>,
     len: usize,
 }
 
@@ -229,7 +233,7 @@ impl Calls {
     }
 
     /// Stops following the calls of `session`; returns them.
-    fn take_session(&mut self, session: &str) -> HashMap<String, AcpCall> {
+    fn take_session(&mut self, session: &str) -> Map<String, AcpCall> {
         let calls = self.by_session.remove(session).unwrap_or_default();
         self.len -= calls.len();
         calls
@@ -241,7 +245,7 @@ impl Calls {
             calls.retain(|_, call| call.ended.is_none());
         }
         self.by_session.retain(|_, calls| !calls.is_empty());
-        self.len = self.by_session.values().map(HashMap::len).sum();
+        self.len = self.by_session.values().map(Map::len).sum();
     }
 }
 
@@ -251,7 +255,7 @@ impl Calls {
 struct Replay {
     /// The session's calls as they were before the request: a replayed call starts afresh, and
     /// those the replay does not mention are kept when the response comes.
-    before: HashMap<String, AcpCall>,
+    before: Map<String, AcpCall>,
 }
 
 /// A `session/update` notification with a tool call id, as the lifecycle reads it.
@@ -275,9 +279,9 @@ pub(crate) struct ToolCallUpdate<'a> {
 pub(crate) struct AcpToolCalls {
     calls: Calls,
     /// Sessions being loaded, by session id.
-    replays: HashMap<String, Replay>,
+    replays: Map<String, Replay>,
     /// The request id (as JSON) of each load or resume waiting for its response -> session id.
-    loading: HashMap<String, String>,
+    loading: Map<String, String>,
     saturated: bool,
     /// The latest gap in checking.
     gap: Option<GapSeen>,
@@ -460,15 +464,15 @@ struct Token {
 #[derive(Debug, Default)]
 pub(crate) struct McpProgress {
     /// `(requesting side, token as JSON)` in use.
-    active: HashMap<(Side, String), Token>,
+    active: Map<(Side, String), Token>,
     /// `(requesting side, request id as JSON)` -> token as JSON.
-    by_request: HashMap<(Side, String), String>,
+    by_request: Map<(Side, String), String>,
     /// Task id -> the token of the request that created it.
-    by_task: HashMap<String, (Side, String)>,
+    by_task: Map<String, (Side, String)>,
     /// `(requesting side, request id as JSON)` of pending `tasks/result` requests -> task id.
-    task_results: HashMap<(Side, String), String>,
+    task_results: Map<(Side, String), String>,
     /// Spent tokens, oldest first, at most [`MAX_TRACKED`].
-    spent: HashMap<(Side, String), Spent>,
+    spent: Map<(Side, String), Spent>,
     spent_order: VecDeque<(Side, String)>,
     saturated: bool,
     /// The latest gap in checking.
