@@ -289,9 +289,15 @@ impl Checker {
         }
         if let Err(limit) = self.limits.check(message) {
             // The limits are the message's: a transcript wrapper's own bytes and level do not
-            // count.
-            if let Some((side, inner)) = from.is_none().then(|| wrapped(message)).flatten() {
-                return self.check_wrapped(transcript, side, inner);
+            // count, nor do those of the tap's records, whose text is judged as the tap judged
+            // the message.
+            if from.is_none() {
+                if let Some((side, inner)) = wrapped(message) {
+                    return self.check_wrapped(transcript, side, inner);
+                }
+                if let Some(value) = tap_record_line(message) {
+                    return self.check_transcript_line(transcript, message, value);
+                }
             }
             return self.past_limit(transcript, from, message, &limit);
         }
@@ -310,6 +316,17 @@ impl Checker {
             // The caller gave the direction: the bytes are the message itself.
             return self.check_value(transcript, from, message, &value);
         }
+        self.check_transcript_line(transcript, message, value)
+    }
+
+    /// A transcript line (`value` is `message` parsed) whose sender is not given: a record
+    /// naming it, or a bare message.
+    fn check_transcript_line(
+        &self,
+        transcript: &mut Transcript,
+        message: &[u8],
+        value: Value,
+    ) -> Verdict {
         // A transcript record (a wrapper, a tap record) with a member twice: the message checked
         // is the one a reader keeping the last would see, but readers disagree.
         let record = value.get("from").is_some() && value.get("jsonrpc").is_none();
@@ -753,6 +770,25 @@ fn wrapped(line: &[u8]) -> Option<(Side, &[u8])> {
     let side = serde_json::from_slice::<&str>(&line[from.value.clone()]).ok()?;
     let side = Side::from_name(side)?;
     Some((side, &line[message.value.clone()]))
+}
+
+/// `line` parsed, when it is one of the tap's own records (`{"from", "text"}`, with
+/// `truncated` and `bytes` for a message over the tap's byte limit, or `{"from",
+/// "not_checked_bytes"}`): read whatever its length, since its text is checked against the
+/// limits as the message it was. Its members are read first, so a long line that is no such
+/// record is not parsed.
+fn tap_record_line(line: &[u8]) -> Option<Value> {
+    let members = super::envelope::members(line)?;
+    let names = || members.iter().map(|member| member.name.as_str());
+    let record = names().any(|name| name == "from")
+        && names().any(|name| matches!(name, "text" | "not_checked_bytes"))
+        && names().all(|name| {
+            matches!(
+                name,
+                "from" | "text" | "truncated" | "bytes" | "not_checked_bytes"
+            )
+        });
+    record.then(|| serde_json::from_slice(line).ok()).flatten()
 }
 
 /// The top-level member a transcript record has twice (a `Value` keeps the last of two).

@@ -624,6 +624,39 @@ fn the_taps_records_of_an_oversized_message_and_of_unchecked_bytes_are_read_back
 }
 
 #[test]
+fn the_taps_records_are_read_back_under_a_byte_limit_shorter_than_themselves() -> TestResult {
+    // Each record is longer than the limit; what counts is the message it stands for, as the
+    // tap judged it live with the same `--max-bytes`.
+    let input = b"{\"from\":\"agent\",\"text\":\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":\\\"session/update\\\"\",\"truncated\":true,\"bytes\":3155}\n\
+        {\"from\":\"agent\",\"not_checked_bytes\":65536}\n\
+        {\"from\":\"client\",\"text\":\"not json\"}\n\
+        {\"from\":\"client\",\"text\":\"not json, and longer than forty bytes in all\"}\n";
+    let output = toolcall(&["validate", "--max-bytes", "40", "-"], input)?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        "-:1: over-limit session/update (from agent): a message of `3155` bytes, over the \
+         tap's `--max-bytes` (the transcript kept its start only)\n\
+         -:2: unchecked not checked by the tap (from agent): `65536` bytes from the agent were \
+         relayed but not checked (the tap's checking fell behind): the messages they held are \
+         missing here\n\
+         -:3: invalid not JSON: expected ident at line 1 column 2 (from client)\n\
+         -:4: over-limit input is `44` bytes, over `max_bytes` of `40` bytes (from client)\n\
+         4 messages: 0 ok, 0 lenient, 1 unchecked, 1 invalid, 2 over a limit\n"
+    );
+    // A line of that length that is no record of the tap's is over the limit itself.
+    let output = toolcall(
+        &["validate", "--max-bytes", "40", "-"],
+        b"{\"from\":\"client\",\"text\":\"x\",\"other\":\"a member no record has\"}\n",
+    )?;
+    assert_eq!(
+        stdout(&output).lines().next(),
+        Some("-:1: over-limit input is `61` bytes, over `max_bytes` of `40` bytes")
+    );
+    Ok(())
+}
+
+#[test]
 fn the_first_message_checked_against_an_assumed_mcp_version_says_so() -> TestResult {
     let known = "known: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28";
     // An offer the checker does not hold.
