@@ -46,7 +46,9 @@ use toolcall_contracts::policy::DecodeLimits;
 use clap::{Parser, Subcommand, ValueEnum};
 use toolcall_contracts::bundle;
 use toolcall_schema::diff as schema_diff;
-use toolcall_traffic::tap::{Lifecycle, Monitor, ReportFormat, Reporter, Tap, TapError};
+use toolcall_traffic::tap::{
+    Lifecycle, LifecycleFinding, Monitor, ReportFormat, Reporter, Tap, TapError,
+};
 use toolcall_traffic::{
     in_session, read_input, split_messages, write_report_line, Checker, Kind, Protocol, Status,
     Summary, Transcript, Verdict, MCP_VERSIONS,
@@ -90,7 +92,8 @@ enum Command {
         )]
         max_depth: usize,
         /// Also follow tool calls through their life, as `toolcall tap` does, and report what
-        /// goes wrong (`FILE:LINE: tool call: ...`).
+        /// goes wrong (`FILE:LINE: tool call: ...`), and the tap's notes on calls its gaps may
+        /// have hidden (`FILE:LINE: note: ...`).
         #[arg(long)]
         lifecycle: bool,
         /// Check each message on its own (a file of independent examples): no session, no
@@ -584,6 +587,20 @@ struct LifecycleRecord<'a> {
     message: String,
 }
 
+/// A note of `--lifecycle` in `--format json`: a tool call first seen after a gap of the tap's
+/// (its members those of the tap's `hidden-by-gap` event).
+#[derive(serde::Serialize)]
+struct NoteRecord<'a> {
+    file: &'a str,
+    line: usize,
+    from: Option<toolcall_traffic::Side>,
+    note: &'static str,
+    what: &'static str,
+    id: &'a str,
+    gap_line: usize,
+    message: String,
+}
+
 fn validate(
     format: Format,
     limits: DecodeLimits,
@@ -655,25 +672,44 @@ fn validate(
             if !reading.lifecycle {
                 continue;
             }
-            let (from, found) = followed.observe_line(message.line, &text);
-            for problem in found {
-                problems += 1;
+            let (from, found) = followed.follow_line(message.line, &text);
+            for finding in found {
+                if let LifecycleFinding::Problem(_) = finding {
+                    problems += 1;
+                }
                 match format {
                     Format::Text => {
                         let from = from
                             .map(|side| format!(" (from {side})"))
                             .unwrap_or_default();
-                        writeln!(out, "{file}:{}: tool call: {problem}{from}", message.line)?;
+                        writeln!(out, "{file}:{}: {finding}{from}", message.line)?;
                     }
                     Format::Json => {
-                        let record = LifecycleRecord {
-                            file: &file,
-                            line: message.line,
-                            from,
-                            problem: problem.name(),
-                            message: problem.to_string(),
+                        let line = message.line;
+                        let record = match &finding {
+                            LifecycleFinding::Problem(problem) => {
+                                serde_json::to_string(&LifecycleRecord {
+                                    file: &file,
+                                    line,
+                                    from,
+                                    problem: finding.name(),
+                                    message: problem.to_string(),
+                                })?
+                            }
+                            LifecycleFinding::Hidden(hidden) => {
+                                serde_json::to_string(&NoteRecord {
+                                    file: &file,
+                                    line,
+                                    from,
+                                    note: finding.name(),
+                                    what: hidden.what,
+                                    id: &hidden.id,
+                                    gap_line: hidden.gap_line,
+                                    message: hidden.to_string(),
+                                })?
+                            }
                         };
-                        writeln!(out, "{}", serde_json::to_string(&record)?)?;
+                        writeln!(out, "{record}")?;
                     }
                 }
             }

@@ -1093,3 +1093,155 @@ fn independent_checks_each_example_on_its_own() -> TestResult {
     );
     Ok(())
 }
+
+/// A tool call whose announcement fell in one of the tap's gaps (bytes relayed but not checked,
+/// a message over `--max-bytes`) is said once, as a note, live and by `validate --lifecycle` on
+/// the tap's transcript: the same lines, the same words.
+#[test]
+fn lifecycle_notes_what_a_gap_hid_as_the_tap_does() -> TestResult {
+    use toolcall_test_support::SharedBuffer;
+    use toolcall_traffic::tap::{Monitor, ReportFormat, Reporter, Side};
+    use toolcall_traffic::Checker;
+
+    let update = |kind: &str, id: &str, status: &str, title: &str| {
+        json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s",
+            "update": {"sessionUpdate": kind, "toolCallId": id, "status": status, "title": title}}})
+        .to_string()
+            + "\n"
+    };
+    let transcript = SharedBuffer::default();
+    let report = SharedBuffer::default();
+    let limits = Checker::DEFAULT_LIMITS.with_max_bytes(300);
+    let mut monitor =
+        Monitor::new(Checker::new()?, limits).with_transcript(Box::new(transcript.clone()));
+    let mut reporter = Reporter::new(ReportFormat::Text, Box::new(report.clone()));
+    let mut events = Vec::new();
+    events.extend(monitor.feed(
+        Side::Child,
+        update("tool_call", "c1", "pending", "a").as_bytes(),
+    ));
+    // Line 2: checking fell behind inside a message (the rest of it, to its newline, dropped).
+    events.extend(monitor.not_checked(Side::Child, 4096));
+    events.extend(monitor.feed(Side::Child, b"}}\n"));
+    events.extend(monitor.feed(
+        Side::Child,
+        update("tool_call_update", "c2", "in_progress", "b").as_bytes(),
+    ));
+    events.extend(monitor.feed(
+        Side::Child,
+        update("tool_call_update", "c1", "completed", "a").as_bytes(),
+    ));
+    // Line 5: an announcement over `--max-bytes` (its record keeps its first 1024 bytes).
+    let long = update("tool_call", "c3", "pending", &"t".repeat(2000));
+    let bytes = long.trim_end().len();
+    events.extend(monitor.feed(Side::Child, long.as_bytes()));
+    events.extend(monitor.feed(
+        Side::Child,
+        update("tool_call_update", "c3", "completed", "c").as_bytes(),
+    ));
+    events.extend(monitor.feed(
+        Side::Child,
+        update("tool_call_update", "c3", "completed", "c").as_bytes(),
+    ));
+    for event in &events {
+        reporter.event(event)?;
+    }
+    let hid = |id: &str, gap_line: usize| {
+        format!(
+            "note: tool call `{id}` first seen in an update after the bytes not checked at line \
+             {gap_line} (its announcement may have been there): followed from here; other tool \
+             calls that gap hid are not named"
+        )
+    };
+    let after_end = "tool call: `tool_call_update` for `c3` after it ended `completed` (line 6)";
+    assert_eq!(
+        report.text(),
+        format!(
+            "toolcall tap: 4096 bytes from the agent relayed but not checked (checking fell behind)\n\
+             toolcall tap: line 3 (agent): {}\n\
+             toolcall tap: line 5 (agent): over-limit session/update: input is `{bytes}` bytes, over `max_bytes` of `300` bytes\n\
+             toolcall tap: line 6 (agent): {}\n\
+             toolcall tap: line 7 (agent): {after_end}\n",
+            hid("c2", 2),
+            hid("c3", 5),
+        )
+    );
+
+    let output = toolcall(
+        &["validate", "--lifecycle", "-"],
+        transcript.text().as_bytes(),
+    )?;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "-:1: ok session/update (from agent)\n\
+             -:2: unchecked not checked by the tap (from agent): `4096` bytes from the agent were \
+             relayed but not checked (the tap's checking fell behind): the messages they held are \
+             missing here\n\
+             -:3: ok session/update (from agent)\n\
+             -:3: {} (from agent)\n\
+             -:4: ok session/update (from agent)\n\
+             -:5: over-limit session/update (from agent): a message of `{bytes}` bytes, over the \
+             tap's `--max-bytes` (the transcript kept its start only)\n\
+             -:6: ok session/update (from agent)\n\
+             -:6: {} (from agent)\n\
+             -:7: ok session/update (from agent)\n\
+             -:7: {after_end} (from agent)\n\
+             7 messages: 5 ok, 0 lenient, 1 unchecked, 0 invalid, 1 over a limit; 1 tool-call problem\n",
+            hid("c2", 2),
+            hid("c3", 5),
+        )
+    );
+    // Each of the tap's lifecycle lines is one of validate's, and the other way round.
+    let live: Vec<String> = report
+        .text()
+        .lines()
+        .filter_map(|line| {
+            let (at, said) = line
+                .strip_prefix("toolcall tap: line ")?
+                .split_once(" (agent): ")?;
+            (said.starts_with("note: ") || said.starts_with("tool call: "))
+                .then(|| format!("-:{at}: {said} (from agent)"))
+        })
+        .collect();
+    let text = stdout(&output);
+    let checked: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains(": note: ") || line.contains(": tool call: "))
+        .collect();
+    assert_eq!(live, checked);
+
+    // With `--format json`, each note as the tap's `hidden-by-gap` event, and not a problem.
+    let output = toolcall(
+        &["validate", "--lifecycle", "--format", "json", "-"],
+        transcript.text().as_bytes(),
+    )?;
+    let records: Vec<Value> = stdout(&output)
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    let note = |line: usize, id: &str, gap_line: usize| {
+        json!({"file": "-", "line": line, "from": "agent", "note": "hidden-by-gap",
+               "what": "tool call", "id": id, "gap_line": gap_line,
+               "message": hid(id, gap_line).trim_start_matches("note: ")})
+    };
+    let lifecycle: Vec<&Value> = records
+        .iter()
+        .filter(|record| record.get("note").is_some() || record.get("problem").is_some())
+        .collect();
+    assert_eq!(
+        lifecycle,
+        [
+            &note(3, "c2", 2),
+            &note(6, "c3", 5),
+            &json!({"file": "-", "line": 7, "from": "agent", "problem": "update-after-end",
+                    "message": after_end.trim_start_matches("tool call: ")}),
+        ]
+    );
+    assert_eq!(
+        records.last().map(|summary| &summary["lifecycle"]),
+        Some(&json!(1))
+    );
+    Ok(())
+}

@@ -155,17 +155,71 @@ pub struct HiddenByGap {
     pub gap_line: usize,
 }
 
-/// What a tracker found in one message.
+/// What following tool calls found in one message: a problem, or a note that a gap in checking
+/// may have hidden a call's announcement. [`super::Lifecycle::follow_line`] gives both, as the
+/// tap reports them live ([`super::Event::Lifecycle`], [`super::Event::HiddenByGap`]).
+///
+/// Displays as the tap and `toolcall validate --lifecycle` word it after a finding's place (the
+/// tap's `line 12 (agent): `, validate's `FILE:12: `): ``tool call: `tool_call_update` for `c1`
+/// after it ended `completed` (line 10)`` for a problem, ``note: tool call `c9` first seen in an
+/// update after the bytes not checked at line 7 (its announcement may have been there): ...``
+/// for a note.
+///
+/// ```
+/// use toolcall_traffic::tap::{HiddenByGap, LifecycleFinding, LifecycleProblem};
+///
+/// let problem = LifecycleFinding::Problem(LifecycleProblem::UnannouncedUpdate {
+///     tool_call_id: "c1".into(),
+/// });
+/// assert_eq!(
+///     problem.to_string(),
+///     "tool call: `tool_call_update` for `c1`, which no `tool_call` announced"
+/// );
+/// assert_eq!(problem.name(), "unannounced-update");
+/// let note = LifecycleFinding::Hidden(HiddenByGap {
+///     what: "tool call",
+///     id: "c9".into(),
+///     gap_line: 7,
+/// });
+/// assert!(note.to_string().starts_with("note: tool call `c9` first seen in an update after"));
+/// assert_eq!(note.name(), "hidden-by-gap");
+/// ```
+///
+/// Exhaustive on purpose: what counts as a problem is each reader's decision (a problem fails
+/// `toolcall validate --lifecycle`, a note does not), so a new kind of finding must not pass
+/// unnoticed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Finding {
-    /// A tool call's life went wrong.
+pub enum LifecycleFinding {
+    /// A tool call's life went wrong: counted, and fails `toolcall validate --lifecycle`.
     Problem(LifecycleProblem),
-    /// A tool call a gap in checking may have hidden the announcement of.
+    /// A tool call a gap in checking may have hidden the announcement of: a note, not a
+    /// problem.
     Hidden(HiddenByGap),
 }
 
+impl LifecycleFinding {
+    /// A short name for machine output: the problem's ([`LifecycleProblem::name`]), or
+    /// `hidden-by-gap` (the event the tap's JSON report names so).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Problem(problem) => problem.name(),
+            Self::Hidden(_) => "hidden-by-gap",
+        }
+    }
+}
+
+impl std::fmt::Display for LifecycleFinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Problem(problem) => write!(f, "tool call: {problem}"),
+            Self::Hidden(hidden) => write!(f, "note: {hidden}"),
+        }
+    }
+}
+
 #[cfg(test)]
-impl Finding {
+impl LifecycleFinding {
     /// The problem, when it is one.
     pub(crate) fn problem(self) -> Option<LifecycleProblem> {
         match self {
@@ -185,9 +239,9 @@ struct GapSeen {
 
 impl GapSeen {
     /// The finding for `id`, first seen after this gap: told once per gap.
-    fn hid(&mut self, what: &'static str, id: String) -> Option<Finding> {
+    fn hid(&mut self, what: &'static str, id: String) -> Option<LifecycleFinding> {
         let first = !std::mem::replace(&mut self.told, true);
-        first.then_some(Finding::Hidden(HiddenByGap {
+        first.then_some(LifecycleFinding::Hidden(HiddenByGap {
             what,
             id,
             gap_line: self.line,
@@ -337,7 +391,7 @@ impl AcpToolCalls {
     }
 
     /// Follows a `session/update` notification (`message` is the whole JSON-RPC object).
-    pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<Finding> {
+    pub(crate) fn observe(&mut self, line: usize, message: &Value) -> Option<LifecycleFinding> {
         let params = message.get("params")?;
         let update = params.get("update")?;
         self.observe_tool_call(
@@ -356,7 +410,7 @@ impl AcpToolCalls {
         &mut self,
         line: usize,
         call: ToolCallUpdate<'_>,
-    ) -> Option<Finding> {
+    ) -> Option<LifecycleFinding> {
         let ToolCallUpdate {
             session,
             kind,
@@ -378,10 +432,12 @@ impl AcpToolCalls {
         match kind {
             "tool_call" => {
                 if let Some(first) = self.calls.get(session, id) {
-                    return Some(Finding::Problem(LifecycleProblem::DuplicateToolCall {
-                        tool_call_id: id.to_owned(),
-                        first_line: first.announced_line,
-                    }));
+                    return Some(LifecycleFinding::Problem(
+                        LifecycleProblem::DuplicateToolCall {
+                            tool_call_id: id.to_owned(),
+                            first_line: first.announced_line,
+                        },
+                    ));
                 }
                 self.insert(
                     session,
@@ -391,7 +447,7 @@ impl AcpToolCalls {
                         ended: terminal.map(|status| (status, line)),
                     },
                 )
-                .map(Finding::Problem)
+                .map(LifecycleFinding::Problem)
             }
             "tool_call_update" => {
                 let Some(call) = self.calls.get_mut(session, id) else {
@@ -404,22 +460,24 @@ impl AcpToolCalls {
                             ended: terminal.map(|status| (status, line)),
                         };
                         return match self.insert(session, id, call) {
-                            Some(problem) => Some(Finding::Problem(problem)),
+                            Some(problem) => Some(LifecycleFinding::Problem(problem)),
                             None => hidden,
                         };
                     }
                     return (!self.saturated).then(|| {
-                        Finding::Problem(LifecycleProblem::UnannouncedUpdate {
+                        LifecycleFinding::Problem(LifecycleProblem::UnannouncedUpdate {
                             tool_call_id: id.to_owned(),
                         })
                     });
                 };
                 if let Some((status, ended_line)) = call.ended {
-                    return Some(Finding::Problem(LifecycleProblem::UpdateAfterEnd {
-                        tool_call_id: id.to_owned(),
-                        status: status.to_owned(),
-                        ended_line,
-                    }));
+                    return Some(LifecycleFinding::Problem(
+                        LifecycleProblem::UpdateAfterEnd {
+                            tool_call_id: id.to_owned(),
+                            status: status.to_owned(),
+                            ended_line,
+                        },
+                    ));
                 }
                 call.ended = terminal.map(|status| (status, line));
                 None
@@ -566,7 +624,7 @@ impl McpProgress {
         side: Side,
         line: usize,
         message: &Value,
-    ) -> Option<Finding> {
+    ) -> Option<LifecycleFinding> {
         let method = message.get("method")?.as_str()?;
         let params = message.get("params")?;
         match method {
@@ -594,14 +652,14 @@ impl McpProgress {
                     return previous
                         .filter(|previous| !increases(previous, progress))
                         .map(|previous| {
-                            Finding::Problem(LifecycleProblem::ProgressNotIncreasing {
+                            LifecycleFinding::Problem(LifecycleProblem::ProgressNotIncreasing {
                                 token,
                                 previous: previous.to_string(),
                                 progress: progress.to_string(),
                             })
                         });
                 }
-                Some(Finding::Problem(match self.spent.get(&key) {
+                Some(LifecycleFinding::Problem(match self.spent.get(&key) {
                     Some(Spent::Responded(response_line)) => {
                         LifecycleProblem::ProgressAfterResponse {
                             token,
@@ -615,7 +673,7 @@ impl McpProgress {
                     None if self.saturated => return None,
                     None => {
                         let Some(mut gap) = self.gap else {
-                            return Some(Finding::Problem(
+                            return Some(LifecycleFinding::Problem(
                                 LifecycleProblem::UnknownProgressToken { token },
                             ));
                         };
@@ -668,7 +726,9 @@ mod tests {
     use super::*;
 
     fn observe(calls: &mut AcpToolCalls, line: usize, message: &Value) -> Option<LifecycleProblem> {
-        calls.observe(line, message).and_then(Finding::problem)
+        calls
+            .observe(line, message)
+            .and_then(LifecycleFinding::problem)
     }
 
     fn notify(
@@ -679,7 +739,7 @@ mod tests {
     ) -> Option<LifecycleProblem> {
         tokens
             .notification(side, line, message)
-            .and_then(Finding::problem)
+            .and_then(LifecycleFinding::problem)
     }
 
     fn update(kind: &str, id: &str, status: Option<&str>) -> Value {
@@ -703,7 +763,7 @@ mod tests {
             };
             calls
                 .observe_tool_call(1, update)
-                .and_then(Finding::problem)
+                .and_then(LifecycleFinding::problem)
         };
         // Half of them ended, in two sessions.
         for n in 0..MAX_TRACKED {
@@ -812,7 +872,7 @@ mod tests {
         let told = tokens.notification(Side::Child, 5, &progress(json!("t"), 1.0));
         assert_eq!(
             told,
-            Some(Finding::Hidden(HiddenByGap {
+            Some(LifecycleFinding::Hidden(HiddenByGap {
                 what: "progress token",
                 id: "\"t\"".into(),
                 gap_line: 4
@@ -820,8 +880,8 @@ mod tests {
         );
         assert_eq!(
             told.map(|finding| match finding {
-                Finding::Hidden(hidden) => hidden.to_string(),
-                Finding::Problem(problem) => problem.to_string(),
+                LifecycleFinding::Hidden(hidden) => hidden.to_string(),
+                LifecycleFinding::Problem(problem) => problem.to_string(),
             })
             .as_deref(),
             Some(

@@ -37,7 +37,7 @@ use std::ffi::OsString;
 pub use backlog::Backlog;
 pub use frame::{Frame, LineFramer};
 pub use gap::Gap;
-pub use lifecycle::{HiddenByGap, LifecycleProblem, MAX_TRACKED};
+pub use lifecycle::{HiddenByGap, LifecycleFinding, LifecycleProblem, MAX_TRACKED};
 pub use monitor::{Event, Monitor, Peer, TapSummary};
 pub use protocol::{Protocol, MCP_VERSION_META};
 pub use relay::{

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::lifecycle::LifecycleFinding;
 use super::monitor::{Event, Peer, TapSummary};
 use super::protocol::Protocol;
 use super::ChildExit;
@@ -357,13 +358,17 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             line,
             from,
             problem,
-        } => report_line!(out, "toolcall tap: line {line} ({from}): tool call: {problem}"),
+        } => {
+            let finding = LifecycleFinding::Problem(problem.clone());
+            report_line!(out, "toolcall tap: line {line} ({from}): {finding}")
+        }
         Event::NotChecked { from, bytes } => report_line!(
             out,
             "toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)"
         ),
         Event::HiddenByGap { line, from, hidden } => {
-            report_line!(out, "toolcall tap: line {line} ({from}): note: {hidden}")
+            let finding = LifecycleFinding::Hidden(hidden.clone());
+            report_line!(out, "toolcall tap: line {line} ({from}): {finding}")
         }
         Event::TranscriptFailed { error } => report_line!(
             out,

@@ -5,7 +5,7 @@ use serde_json::Value;
 use toolcall_contracts::acp;
 
 use super::lifecycle::{
-    AcpToolCalls, Finding, HiddenByGap, LifecycleProblem, McpProgress, ToolCallUpdate,
+    AcpToolCalls, HiddenByGap, LifecycleFinding, LifecycleProblem, McpProgress, ToolCallUpdate,
 };
 use super::monitor::Peer;
 use super::protocol::{negotiated, opening, Opening, Protocol, MCP_VERSION_META};
@@ -22,11 +22,11 @@ pub(crate) enum Observed {
     Hidden(HiddenByGap),
 }
 
-impl From<Finding> for Observed {
-    fn from(finding: Finding) -> Self {
+impl From<LifecycleFinding> for Observed {
+    fn from(finding: LifecycleFinding) -> Self {
         match finding {
-            Finding::Problem(problem) => Self::Problem(problem),
-            Finding::Hidden(hidden) => Self::Hidden(hidden),
+            LifecycleFinding::Problem(problem) => Self::Problem(problem),
+            LifecycleFinding::Hidden(hidden) => Self::Hidden(hidden),
         }
     }
 }
@@ -386,18 +386,32 @@ impl Lifecycle {
         line: usize,
         message: &Value,
     ) -> Vec<LifecycleProblem> {
+        problems(self.follow(from, line, message))
+    }
+
+    /// What [`Lifecycle::observe`] finds, with the notes: the problems, then the calls a gap
+    /// hid (the order the tap reports them in).
+    fn follow(
+        &mut self,
+        from: Option<Peer>,
+        line: usize,
+        message: &Value,
+    ) -> Vec<LifecycleFinding> {
         let side = from.map(|from| match from {
             Peer::Client => Side::Client,
             Peer::Agent | Peer::Server => Side::Child,
         });
-        self.session
-            .observe_from(side, line, message)
-            .into_iter()
-            .filter_map(|found| match found {
-                Observed::Problem(problem) => Some(problem),
-                Observed::Recognized(_) | Observed::Hidden(_) => None,
-            })
-            .collect()
+        let mut found = Vec::new();
+        let mut hidden = Vec::new();
+        for observed in self.session.observe_from(side, line, message) {
+            match observed {
+                Observed::Problem(problem) => found.push(LifecycleFinding::Problem(problem)),
+                Observed::Hidden(call) => hidden.push(LifecycleFinding::Hidden(call)),
+                Observed::Recognized(_) => {}
+            }
+        }
+        found.extend(hidden);
+        found
     }
 
     /// Follows one line of a transcript: a record (`{"from": ..., "message": ...}`, the sender
@@ -406,12 +420,27 @@ impl Lifecycle {
     /// read as the tap reads what it relays: a message whose members JSON allows but a `Value`
     /// cannot hold (a number past `f64`, a lone surrogate escape, nesting past 128 levels in
     /// `rawInput`) is still followed. Returns the sender and what went wrong; a line that is not
-    /// JSON gives nothing.
+    /// JSON gives nothing. [`Lifecycle::follow_line`] gives the notes too.
     pub fn observe_line(
         &mut self,
         line: usize,
         text: &[u8],
     ) -> (Option<Peer>, Vec<LifecycleProblem>) {
+        let (from, found) = self.follow_line(line, text);
+        (from, problems(found))
+    }
+
+    /// [`Lifecycle::observe_line`] with the notes the tap gives beside the problems: a tool
+    /// call (or progress token) first seen after one of the tap's gap records
+    /// (`{"from": ..., "not_checked_bytes": N}`, or the truncated record of a message over its
+    /// byte limit) is followed from there and said once per gap
+    /// ([`LifecycleFinding::Hidden`]), on the same line and in the same words as the tap's
+    /// [`super::Event::HiddenByGap`] (what `toolcall validate --lifecycle` prints).
+    pub fn follow_line(
+        &mut self,
+        line: usize,
+        text: &[u8],
+    ) -> (Option<Peer>, Vec<LifecycleFinding>) {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Record<'a> {
@@ -453,14 +482,25 @@ impl Lifecycle {
             // own records (a gap, a message over the byte limit), which is read whole.
             Some(Value::Object(kept)) if kept.is_empty() && from.is_none() => {
                 match serde_json::from_str::<Value>(message) {
-                    Ok(whole) => (from, self.observe(from, line, &whole)),
+                    Ok(whole) => (from, self.follow(from, line, &whole)),
                     Err(_) => (from, Vec::new()),
                 }
             }
-            Some(value) => (from, self.observe(from, line, &value)),
+            Some(value) => (from, self.follow(from, line, &value)),
             None => (from, Vec::new()),
         }
     }
+}
+
+/// The problems among `found` (the notes left out).
+fn problems(found: Vec<LifecycleFinding>) -> Vec<LifecycleProblem> {
+    found
+        .into_iter()
+        .filter_map(|found| match found {
+            LifecycleFinding::Problem(problem) => Some(problem),
+            LifecycleFinding::Hidden(_) => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 use toolcall_contracts::policy::DecodeLimits;
 use toolcall_traffic::tap::{
-    Event, Gap, HiddenByGap, Lifecycle, LifecycleProblem, Monitor, Peer, Protocol, Side,
+    Event, Gap, HiddenByGap, Lifecycle, LifecycleFinding, LifecycleProblem, Monitor, Peer,
+    Protocol, Side,
 };
 use toolcall_traffic::{Checker, Status};
 
@@ -388,6 +389,27 @@ fn a_tool_call_announced_in_a_gap_is_followed_not_reported() -> TestResult {
             ended_line: 6
         }]
     );
+    // Line by line, with the notes: each of the tap's findings, at its line.
+    let live: Vec<(usize, LifecycleFinding)> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Lifecycle { line, problem, .. } => {
+                Some((*line, LifecycleFinding::Problem(problem.clone())))
+            }
+            Event::HiddenByGap { line, hidden, .. } => {
+                Some((*line, LifecycleFinding::Hidden(hidden.clone())))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut lifecycle = Lifecycle::default();
+    let mut followed = Vec::new();
+    for (index, line) in transcript.lines().iter().enumerate() {
+        let (_, found) = lifecycle.follow_line(index + 1, line.as_bytes());
+        followed.extend(found.into_iter().map(|found| (index + 1, found)));
+    }
+    assert_eq!(followed, live);
+    assert_eq!(live.len(), 3);
     Ok(())
 }
 
