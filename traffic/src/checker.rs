@@ -367,16 +367,18 @@ impl Checker {
                 self.check_value(transcript, None, message, &value)
             }
             Line::Text { from, text } => match serde_json::from_str::<Value>(&text) {
-                Ok(_) => Verdict::invalid(
+                Ok(_) if tap_records::nests_in_record(text.as_bytes()) => Verdict::invalid(
                     Kind::NotJson,
                     "",
                     "the wrapper's `text` is JSON: wrap it as `message`",
                 )
                 .sent_by(Some(from)),
+                // JSON a `Value` holds, nested too deep to be held inside the record (which adds
+                // a level): the tap writes it as text so that any JSON reader reads its
+                // transcript, and it is judged as the message it was, as the tap judged it.
+                Ok(_) => self.check_wrapped(transcript, from, text.as_bytes()),
                 // Not JSON, or JSON a `Value` cannot hold (a number past `f64`, a lone surrogate
-                // escape, nesting past 128 levels), which the tap writes as text so that any
-                // JSON reader reads its transcript: judged as the message it was, as the tap
-                // judged it.
+                // escape, nesting past 127 levels), which the tap writes as text likewise.
                 Err(error) => self.not_held(transcript, from, text.as_bytes(), &error),
             },
         }

@@ -41,8 +41,9 @@ static JSONRPC_VERSION: LazyLock<Value> = LazyLock::new(|| Value::from("2.0"));
 
 /// The deepest nesting serde_json parses (its recursion limit refuses the 128th level): within
 /// limits at least this deep, the parse itself enforces the depth limit, and a message over it
-/// fails the parse and goes to the full check, which reports the limit.
-const PARSER_DEPTH: usize = 127;
+/// fails the parse and goes to the full check, which reports the limit. (The tap's transcript
+/// records hold a message one level down: `crate::tap_records::nests_in_record`.)
+pub(crate) const PARSER_DEPTH: usize = 127;
 
 macro_rules! targets {
     ($($name:ident),* $(,)?) => {

@@ -23,8 +23,10 @@ use std::collections::BTreeMap;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::fast::PARSER_DEPTH;
 use super::transcript::Side;
 use super::verdict::{Kind, Verdict};
+use toolcall_contracts::policy::DecodeLimits;
 use toolcall_hops::pairing::TapRecord;
 
 /// One of the tap's records.
@@ -48,6 +50,34 @@ impl Record<'_> {
              start only)"
         )
     }
+}
+
+/// Whether JSON `message` can be written as a transcript record `{"from": ..., "message":
+/// <message>}` that serde_json reads back: the record adds a level, so the message may nest at
+/// most one level less than serde_json parses ([`PARSER_DEPTH`]). The tap writes a deeper one
+/// as text (`{"from": ..., "text": ...}`), as it does JSON no `Value` holds, and the checker and
+/// the lifecycle read such a text record as the message it was.
+///
+/// Each level takes an opening and a closing bracket: a message of fewer than `2 *
+/// PARSER_DEPTH` bytes, or with fewer than `PARSER_DEPTH` opening brackets (those in strings
+/// counted too), is not that deep, and its depth is not measured.
+pub(crate) fn nests_in_record(message: &[u8]) -> bool {
+    message.len() < 2 * PARSER_DEPTH
+        || memchr::memchr2_iter(b'[', b'{', message)
+            .take(PARSER_DEPTH)
+            .count()
+            < PARSER_DEPTH
+        || DecodeLimits::new(message.len(), PARSER_DEPTH - 1)
+            .check(message)
+            .is_ok()
+}
+
+/// Whether the tap writes `text`, a message it followed, as `{"from": ..., "message": ...}`:
+/// JSON a `Value` holds that [`nests_in_record`]. Any other text record it writes holds a line
+/// that is not JSON (or not UTF-8, its text then lossy), or JSON it checked and followed as a
+/// message.
+pub(crate) fn message_record_holds(text: &str) -> bool {
+    nests_in_record(text.as_bytes()) && serde_json::from_str::<Value>(text).is_ok()
 }
 
 /// `value` when it is one of the tap's records (see the module documentation).

@@ -155,7 +155,9 @@ impl fmt::Display for TapSummary {
 /// The transcript is NDJSON, one record per message in the order the monitor saw them (its line
 /// numbers are the `line` of every [`Event`]):
 /// - `{"from": "client"|"agent"|"server", "message": <the message, byte for byte>}`;
-/// - `{"from": ..., "text": "<the line>"}` for a line that is not JSON (lossy UTF-8);
+/// - `{"from": ..., "text": "<the line>"}` for a line that is not JSON (lossy UTF-8), JSON no
+///   `serde_json::Value` holds, or JSON nested so deep (127 levels) that the record holding it
+///   could not be read back into one;
 /// - `{"from": ..., "text": "<its first 1024 bytes>", "truncated": true, "bytes": N}` for a
 ///   message over the byte limit (relayed whole, not held);
 /// - `{"from": ..., "not_checked_bytes": N}` where bytes were relayed but not seen.
@@ -457,7 +459,8 @@ impl Monitor {
         self.pairing.at_line(line);
         let verdict = self.checker.check_from(&mut self.pairing, from, text);
         // The message as sent when it is JSON a `Value` holds, else its text (the checker said
-        // which; only a message over a limit may be JSON that no `Value` holds).
+        // which; only a message over a limit may be JSON that no `Value` holds). The record
+        // itself must be too: `message_record` writes a message too deep for it as text.
         let held = match (&verdict.kind, &verdict.status) {
             (Kind::NotJson, _) => false,
             (_, Status::OverLimit { .. }) => serde_json::from_slice::<Value>(text).is_ok(),
@@ -560,11 +563,18 @@ impl Monitor {
         self.write_record(&[members], events);
     }
 
-    /// Writes the transcript record of a JSON message from `from`: `{"from", "message"}`, the
-    /// message as sent spliced in (it is one JSON value; a line break in it, which only a whole
-    /// message can hold, is JSON whitespace: a space keeps the record one line).
+    /// Writes the transcript record of a JSON message from `from` that a `Value` holds:
+    /// `{"from", "message"}`, the message as sent spliced in (it is one JSON value; a line break
+    /// in it, which only a whole message can hold, is JSON whitespace: a space keeps the record
+    /// one line); `{"from", "text"}` when the record, a level deeper than the message, would nest
+    /// past what serde_json reads (`crate::tap_records::nests_in_record`).
     fn message_record(&mut self, from: Peer, text: &str, events: &mut Vec<Event>) {
         if self.transcript.is_none() {
+            return;
+        }
+        if !crate::tap_records::nests_in_record(text.as_bytes()) {
+            let text = text.into();
+            self.record(&record(&TextRecord { from, text }), events);
             return;
         }
         let text = one_line(text);

@@ -416,7 +416,8 @@ impl Lifecycle {
 
     /// Follows one line of a transcript: a record (`{"from": ..., "message": ...}`, the sender
     /// read from it; or `{"from": ..., "text": ...}`, which the tap writes for a message that is
-    /// not JSON, or JSON a `serde_json::Value` cannot hold) or a bare message (sender unknown),
+    /// not JSON, JSON a `serde_json::Value` cannot hold, or JSON nested so deep that the record
+    /// could not hold it) or a bare message (sender unknown),
     /// read as the tap reads what it relays: a message whose members JSON allows but a `Value`
     /// cannot hold (a number past `f64`, a lone surrogate escape, nesting past 128 levels in
     /// `rawInput`) is still followed. Returns the sender and what went wrong; a line that is not
@@ -461,13 +462,14 @@ impl Lifecycle {
                 message: Some(message),
                 text: None,
             }) => (Peer::from_name(from), message.get()),
-            // JSON in a text record is what the tap followed only when no `Value` holds it
-            // (else the tap wrote it as text because it was not UTF-8, and did not follow it).
+            // JSON in a text record is what the tap followed only when a `message` record could
+            // not hold it (else the tap wrote it as text because it was not UTF-8, and did not
+            // follow it).
             Some(Record {
                 from,
                 message: None,
                 text: Some(sent),
-            }) if serde_json::from_str::<Value>(sent).is_err() => {
+            }) if !crate::tap_records::message_record_holds(sent) => {
                 (Peer::from_name(from), sent.as_ref())
             }
             Some(Record {
