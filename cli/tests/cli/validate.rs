@@ -1135,14 +1135,13 @@ fn lifecycle_notes_what_a_gap_hid_as_the_tap_does() -> TestResult {
     let long = update("tool_call", "c3", "pending", &"t".repeat(2000));
     let bytes = long.trim_end().len();
     events.extend(monitor.feed(Side::Child, long.as_bytes()));
-    events.extend(monitor.feed(
-        Side::Child,
-        update("tool_call_update", "c3", "completed", "c").as_bytes(),
-    ));
-    events.extend(monitor.feed(
-        Side::Child,
-        update("tool_call_update", "c3", "completed", "c").as_bytes(),
-    ));
+    // Lines 6 and 7: the call ends, then is updated after its end.
+    for _ in 0..2 {
+        events.extend(monitor.feed(
+            Side::Child,
+            update("tool_call_update", "c3", "completed", "c").as_bytes(),
+        ));
+    }
     for event in &events {
         reporter.event(event)?;
     }
