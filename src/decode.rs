@@ -115,12 +115,10 @@ pub fn decode<T: DeserializeOwned>(json: &[u8]) -> Result<Decoded<T>, DecodeErro
 /// without recursion, then defaulted and reported (the report's `raw` is `null` when no `Value`
 /// can hold that text: nested past 127 levels, `1e400`, a lone surrogate escape). A limit over the whole input is a
 /// depth below 127 ([`DecodeLimits::default`]: 64), which costs one scan.
-pub const DECODE_LIMITS: DecodeLimits =
-    DecodeLimits::new(DecodeLimits::DEFAULT_MAX_BYTES, SERDE_JSON_MAX_DEPTH);
-
-/// The deepest nesting serde_json accepts on its own (its recursion limit, 128, is reached by
-/// the 128th open array or object).
-const SERDE_JSON_MAX_DEPTH: usize = 127;
+pub const DECODE_LIMITS: DecodeLimits = DecodeLimits::new(
+    DecodeLimits::DEFAULT_MAX_BYTES,
+    DecodeLimits::SERDE_JSON_MAX_DEPTH,
+);
 
 /// [`decode`] within the given limits (for example a byte limit from
 /// `canonical::ToolLimits::max_input_bytes`, feature `canonical`).
@@ -157,7 +155,7 @@ pub(crate) fn decode_in<T: DeserializeOwned>(
     limits: &DecodeLimits,
     parser: Parser,
 ) -> Result<Decoded<T>, DecodeError> {
-    if json.len() > limits.max_bytes || limits.max_depth < SERDE_JSON_MAX_DEPTH {
+    if json.len() > limits.max_bytes || limits.max_depth < DecodeLimits::SERDE_JSON_MAX_DEPTH {
         limits.check(json).map_err(DecodeError::from_limit)?;
     }
     // A union of a module for your own schema buffers a value's text, which serde_json skips
@@ -166,7 +164,7 @@ pub(crate) fn decode_in<T: DeserializeOwned>(
     crate::__private::buffer::take_redecoded();
     let within_depth = || {
         if crate::__private::buffer::take_redecoded() {
-            DecodeLimits::new(json.len(), SERDE_JSON_MAX_DEPTH)
+            DecodeLimits::new(json.len(), DecodeLimits::SERDE_JSON_MAX_DEPTH)
                 .check(json)
                 .map_err(DecodeError::from_limit)
         } else {
@@ -193,11 +191,11 @@ pub(crate) fn decode_in<T: DeserializeOwned>(
         Ok(value) => Ok(Decoded { value, report }),
         Err(error) if error.to_string().starts_with("recursion limit exceeded") => {
             // serde_json's own depth guard: report it as the typed limit, with its offset.
-            let limit = DecodeLimits::new(json.len(), SERDE_JSON_MAX_DEPTH);
+            let limit = DecodeLimits::new(json.len(), DecodeLimits::SERDE_JSON_MAX_DEPTH);
             Err(DecodeError::from_limit(limit.check(json).err().unwrap_or(
                 LimitError::TooDeep {
-                    depth: SERDE_JSON_MAX_DEPTH + 1,
-                    limit: SERDE_JSON_MAX_DEPTH,
+                    depth: DecodeLimits::SERDE_JSON_MAX_DEPTH + 1,
+                    limit: DecodeLimits::SERDE_JSON_MAX_DEPTH,
                     offset: 0,
                 },
             )))
@@ -278,7 +276,7 @@ pub fn check<T: serde::Serialize + DeserializeOwned>(
     value: &T,
 ) -> Result<Vec<Leniency>, CheckError> {
     let json = serde_json::to_vec(value).map_err(CheckError::Unencodable)?;
-    let limits = DecodeLimits::new(usize::MAX, SERDE_JSON_MAX_DEPTH);
+    let limits = DecodeLimits::new(usize::MAX, DecodeLimits::SERDE_JSON_MAX_DEPTH);
     decode_in::<T>(&json, &limits, Parser::Fastest)
         .map(|decoded| decoded.report)
         .map_err(CheckError::Invalid)

@@ -214,8 +214,8 @@ impl<'de> Deserialize<'de> for JsonValue {
     }
 }
 
-/// How deep [`parse`] nests, as serde_json's own limit for a `Value`.
-const MAX_DEPTH: usize = 128;
+/// How deep [`parse`] nests: no deeper than a `serde_json::Value`.
+const MAX_DEPTH: usize = crate::policy::DecodeLimits::SERDE_JSON_MAX_DEPTH;
 
 /// Reads `text`, one JSON value serde_json has already checked (a raw value), every number
 /// as written.
@@ -414,12 +414,26 @@ mod tests {
 
     #[test]
     fn too_deep_is_an_error_not_a_crash() {
-        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-        let error = serde_json::from_str::<JsonValue>(&deep).unwrap_err();
+        let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        let error = serde_json::from_str::<JsonValue>(&nested(200)).unwrap_err();
         assert!(
-            error.to_string().contains("nested deeper than 128 levels")
+            error.to_string().contains("nested deeper than 127 levels")
                 || error.to_string().contains("recursion limit"),
             "{error}"
+        );
+        // As deep as a `serde_json::Value`, and no deeper: `parse` takes text serde_json
+        // skipped, without its limit.
+        for levels in [127, 128] {
+            let value = serde_json::from_str::<serde_json::Value>(&nested(levels));
+            assert_eq!(
+                parse(&nested(levels)).is_ok(),
+                value.is_ok(),
+                "{levels} levels"
+            );
+        }
+        assert_eq!(
+            parse(&nested(128)),
+            Err("nested deeper than 127 levels".to_owned())
         );
     }
 

@@ -10,7 +10,8 @@ use serde_json::Value;
 /// [`DecodeLimits::DEFAULT_MAX_DEPTH`] (64 nested arrays or objects). Depth counts open
 /// containers: a scalar is depth 0, `[]` and `{}` are depth 1, `{"a": [1]}` is depth 2.
 ///
-/// serde_json refuses input nested 128 levels deep on its own; these limits are lower so that
+/// serde_json refuses input nested 128 levels deep on its own
+/// ([`DecodeLimits::SERDE_JSON_MAX_DEPTH`]); these limits are lower so that
 /// validation (`CompiledSchema::check`, feature `policy`) and any code that recurses over the
 /// decoded value stay well inside a 2 MiB thread stack, and so that a large input is refused
 /// without allocating a tree for it.
@@ -41,6 +42,10 @@ impl DecodeLimits {
     pub const DEFAULT_MAX_BYTES: usize = 1024 * 1024;
     /// Default [`DecodeLimits::max_depth`]: 64.
     pub const DEFAULT_MAX_DEPTH: usize = 64;
+    /// The deepest nesting serde_json parses on its own, 127: its recursion limit (128) is
+    /// reached by the 128th open array or object. A limit at least this deep is enforced by the
+    /// parse itself; a `serde_json::Value` holds no deeper value.
+    pub const SERDE_JSON_MAX_DEPTH: usize = 127;
 
     /// Limits of `max_bytes` bytes and `max_depth` levels.
     #[must_use]

@@ -171,13 +171,14 @@ impl Checker {
     ///   buffer. Real answers are a multiple of what they carry: MCP server-filesystem sends a
     ///   file's text twice (text content and `structuredContent`), 1 370 910 bytes for a 0.6 MB
     ///   file, and an image twice in base64, 961 445 bytes for a 360 KB PNG;
-    /// - 127 is the deepest JSON serde_json parses (its recursion limit); a 36-level tree
-    ///   argument of a fastmcp tool (a recursive pydantic model) nests 75 levels deep in its
-    ///   `tools/call`.
+    /// - 127 is the deepest JSON serde_json parses ([`DecodeLimits::SERDE_JSON_MAX_DEPTH`]); a
+    ///   36-level tree argument of a fastmcp tool (a recursive pydantic model) nests 75 levels
+    ///   deep in its `tools/call`.
     ///
     /// [`DecodeLimits::default`] (1 MiB, 64 levels) stays the library's default for decoding
     /// untrusted input into types.
-    pub const DEFAULT_LIMITS: DecodeLimits = DecodeLimits::new(32 * 1024 * 1024, 127);
+    pub const DEFAULT_LIMITS: DecodeLimits =
+        DecodeLimits::new(32 * 1024 * 1024, DecodeLimits::SERDE_JSON_MAX_DEPTH);
 
     /// A checker over [`acp::SCHEMA_JSON`] and [`route::SCHEMA_JSON`]. Compiles nothing yet.
     ///

@@ -39,11 +39,12 @@ use super::verdict::{Protocol, Verdict};
 /// The only `jsonrpc` the one pass decides.
 static JSONRPC_VERSION: LazyLock<Value> = LazyLock::new(|| Value::from("2.0"));
 
-/// The deepest nesting serde_json parses (its recursion limit refuses the 128th level): within
-/// limits at least this deep, the parse itself enforces the depth limit, and a message over it
-/// fails the parse and goes to the full check, which reports the limit. (The tap's transcript
-/// records hold a message one level down: `crate::tap_records::nests_in_record`.)
-pub(crate) const PARSER_DEPTH: usize = 127;
+/// The deepest nesting serde_json parses: within limits at least this deep, the parse itself
+/// enforces the depth limit, and a message over it fails the parse and goes to the full check,
+/// which reports the limit. (The tap's transcript records hold a message one level down:
+/// `crate::tap_records::nests_in_record`.)
+pub(crate) const PARSER_DEPTH: usize =
+    toolcall_contracts::policy::DecodeLimits::SERDE_JSON_MAX_DEPTH;
 
 macro_rules! targets {
     ($($name:ident),* $(,)?) => {
