@@ -35,7 +35,7 @@ pub(crate) fn changed(json: &[u8]) -> Vec<ChangedNumber> {
     scanner.found
 }
 
-/// Deepest nesting scanned (serde_json refuses more than 128 levels).
+/// Deepest nesting scanned (serde_json refuses a 128th level).
 const MAX_DEPTH: usize = 256;
 
 struct Scanner<'a> {

@@ -2,7 +2,7 @@
 //! recognition and lifecycles read of a message, and what the checker reads of the protocol in
 //! a message over a limit of ours. The rest is checked to be JSON and skipped as serde_json
 //! skips what it ignores, so it may hold what no `serde_json::Value` holds (a number past
-//! `f64`, a lone surrogate escape, nesting past serde_json's 128 levels).
+//! `f64`, a lone surrogate escape, nesting past the 127 levels serde_json parses).
 
 use serde::de::{DeserializeSeed, Visitor};
 use serde_json::Value;

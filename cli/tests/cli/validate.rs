@@ -853,7 +853,7 @@ fn mcp_messages_say_they_were_checked_as_mcp_and_against_which_version() -> Test
 }
 
 /// A tool call announced with a `rawInput` that JSON allows but a `serde_json::Value` cannot
-/// hold (a number past `f64`, a lone surrogate escape, nesting past 128 levels) is followed as the
+/// hold (a number past `f64`, a lone surrogate escape, nesting past 127 levels) is followed as the
 /// tap follows it: its update is not reported as unannounced.
 #[test]
 fn lifecycle_follows_a_tool_call_whatever_its_raw_input_holds() -> TestResult {

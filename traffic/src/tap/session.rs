@@ -37,7 +37,7 @@ impl From<LifecycleFinding> for Observed {
 /// Only the members `observe` reads are built ([`MESSAGE`]: `id`, `method`, some of `params`
 /// and `result`); the others are checked to be JSON and skipped (`crate::pruned`), so
 /// `observe` finds what it would in the whole message. The parts skipped are only checked to
-/// be JSON: a message whose `rawInput` nests past serde_json's 128 levels, or holds a lone
+/// be JSON: a message whose `rawInput` nests past the 127 levels serde_json parses, or holds a lone
 /// surrogate escape (`"\ud800"`) or a number past `f64`, is followed, where a whole parse into
 /// a `Value` gives up.
 pub(crate) fn parse_for_observe(text: &str) -> Option<Value> {
@@ -419,7 +419,7 @@ impl Lifecycle {
     /// not JSON, JSON a `serde_json::Value` cannot hold, or JSON nested so deep that the record
     /// could not hold it) or a bare message (sender unknown),
     /// read as the tap reads what it relays: a message whose members JSON allows but a `Value`
-    /// cannot hold (a number past `f64`, a lone surrogate escape, nesting past 128 levels in
+    /// cannot hold (a number past `f64`, a lone surrogate escape, nesting past 127 levels in
     /// `rawInput`) is still followed. Returns the sender and what went wrong; a line that is not
     /// JSON gives nothing. [`Lifecycle::follow_line`] gives the notes too.
     pub fn observe_line(
@@ -661,7 +661,7 @@ mod tests {
             let full = serde_json::from_slice::<Value>(text).ok();
             let quick = std::str::from_utf8(text).ok().and_then(parse_for_observe);
             let (Some(full), Some(quick)) = (full.clone(), quick.clone()) else {
-                // JSON past what a `Value` holds (nesting past 128, a lone surrogate escape) in
+                // JSON past what a `Value` holds (nesting past 127, a lone surrogate escape) in
                 // a part the skim skips: followed now, where the whole parse gave up.
                 if full.is_none() && quick.is_some() {
                     assert!(
