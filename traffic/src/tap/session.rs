@@ -105,34 +105,61 @@ pub(crate) fn tool_call_of(notification: &acp::SessionNotification) -> Option<To
     }
 }
 
-/// What in a message's text makes [`Session::follows`] read it: the names [`Session::observe`]
-/// acts on, as JSON writes them without escapes, and the two escapes that could spell one of
-/// their characters otherwise.
-const FOLLOWED: &[&str] = &[
-    "\"initialize\"",
-    "\"server/discover\"",
-    "\"session/load\"",
-    "\"session/resume\"",
-    "\"session/update\"",
-    "\"tasks/result\"",
-    "\"notifications/",
-    "\"_meta\"",
-    "\\u",
-    "\\/",
+/// The methods [`Session::observe`] acts on, as the value of a `"method"` member (those of
+/// `notifications/...` too, by their prefix).
+const METHODS_FOLLOWED: &[&[u8]] = &[
+    b"initialize",
+    b"server/discover",
+    b"session/load",
+    b"session/resume",
+    b"session/update",
+    b"tasks/result",
 ];
 
-/// Whether `text` holds one of [`FOLLOWED`] (each searched for with a finder built once: on
-/// short messages, a vectorized search for each name's rarest byte is cheaper than one
-/// automaton over all of them).
+/// What else in a message's text makes [`Session::follows`] read it: `_meta` (its MCP version
+/// and progress token, in any request), and `\u`, the one escape that could spell a character
+/// of `_meta` or `method` otherwise.
+const FOLLOWED_ANYWHERE: &[&str] = &["\"_meta\"", "\\u"];
+
+/// Whether `text` holds a `"method"` member naming one of [`METHODS_FOLLOWED`] (or
+/// `notifications/...`), or one of [`FOLLOWED_ANYWHERE`]. Each is searched for with a finder
+/// built once (on short messages a vectorized search for a name's rarest byte is cheaper than
+/// one automaton over all of them); the methods by one search for `"method"`, reading the
+/// string after each (a method matters only as the message's own, but one nested in `params`
+/// is read too: following more than needed changes nothing).
 fn names_followed(text: &[u8]) -> bool {
     static FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
         std::sync::LazyLock::new(|| {
-            FOLLOWED
+            FOLLOWED_ANYWHERE
                 .iter()
                 .map(|name| memchr::memmem::Finder::new(name.as_bytes()))
                 .collect()
         });
-    FINDERS.iter().any(|finder| finder.find(text).is_some())
+    static METHOD: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"method\""));
+    let named = |at: usize| {
+        // A method spelled with an escape is followed whatever it is.
+        member_string(&text[at + b"\"method\"".len()..]).is_some_and(|value| {
+            value.starts_with(b"notifications/")
+                || METHODS_FOLLOWED.contains(&value)
+                || value.contains(&b'\\')
+        })
+    };
+    METHOD.find_iter(text).any(named) || FINDERS.iter().any(|finder| finder.find(text).is_some())
+}
+
+/// The text of the string value `rest` starts with when it follows a member name (JSON
+/// whitespace, `:`, whitespace, then the string), up to its first `"`; `None` when it does not
+/// (a `"method"` that is a value, not a name). A value with an escape holds a backslash (when
+/// the escape is `\"`, it is cut after it).
+fn member_string(rest: &[u8]) -> Option<&[u8]> {
+    let is_space = |byte: &u8| matches!(byte, b' ' | b'\t' | b'\n' | b'\r');
+    let start = rest.iter().position(|byte| !is_space(byte))?;
+    let rest = rest[start..].strip_prefix(b":")?;
+    let start = rest.iter().position(|byte| !is_space(byte))?;
+    let rest = rest[start..].strip_prefix(b"\"")?;
+    let end = memchr::memchr(b'"', rest)?;
+    Some(&rest[..end])
 }
 
 /// Protocol recognition and tool-call lifecycles across one stdio connection. Each `initialize`
@@ -158,11 +185,11 @@ impl Session {
     /// is followed; when not, it need not be parsed for [`Session::observe`].
     ///
     /// It can when a response is awaited (to the opening request, a session load, an MCP
-    /// request carrying a progress token or a `tasks/result`), or when `text` holds one of
-    /// [`FOLLOWED`]: the methods followed and `_meta`. A JSON string spells one of them that way
-    /// unless it escapes one of its characters, which only `\u` and `\/` can do here: text
-    /// holding either is followed too. (A message a side sent is never one of the tap's own
-    /// transcript records.)
+    /// request carrying a progress token or a `tasks/result`), or when `text` names a method
+    /// followed ([`METHODS_FOLLOWED`]) or holds `_meta`. A JSON string spells one of them that
+    /// way unless it escapes one of its characters: a method with an escape is followed, and so
+    /// is text holding `\u` (the one escape that could spell `_meta` or `method`). (A message a
+    /// side sent is never one of the tap's own transcript records.)
     pub(crate) fn follows(&self, text: &[u8]) -> bool {
         self.opening.is_some()
             || self.acp.awaits_response()
@@ -646,6 +673,41 @@ mod tests {
         // Nothing awaited, nothing named: not followed.
         let answer = br#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"tools/call \n"}]}}"#;
         assert!(!session.follows(answer));
+    }
+
+    #[test]
+    fn a_method_followed_is_read_from_the_method_member() {
+        let session = Session::default();
+        let follows = |text: &str| session.follows(text.as_bytes());
+        // Whitespace around the colon, a method given twice, a prefix.
+        assert!(follows(
+            r#"{"jsonrpc":"2.0","id":1, "method" :	"session/load","params":{}}"#
+        ));
+        assert!(follows(
+            r#"{"jsonrpc":"2.0","method":"x","method":"session/update","params":{}}"#
+        ));
+        assert!(follows(r#"{"jsonrpc":"2.0","method":"notifications/x"}"#));
+        // A method with an escape, whatever it spells.
+        assert!(follows(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize\"x"}"#
+        ));
+        assert!(follows(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools\/call"}"#
+        ));
+        // A name that only starts like one, a `"method"` that is a value, none at all.
+        assert!(!follows(
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/loader"}"#
+        ));
+        assert!(!follows(
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/prompt"}"#
+        ));
+        assert!(!follows(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"kind":"method"}}"#
+        ));
+        assert!(!follows(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"text":"\"method\":\"initialize\""}}"#
+        ));
+        assert!(!follows(r#"{"jsonrpc":"2.0","id":1,"result":{},"method"#));
     }
 
     /// Follows `content` (NDJSON, transcript records or bare messages) with two sessions, one
