@@ -368,12 +368,18 @@ impl Checker {
                 self.check_value(transcript, None, message, &value)
             }
             Line::Text { from, text } => match serde_json::from_str::<Value>(&text) {
-                Ok(_) if tap_records::nests_in_record(text.as_bytes()) => Verdict::invalid(
-                    Kind::NotJson,
-                    "",
-                    "the wrapper's `text` is JSON: wrap it as `message`",
-                )
-                .sent_by(Some(from)),
+                Ok(_) if tap_records::nests_in_record(text.as_bytes()) => {
+                    // JSON a `message` record holds: the tap writes such a line as text only
+                    // when it is not UTF-8 (lossily, U+FFFD in place of the bytes that are not),
+                    // and judges it not JSON.
+                    let message = if text.contains('\u{fffd}') {
+                        "not UTF-8 text, as JSON must be (the transcript holds the line with \
+                         U+FFFD in place of the bytes that are not)"
+                    } else {
+                        "the wrapper's `text` is JSON: wrap it as `message`"
+                    };
+                    Verdict::invalid(Kind::NotJson, "", message).sent_by(Some(from))
+                }
                 // JSON a `Value` holds, nested too deep to be held inside the record (which adds
                 // a level): the tap writes it as text so that any JSON reader reads its
                 // transcript, and it is judged as the message it was, as the tap judged it.

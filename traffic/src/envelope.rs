@@ -21,24 +21,43 @@ pub(crate) struct Member {
 /// The top-level members of `json` when it is an object (possibly cut short), in order; `None`
 /// when it does not start with `{` or its member names cannot be read.
 pub(crate) fn members(json: &[u8]) -> Option<Vec<Member>> {
-    read_members(json).map(|(members, _)| members)
+    read_members(json).map(|read| read.members)
 }
 
 /// The names of the top-level members of `json` (one of [`members`]), with that of a member
 /// whose value is cut off.
 pub(crate) fn names(json: &[u8]) -> Option<Vec<String>> {
-    let (members, cut) = read_members(json)?;
+    let read = read_members(json)?;
     Some(
-        members
+        read.members
             .into_iter()
+            .chain(read.cut)
             .map(|member| member.name)
-            .chain(cut)
             .collect(),
     )
 }
 
-/// [`members`], and the name of a member whose value is cut off.
-fn read_members(json: &[u8]) -> Option<(Vec<Member>, Option<String>)> {
+/// The value of the top-level member `name` of `json`, an object possibly cut short: its whole
+/// text, or what the cut left of it (from its start to the end of `json`).
+pub(crate) fn member_text<'a>(json: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    let read = read_members(json)?;
+    read.members
+        .into_iter()
+        .chain(read.cut)
+        .find(|member| member.name == name)
+        .map(|member| &json[member.value])
+}
+
+/// The members of an object read by [`read_members`].
+struct Read {
+    /// Those whose value is whole.
+    members: Vec<Member>,
+    /// The one whose value the end of the input cut off, its value to that end.
+    cut: Option<Member>,
+}
+
+/// [`members`], and the member whose value is cut off.
+fn read_members(json: &[u8]) -> Option<Read> {
     let mut at = skip_space(json, 0);
     if json.get(at) != Some(&b'{') {
         return None;
@@ -48,7 +67,7 @@ fn read_members(json: &[u8]) -> Option<(Vec<Member>, Option<String>)> {
     loop {
         at = skip_space(json, at);
         match json.get(at) {
-            Some(b'}') | None => return Some((members, None)),
+            Some(b'}') | None => return Some(Read { members, cut: None }),
             Some(b',') => {
                 at += 1;
                 continue;
@@ -57,18 +76,25 @@ fn read_members(json: &[u8]) -> Option<(Vec<Member>, Option<String>)> {
             Some(_) => return None,
         }
         let Some(name_end) = string_end(json, at) else {
-            return Some((members, None));
+            return Some(Read { members, cut: None });
         };
         let name: String = serde_json::from_slice(&json[at..name_end]).ok()?;
         at = skip_space(json, name_end);
         if json.get(at) != Some(&b':') {
-            return (at >= json.len()).then_some((members, None));
+            return (at >= json.len()).then_some(Read { members, cut: None });
         }
         at = skip_space(json, at + 1);
         let start = at;
         let Some(end) = value_end(json, at) else {
             // Cut off inside this value: the members before it are all there is.
-            return Some((members, Some(name)));
+            let cut = Member {
+                name,
+                value: start..json.len(),
+            };
+            return Some(Read {
+                members,
+                cut: Some(cut),
+            });
         };
         members.push(Member {
             name,

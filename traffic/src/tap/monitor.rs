@@ -789,6 +789,17 @@ mod tests {
             .collect();
         assert_eq!(checked, live);
         assert_eq!(followed_in(&written), live_problems);
+        // The line that was not UTF-8 is said to be so, though its text record holds JSON.
+        let again = Checker::new()
+            .expect("schema")
+            .check_input(written.as_bytes());
+        let Status::Invalid { message, .. } = &again[4].verdict.status else {
+            panic!("{:?}", again[4].verdict);
+        };
+        assert!(
+            message.starts_with("not UTF-8 text, as JSON must be"),
+            "{message}"
+        );
     }
 
     /// Lifecycle events, as (line, name).
@@ -896,6 +907,57 @@ mod tests {
                 LifecycleProblem::UnknownProgressToken { .. }
             )]
         ));
+    }
+
+    #[test]
+    fn a_session_load_over_the_byte_limit_still_starts_its_replay() {
+        let limits = DecodeLimits::new(250, DecodeLimits::DEFAULT_MAX_DEPTH);
+        let update = |kind: &str, status: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"{kind}","toolCallId":"a","title":"Read","status":"{status}"}}}}}}"#
+            )
+        };
+        let load = |servers: usize| {
+            let env = r#"{"name":"x","value":"y"}"#;
+            let envs = vec![env; servers].join(",");
+            format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":"session/load","params":{{"sessionId":"s","cwd":"/w","mcpServers":[{{"name":"m","command":"c","args":[],"env":[{envs}]}}]}}}}"#
+            )
+        };
+        let loaded = r#"{"jsonrpc":"2.0","id":7,"result":{}}"#;
+        // A call announced and ended, then a load (its first 1,024 bytes hold its id and session
+        // id, the rest cut) whose replay announces and ends it again.
+        for servers in [20, 200] {
+            let load = load(servers);
+            assert!(load.len() > 1024 || servers == 20);
+            let messages = [
+                (Side::Child, update("tool_call", "pending")),
+                (Side::Child, update("tool_call_update", "completed")),
+                (Side::Client, load),
+                (Side::Child, update("tool_call", "pending")),
+                (Side::Child, update("tool_call_update", "completed")),
+                (Side::Child, loaded.to_owned()),
+                (Side::Child, update("tool_call_update", "completed")),
+            ];
+            let transcript = SharedBuffer::default();
+            let mut monitor = Monitor::new(Checker::new().expect("schema"), limits)
+                .with_transcript(Box::new(transcript.clone()));
+            let mut live = Vec::new();
+            for (side, message) in &messages {
+                for event in monitor.feed_message(*side, message.as_bytes()) {
+                    match event {
+                        Event::Lifecycle { line, problem, .. } => {
+                            live.push((line, problem.name()));
+                        }
+                        Event::HiddenByGap { line, .. } => live.push((line, "hidden-by-gap")),
+                        _ => {}
+                    }
+                }
+            }
+            // Only the update after the replayed call's end is a problem.
+            assert_eq!(live, [(7, "update-after-end")], "{servers} servers");
+            assert_eq!(followed_in(&transcript.text()), live, "{servers} servers");
+        }
     }
 
     /// The session events and verdicts (`status protocol`) of `messages`.

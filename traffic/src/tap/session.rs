@@ -105,6 +105,22 @@ pub(crate) fn tool_call_of(notification: &acp::SessionNotification) -> Option<To
     }
 }
 
+/// A `session/load` or `session/resume` request cut short (`prefix`), as far as the replay of
+/// its session needs it: `{"id", "method", "params": {"sessionId"}}`, when its first bytes hold
+/// all three whole.
+fn load_begun(prefix: &[u8]) -> Option<Value> {
+    use crate::envelope::member_text;
+    let whole = |text: &[u8]| serde_json::from_slice::<Value>(text).ok();
+    let method = whole(member_text(prefix, "method")?)?;
+    if !matches!(method.as_str(), Some("session/load" | "session/resume")) {
+        return None;
+    }
+    let id = whole(member_text(prefix, "id")?)?;
+    let params = member_text(prefix, "params")?;
+    let session = whole(member_text(params, "sessionId")?)?;
+    Some(serde_json::json!({"id": id, "method": method, "params": {"sessionId": session}}))
+}
+
 /// The methods [`Session::observe`] acts on, as the value of a `"method"` member (those of
 /// `notifications/...` too, by their prefix).
 const METHODS_FOLLOWED: &[&[u8]] = &[
@@ -304,13 +320,19 @@ impl Session {
     /// on transcript line `line`: followed as any message when the prefix is all of it (a limit
     /// under the prefix's length); else a gap for what it may have carried that is not known:
     /// a tool call it announced, when the agent sent it, and a progress token, when it may be
-    /// a request (its first bytes show no response).
+    /// a request (its first bytes show no response). A `session/load` or `session/resume` whose
+    /// first bytes hold its id and session id starts the session's replay, as a whole one does.
     pub(crate) fn truncated(&mut self, side: Side, line: usize, prefix: &[u8]) -> Vec<Observed> {
         if let Some(message) = simdutf8::basic::from_utf8(prefix)
             .ok()
             .and_then(parse_for_observe)
         {
             return self.observe(side, line, &message);
+        }
+        if side == Side::Client {
+            if let Some(load) = load_begun(prefix) {
+                self.acp.load(&load);
+            }
         }
         if side == Side::Child {
             self.acp.gap(line);
