@@ -697,11 +697,26 @@ pub(super) fn judge(
     };
     let Some(first) = errors.first() else {
         // The schema accepts it as it is. Values its catch-all branches accept and decoding kept
-        // were dropped from the report already (they are not leniency); any leniency left on a
-        // valid message means the schema and the types disagree (a value accepted by the schema
-        // yet replaced or dropped by decoding).
-        return match report.first() {
-            None => Verdict::ok(kind),
+        // were dropped from the report already (they are not leniency). A number a member
+        // declaring `x-deserialize-default-on-error` defaulted is outside what its `format`
+        // (`uint32`, `int64`, ...) holds, past its range or with a fraction part (`2.0`): the
+        // schema's word, which the validator does not check (for a number a `format` is an
+        // annotation), and leniency the schema declares, as for a number under its `minimum`.
+        // Any other leniency left on a valid message means the schema and the types disagree
+        // (a value accepted by the schema yet replaced or dropped by decoding).
+        let past_format = |leniency: &Leniency| {
+            leniency.kind == LeniencyKind::Defaulted && leniency.raw.is_number()
+        };
+        return match report.iter().find(|leniency| !past_format(leniency)) {
+            None if report.is_empty() => Verdict::ok(kind),
+            None => Verdict {
+                status: Status::Lenient,
+                kind,
+                report,
+                from: None,
+                protocol: None,
+                note: None,
+            },
             Some(leniency) => Verdict {
                 status: Status::Invalid {
                     pointer: leniency.pointer.clone(),
