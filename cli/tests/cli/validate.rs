@@ -1156,7 +1156,7 @@ fn lifecycle_notes_what_a_gap_hid_as_the_tap_does() -> TestResult {
     assert_eq!(
         report.text(),
         format!(
-            "toolcall tap: 4096 bytes from the agent relayed but not checked (checking fell behind)\n\
+            "toolcall tap: line 2: 4096 bytes from the agent relayed but not checked (checking fell behind)\n\
              toolcall tap: line 3 (agent): {}\n\
              toolcall tap: line 5 (agent): over-limit session/update: input is `{bytes}` bytes, over `max_bytes` of `300` bytes\n\
              toolcall tap: line 6 (agent): {}\n\

@@ -68,6 +68,9 @@ pub enum Event {
     /// [`super::BACKLOG_BYTES`] behind the relay (the relay never waits for it). The message
     /// they were part of is not checked either.
     NotChecked {
+        /// The transcript line of its record (`{"from", "not_checked_bytes"}`), which notes on
+        /// calls the gap may have hidden name.
+        line: usize,
         /// Who sent them.
         from: Peer,
         /// How many bytes.
@@ -367,7 +370,11 @@ impl Monitor {
             }),
             &mut events,
         );
-        events.push(Event::NotChecked { from, bytes });
+        events.push(Event::NotChecked {
+            line: self.lines,
+            from,
+            bytes,
+        });
         events
     }
 

@@ -50,7 +50,7 @@ pub enum ReportFormat {
 /// {"event":"session","line":1,"from":"client","protocol":"acp","version":1}
 /// {"event":"message","line":2,"verdict":"ok","kind":"response to initialize","protocol":"acp","version":null,"from":"agent","pointer":null,"message":null,"report":[]}
 /// {"event":"lifecycle","line":12,"from":"agent","problem":"update-after-end","message":"`tool_call_update` for ..."}
-/// {"event":"not-checked","from":"client","bytes":65536}
+/// {"event":"not-checked","line":9,"from":"client","bytes":65536}
 /// {"event":"hidden-by-gap","line":812,"from":"agent","what":"tool call","id":"c9","gap_line":700,"message":"tool call `c9` first seen ..."}
 /// {"event":"transcript-failed","error":"..."}
 /// {"event":"summary","messages":12,"from_client":5,"from_child":7,"ok":11,"lenient":0,"unchecked":0,"invalid":1,"lifecycle":1,"not_checked_bytes":0,"protocol":{"protocol":"acp","version":1},"exit":{"code":0,"signal":null}}
@@ -90,6 +90,7 @@ enum Record<'a> {
         message: String,
     },
     NotChecked {
+        line: usize,
         from: Peer,
         bytes: usize,
     },
@@ -270,7 +271,8 @@ fn record(event: &Event) -> Record<'_> {
             problem: problem.name(),
             message: problem.to_string(),
         },
-        Event::NotChecked { from, bytes } => Record::NotChecked {
+        Event::NotChecked { line, from, bytes } => Record::NotChecked {
+            line: *line,
             from: *from,
             bytes: *bytes,
         },
@@ -362,9 +364,9 @@ fn verdict_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
             let finding = LifecycleFinding::Problem(problem.clone());
             report_line!(out, "toolcall tap: line {line} ({from}): {finding}")
         }
-        Event::NotChecked { from, bytes } => report_line!(
+        Event::NotChecked { line, from, bytes } => report_line!(
             out,
-            "toolcall tap: {bytes} bytes from the {from} relayed but not checked (checking fell behind)"
+            "toolcall tap: line {line}: {bytes} bytes from the {from} relayed but not checked (checking fell behind)"
         ),
         Event::HiddenByGap { line, from, hidden } => {
             let finding = LifecycleFinding::Hidden(hidden.clone());
@@ -418,6 +420,7 @@ mod tests {
                 },
             },
             Event::NotChecked {
+                line: 4,
                 from: Peer::Client,
                 bytes: 10,
             },
@@ -452,7 +455,7 @@ mod tests {
             "toolcall tap: line 1 (client): ACP protocol version 1\n\
              toolcall tap: line 3 (agent): invalid session/update at /params/update: bad\n\
              toolcall tap: line 3 (agent): tool call: `tool_call_update` for `c9`, which no `tool_call` announced\n\
-             toolcall tap: 10 bytes from the client relayed but not checked (checking fell behind)\n\
+             toolcall tap: line 4: 10 bytes from the client relayed but not checked (checking fell behind)\n\
              toolcall tap: 3 messages (1 from the client, 2 from the agent): 2 ok, 0 lenient, 0 unchecked, 1 invalid; 1 tool-call problem; 10 bytes not checked\n\
              toolcall tap: the agent exited with status 3\n"
         );
@@ -507,7 +510,7 @@ mod tests {
                        "pointer": "/params/update", "message": "bad", "report": []}),
                 json!({"event": "lifecycle", "line": 3, "from": "agent", "problem": "unannounced-update",
                        "message": "`tool_call_update` for `c9`, which no `tool_call` announced"}),
-                json!({"event": "not-checked", "from": "client", "bytes": 10}),
+                json!({"event": "not-checked", "line": 4, "from": "client", "bytes": 10}),
                 json!({"event": "summary", "messages": 3, "from_client": 1, "from_child": 2, "ok": 2,
                        "lenient": 0, "unchecked": 0, "invalid": 1, "over_limit": 0, "lifecycle": 1, "not_checked_bytes": 10,
                        "protocol": {"protocol": "acp", "version": 1},
