@@ -356,6 +356,13 @@ impl Checker {
             }
             None => {}
         }
+        if let Some((pointer, why)) = value
+            .as_object()
+            .filter(|line| !line.contains_key("jsonrpc"))
+            .and_then(tap_records::malformed)
+        {
+            return Verdict::invalid(Kind::TranscriptRecord, pointer, why);
+        }
         match transcript::read_line(value) {
             Line::Message {
                 from: Some(side),

@@ -95,6 +95,8 @@ pub(crate) fn message_record_holds(text: &str) -> bool {
 /// `value` when it is one of the tap's records (see the module documentation).
 pub(super) fn record(value: &Value) -> Option<Record<'_>> {
     Some(match toolcall_hops::pairing::tap_record(value)? {
+        // The tap records a gap of at least one byte: this one is malformed.
+        TapRecord::NotChecked { bytes: 0, .. } => return None,
         TapRecord::NotChecked { from, bytes } => Record::NotChecked(
             Verdict::unchecked(
                 Kind::NotChecked,
@@ -108,6 +110,82 @@ pub(super) fn record(value: &Value) -> Option<Record<'_>> {
         ),
         TapRecord::Truncated { from, text, bytes } => Record::Truncated { from, text, bytes },
     })
+}
+
+/// Why `line`, a transcript line with a top-level `from` and no `jsonrpc`, is none of the
+/// transcript's records (`{"from", "message"}`, `{"from", "text"}`, the tap's gap and truncated
+/// records): the member at fault (a JSON pointer) and what is wrong with it; `None` when it is
+/// one of them.
+pub(super) fn malformed(line: &serde_json::Map<String, Value>) -> Option<(String, String)> {
+    let at = |name: &str| format!("/{}", toolcall_schema::pointer::escape(name));
+    let from = line.get("from")?;
+    if from.as_str().and_then(Side::from_name).is_none() {
+        return Some((
+            at("from"),
+            format!("a transcript record's `from` is {from}: `client`, `agent` or `server`"),
+        ));
+    }
+    let (shape, members): (&str, &[&str]) = if line.contains_key("message") {
+        ("a message's record", &["from", "message"])
+    } else if line.contains_key("not_checked_bytes") {
+        (
+            "the tap's record of bytes not checked",
+            &["from", "not_checked_bytes"],
+        )
+    } else if line.contains_key("truncated") || line.contains_key("bytes") {
+        (
+            "the tap's record of a message over its byte limit",
+            &["from", "text", "truncated", "bytes"],
+        )
+    } else if line.contains_key("text") {
+        ("a text record", &["from", "text"])
+    } else {
+        return Some((
+            String::new(),
+            "a transcript record (it has `from`) holds `message`, `text` or `not_checked_bytes`"
+                .to_owned(),
+        ));
+    };
+    let listed = members
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Some(extra) = line.keys().find(|name| !members.contains(&name.as_str())) {
+        return Some((at(extra), format!("{shape} has only {listed}")));
+    }
+    if let Some(missing) = members.iter().find(|name| !line.contains_key(**name)) {
+        return Some((
+            String::new(),
+            format!("{shape} has {listed}: `{missing}` is missing"),
+        ));
+    }
+    let count = |name: &str| {
+        line.get(name)
+            .and_then(Value::as_u64)
+            .filter(|&count| count > 0)
+    };
+    if line.contains_key("not_checked_bytes") && count("not_checked_bytes").is_none() {
+        return Some((
+            at("not_checked_bytes"),
+            "the bytes not checked are a count of at least 1".to_owned(),
+        ));
+    }
+    if line.contains_key("bytes") {
+        if line.get("truncated") != Some(&Value::Bool(true)) {
+            return Some((at("truncated"), "`truncated` is `true`".to_owned()));
+        }
+        if count("bytes").is_none() {
+            return Some((
+                at("bytes"),
+                "the message's length is a count of bytes, at least 1".to_owned(),
+            ));
+        }
+    }
+    if line.get("text").is_some_and(|text| !text.is_string()) {
+        return Some((at("text"), "`text` is the line as a string".to_owned()));
+    }
+    None
 }
 
 /// A transcript record naming its session (`{"session": S, "from": ..., ...}`, as the HTTP tap

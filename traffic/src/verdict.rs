@@ -129,6 +129,10 @@ pub enum Kind {
     /// A tap record of bytes relayed but not checked (`{"from": ..., "not_checked_bytes": N}`):
     /// `not checked by the tap`.
     NotChecked,
+    /// A transcript line with a top-level `from` (and no `jsonrpc`) that is none of the
+    /// transcript's records (`{"from", "message"}`, `{"from", "text"}`, the tap's own):
+    /// `transcript record`.
+    TranscriptRecord,
 }
 
 impl fmt::Display for Kind {
@@ -170,6 +174,7 @@ impl fmt::Display for Kind {
             Self::NotJson => f.write_str("not JSON"),
             Self::OverLimit => f.write_str("over a decode limit"),
             Self::NotChecked => f.write_str("not checked by the tap"),
+            Self::TranscriptRecord => f.write_str("transcript record"),
         }
     }
 }

@@ -657,6 +657,47 @@ fn the_taps_records_are_read_back_under_a_byte_limit_shorter_than_themselves() -
 }
 
 #[test]
+fn a_malformed_transcript_record_is_named_by_its_member() -> TestResult {
+    let lines = [
+        r#"{"from":"bogus","message":{"jsonrpc":"2.0","method":"_x"}}"#,
+        r#"{"from":"agent","message":{"jsonrpc":"2.0","method":"_x"},"extra":1}"#,
+        r#"{"from":"agent","not_checked_bytes":0}"#,
+        r#"{"from":"agent","not_checked_bytes":"7"}"#,
+        r#"{"from":"agent","text":"x","truncated":"yes","bytes":3000}"#,
+        r#"{"from":"agent","text":"x","truncated":true,"bytes":-3}"#,
+        r#"{"from":"agent","text":"x","truncated":true}"#,
+        r#"{"from":"agent","text":5}"#,
+        r#"{"from":"agent"}"#,
+    ];
+    let output = toolcall(&["validate", "-"], lines.join("\n").as_bytes())?;
+    assert_eq!(output.status.code(), Some(1));
+    let expected = [
+        "invalid transcript record at /from: a transcript record's `from` is \"bogus\": \
+         `client`, `agent` or `server`",
+        "invalid transcript record at /extra: a message's record has only `from`, `message`",
+        "invalid transcript record at /not_checked_bytes: the bytes not checked are a count of \
+         at least 1",
+        "invalid transcript record at /not_checked_bytes: the bytes not checked are a count of \
+         at least 1",
+        "invalid transcript record at /truncated: `truncated` is `true`",
+        "invalid transcript record at /bytes: the message's length is a count of bytes, at least 1",
+        "invalid transcript record: the tap's record of a message over its byte limit has \
+         `from`, `text`, `truncated`, `bytes`: `bytes` is missing",
+        "invalid transcript record at /text: `text` is the line as a string",
+        "invalid transcript record: a transcript record (it has `from`) holds `message`, `text` \
+         or `not_checked_bytes`",
+    ];
+    let text = stdout(&output);
+    let verdicts: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("-:"))
+        .map(|line| line.split_once(": ").map_or(line, |(_, verdict)| verdict))
+        .collect();
+    assert_eq!(verdicts, expected);
+    Ok(())
+}
+
+#[test]
 fn the_first_message_checked_against_an_assumed_mcp_version_says_so() -> TestResult {
     let known = "known: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28";
     // An offer the checker does not hold.
@@ -982,7 +1023,7 @@ fn a_member_given_twice_is_named_wherever_it_is() -> TestResult {
     let expected = [
         "-:1: invalid session/update: member `message` of the transcript record appears twice",
         "-:2: invalid session/update: member `from` of the transcript record appears twice",
-        "-:3: invalid unrecognized: member `session` of the transcript record appears twice",
+        "-:3: invalid transcript record: member `session` of the transcript record appears twice",
         "-:4: invalid session/update at /params/update/title/x: member `x` appears twice in one object",
         "-:5: invalid route body at /arguments: member `arguments` appears twice in one object",
         r"-:6: invalid session/update at /params/update/rawInput/k\n-:9: ok session~1update\n: member `k\n-:9: ok session/update\n` appears twice",
