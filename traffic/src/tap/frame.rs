@@ -109,9 +109,13 @@ impl LineFramer {
     /// the first bytes seen of it (none when its start was in the gap); any other line the gap
     /// broke is dropped at its end, and lines wholly inside the gap are lost. A gap whose
     /// layout is unknown is [`LineFramer::gap`].
-    pub fn skip(&mut self, gap: &Gap, emit: &mut impl FnMut(Frame<'_>)) {
+    ///
+    /// Returns whether the gap lay wholly inside a line it leaves over the limit: that line is
+    /// handed out as too large at its end, with its whole length, as it would have been had the
+    /// gap been seen, and no other line was lost.
+    pub fn skip(&mut self, gap: &Gap, emit: &mut impl FnMut(Frame<'_>)) -> bool {
         if self.broken {
-            return;
+            return false;
         }
         let so_far = self
             .lost
@@ -120,12 +124,14 @@ impl LineFramer {
             .unwrap_or(self.pending.len());
         self.pending.truncate(Self::PREFIX);
         if gap.is_within_a_line() {
-            self.lost = Some(so_far + gap.bytes());
-            return;
+            let length = so_far + gap.bytes();
+            self.lost = Some(length);
+            // Over by more than a `\r` the line's end may take off.
+            return length > self.max_bytes.saturating_add(1);
         }
         let Some((head, tail)) = gap.across() else {
             self.gap();
-            return;
+            return false;
         };
         if so_far + head > self.max_bytes {
             emit(Frame::TooLarge {
@@ -136,6 +142,7 @@ impl LineFramer {
         self.pending.clear();
         self.last = None;
         self.lost = (tail > 0).then_some(tail);
+        false
     }
 
     /// The stream ended: hands out a last line that had no `\n`.
@@ -294,20 +301,20 @@ mod tests {
         let mut emit = |frame: Frame<'_>| {
             out.push(describe(&frame));
         };
-        // Its middle skipped: the line goes on.
+        // Its middle skipped: the line goes on, over the limit with what the gap held.
         framer.push(b"ok\n{\"a\":", &mut emit);
-        framer.skip(&Gap::default().then(b"xxxxxxxxxx"), &mut emit);
+        assert!(framer.skip(&Gap::default().then(b"xxxxxxxxxx"), &mut emit));
         framer.push(b"1}\n", &mut emit);
         // Its end skipped, and the start of the next line: reported at the gap; the next
         // line, short, is dropped; a long one is too large with no prefix.
         framer.push(b"{\"b\":", &mut emit);
-        framer.skip(&Gap::default().then(b"yyyyyy\n{}\nzz"), &mut emit);
+        assert!(!framer.skip(&Gap::default().then(b"yyyyyy\n{}\nzz"), &mut emit));
         framer.push(b"}\n{\"c\":", &mut emit);
         framer.skip(&Gap::default().then(b"\nwwwwwwwww"), &mut emit);
         framer.push(b"w\r\nlast\n", &mut emit);
         // A gap inside a short line drops it, as before.
         framer.push(b"{", &mut emit);
-        framer.skip(&Gap::default().then(b"1"), &mut emit);
+        assert!(!framer.skip(&Gap::default().then(b"1"), &mut emit));
         framer.push(b"}\nend\n", &mut emit);
         assert_eq!(
             out,

@@ -351,13 +351,19 @@ impl Monitor {
 
     /// The bytes of `gap` from `side` were relayed but not handed to [`Monitor::feed`]: the gap
     /// is recorded; a message whose known length is over the byte limit is still `invalid`, over
-    /// the limit ([`LineFramer::skip`]), and any other message the gap broke is dropped.
+    /// the limit ([`LineFramer::skip`]), and any other message the gap broke is dropped. A gap
+    /// wholly inside a message over the byte limit is not one: that message is reported at its
+    /// end as it would have been, its bytes past the first ones unchecked either way.
     pub fn skipped(&mut self, side: Side, gap: Gap) -> Vec<Event> {
         let bytes = gap.bytes();
         let mut events = Vec::new();
         let mut framer = self.take_framer(side);
-        framer.skip(&gap, &mut |frame| self.message(side, frame, &mut events));
+        let inside_too_large =
+            framer.skip(&gap, &mut |frame| self.message(side, frame, &mut events));
         self.framers[side.index()] = framer;
+        if inside_too_large {
+            return events;
+        }
         self.summary.not_checked_bytes += bytes;
         // The record takes a transcript line, so later lines stay the transcript's.
         self.lines += 1;
@@ -914,6 +920,49 @@ mod tests {
                 LifecycleProblem::UnknownProgressToken { .. }
             )]
         ));
+    }
+
+    #[test]
+    fn a_gap_inside_a_message_over_the_byte_limit_loses_no_message() {
+        let limits = DecodeLimits::new(100, DecodeLimits::DEFAULT_MAX_DEPTH);
+        let transcript = SharedBuffer::default();
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), limits)
+            .with_transcript(Box::new(transcript.clone()));
+        let start = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":""#;
+        let mut events = monitor.feed(Side::Child, start.as_bytes());
+        // Checking fell behind twice inside the message's text, and caught up before its end.
+        for _ in 0..2 {
+            events.extend(monitor.skipped(Side::Child, Gap::default().then(&[b'x'; 5000])));
+        }
+        events.extend(monitor.feed(Side::Child, b"\"}}}}\n"));
+        let bytes = start.len() + 10_000 + 5;
+        // One message, over the limit with its whole length; no gap, so no message missing.
+        assert!(
+            matches!(
+                &events[..],
+                [Event::Message { line: 1, verdict, .. }]
+                    if matches!(verdict.status, Status::OverLimit { .. })
+            ),
+            "{events:?}"
+        );
+        let written = transcript.text();
+        let record: Value = serde_json::from_str(written.trim_end()).expect("one record");
+        assert_eq!(record["bytes"], bytes);
+        assert_eq!(record["truncated"], true);
+        assert_eq!(monitor.summary().not_checked_bytes, 0);
+        // A gap that takes the next message's start too is one.
+        let events = monitor.skipped(Side::Child, Gap::default().then(b"xx\n{\"jsonrpc\""));
+        assert!(
+            matches!(
+                &events[..],
+                [Event::NotChecked {
+                    line: 2,
+                    bytes: 13,
+                    ..
+                }]
+            ),
+            "{events:?}"
+        );
     }
 
     #[test]
