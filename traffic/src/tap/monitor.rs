@@ -418,6 +418,10 @@ impl Monitor {
         let line = self.lines;
         let (text, utf8) = match frame {
             Frame::TooLarge { bytes, prefix } => {
+                // Followed as far as its first bytes tell (see `Session::truncated`), and
+                // recognized first, as any message.
+                let observed = self.session.truncated(side, line, prefix);
+                let (problems, hidden) = self.recognized(side, line, observed, events);
                 let from = self.peer(side);
                 let record = record(&TruncatedRecord {
                     from,
@@ -431,9 +435,7 @@ impl Monitor {
                     .checker
                     .check_truncated(&mut self.pairing, from, prefix, bytes);
                 self.tally(line, from, verdict, events);
-                // Followed as far as its first bytes tell (see `Session::truncated`).
-                let observed = self.session.truncated(side, line, prefix);
-                self.follow(side, line, observed, events);
+                self.report(line, from, problems, hidden, events);
                 return;
             }
             Frame::Line(text) => (text, simdutf8::basic::from_utf8(text)),
@@ -1018,7 +1020,12 @@ mod tests {
 
     /// The session events and verdicts (`status protocol`) of `messages`.
     fn protocols_seen(messages: &[(Side, &str)]) -> Vec<String> {
-        let mut monitor = Monitor::new(Checker::new().expect("schema"), Checker::DEFAULT_LIMITS);
+        protocols_seen_within(Checker::DEFAULT_LIMITS, messages)
+    }
+
+    /// [`protocols_seen`] under `limits`.
+    fn protocols_seen_within(limits: DecodeLimits, messages: &[(Side, &str)]) -> Vec<String> {
+        let mut monitor = Monitor::new(Checker::new().expect("schema"), limits);
         let mut seen = Vec::new();
         for (side, message) in messages {
             for event in monitor.feed_message(*side, message.as_bytes()) {
@@ -1034,6 +1041,26 @@ mod tests {
             }
         }
         seen
+    }
+
+    #[test]
+    fn a_message_over_the_byte_limit_is_recognized_before_its_verdict() {
+        // The tap reports the session a message opens before the message, whatever its size.
+        let limits = DecodeLimits::new(60, DecodeLimits::DEFAULT_MAX_DEPTH);
+        let seen = protocols_seen_within(
+            limits,
+            &[
+                (
+                    Side::Client,
+                    r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#,
+                ),
+                (
+                    Side::Child,
+                    r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#,
+                ),
+            ],
+        );
+        assert_eq!(seen, ["ACP protocol version 1", "over-limit ACP", "ok ACP"]);
     }
 
     #[test]
