@@ -370,7 +370,13 @@ pub fn result_to_update(
         for (index, block) in blocks.iter().enumerate() {
             let wrapped = json!({"type": "content", "content": block});
             let bytes = serde_json::to_vec(&wrapped).unwrap_or_default();
-            match toolcall_contracts::decode::<ToolCallContent>(&bytes) {
+            // The block was read within the input's limits already: no byte limit of `decode`'s
+            // own (1 MiB), which ACP does not have.
+            let limits = toolcall_contracts::policy::DecodeLimits::new(
+                bytes.len(),
+                toolcall_contracts::policy::DecodeLimits::SERDE_JSON_MAX_DEPTH,
+            );
+            match toolcall_contracts::decode_with::<ToolCallContent>(&bytes, &limits) {
                 Ok(decoded) => {
                     for leniency in decoded.report {
                         report.push(Change::dropped(

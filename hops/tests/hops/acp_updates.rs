@@ -240,3 +240,23 @@ fn json_rpc_errors_and_cancellations_end_failed() {
                             "text": "cancelled: the user cancelled"}}]})
     );
 }
+
+#[test]
+fn a_text_block_past_a_mebibyte_is_acp_content_too() {
+    // ACP sets no byte limit on content: a 1.5 MiB text block is carried, with no note (it was
+    // dropped once, "over `max_bytes` of `1048576`", by `decode`'s own default).
+    let text = "x".repeat(1_572_864);
+    let mcp: CallToolResult = serde_json::from_value(json!({
+        "content": [{"type": "text", "text": text}]
+    }))
+    .unwrap();
+    let converted = result_update(&"c1".parse::<ToolCallId>().unwrap(), &mcp);
+    assert_eq!(converted.report, []);
+    let update = serde_json::to_value(&converted.value).unwrap();
+    assert_eq!(
+        update["content"][0]["content"]["text"]
+            .as_str()
+            .map(str::len),
+        Some(1_572_864)
+    );
+}
