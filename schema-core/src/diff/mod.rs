@@ -45,7 +45,9 @@
 //!   definition is compared by its target name and never expanded: `{"$ref": "#/$defs/A"}`
 //!   against `{"$ref": "#/$defs/B"}` is a type change from `A` to `B`, whatever `A` and `B`
 //!   contain (their own changes are listed under their definitions). The schemars idiom
-//!   `{"description": ..., "allOf": [{"$ref": ...}]}` counts as a `$ref`. Only where a `$ref`
+//!   `{"description": ..., "allOf": [{"$ref": ...}]}` counts as a `$ref`. What the keywords
+//!   beside a `$ref` assert (2020-12 applies them: `{"$ref": ..., "maxLength": 3}`) is compared
+//!   as anywhere when both sides refer to the same definition. Only where a `$ref`
 //!   meets an inline schema is the target expanded, once, to classify that one type change:
 //!   `{"type": "string"}` becoming `{"$ref": "#/$defs/TerminalId"}` with `TerminalId` a plain
 //!   string is a cosmetic "replaced by `TerminalId`, the same schema".

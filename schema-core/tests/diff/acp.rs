@@ -705,3 +705,30 @@ fn bundle_directories_are_compared_recursively() {
     assert_eq!(changes.len(), 1, "{changes:?}");
     assert_eq!(changes[0].file.as_deref(), Some("acp/x.schema.json"));
 }
+
+#[test]
+fn keywords_beside_a_reference_are_compared() {
+    // 2020-12 applies the keywords beside a `$ref`: a bound added there narrows the schema, as
+    // it would anywhere (found by a fresh-user probe: `0 changes`).
+    let schema = |x: Value, z: Value| {
+        serde_json::json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object", "properties": {"x": x, "z": z},
+            "$defs": {"A": {"type": "string"}}})
+    };
+    let a = serde_json::json!({"$ref": "#/$defs/A"});
+    let old = schema(a.clone(), a.clone());
+    let new = schema(
+        serde_json::json!({"$ref": "#/$defs/A", "maxLength": 3}),
+        serde_json::json!({"$ref": "#/$defs/A", "enum": ["a"]}),
+    );
+    let shown: Vec<String> = diff(&old, &new).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "breaking /properties/x/maxLength: `maxLength` added (`3`) (old producer → new consumer)",
+            "breaking /properties/z/enum: `enum` added (1 values) (old producer → new consumer)",
+        ]
+    );
+    // The same reference with the same siblings: nothing.
+    assert_eq!(diff(&new, &new), []);
+}
