@@ -125,7 +125,7 @@ pub fn project(args: &Project<'_>) -> io::Result<ExitCode> {
                 if !entry.changes.is_empty() {
                     let changes: Vec<String> =
                         entry.changes.iter().map(ToString::to_string).collect();
-                    write!(out, " ({})", changes.join("; "))?;
+                    write!(out, " ({})", escape_controls(&changes.join("; ")))?;
                 }
                 writeln!(out)?;
             }
@@ -156,6 +156,25 @@ fn text_name(name: &str) -> String {
     } else {
         name.to_owned()
     }
+}
+
+/// `text` with each control character (a line break, a character replaced in a name, a
+/// namespace holding one) escaped as JSON escapes it, so that a tool's line stays one line.
+fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|character| {
+            if character.is_control() {
+                let quoted = Value::String(character.to_string()).to_string();
+                quoted[1..quoted.len() - 1].to_owned()
+            } else {
+                character.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// `FILE: ERROR`, with the index of each tool the error names in the list.

@@ -243,8 +243,9 @@ the same suffix on each of several tools that would get one name (a tool whose n
 replacement keeps its own). The same tools always give the same names.
 
 Text output: one `FROM -> TO (WHY; WHY)` line per tool, then `N tools, M names changed`; a name \
-that could be misread there (empty, with a line break or another control character, ` -> ` or \
-` (`, a space or `\"` at either end) is written as a JSON string. --format json: one array of \
+that could be misread there (with a line break or another control character, ` -> ` or ` (`, a \
+space or `\"` at either end) is written as a JSON string, and a control character in a WHY is \
+escaped as JSON escapes it. A tool with an empty name is refused. --format json: one array of \
 {\"from\", \"to\", \"changes\": [WHY...]}, one per tool.
 
 Exit status: 0; 1 when two tools still get one name, or a tool is listed twice (the error names \

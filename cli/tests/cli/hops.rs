@@ -228,6 +228,16 @@ fn project_resolves_what_the_suffix_can_and_escapes_names_the_text_would_misread
          ok -> ok\n\
          3 tools, 2 names changed\n"
     );
+    // A namespace holding a line break keeps each tool on its line.
+    let output = toolcall(
+        &["tools", "project", "--namespace", "x\ny", "-"],
+        json!([{"name": "ok"}]).to_string().as_bytes(),
+    )?;
+    assert_eq!(
+        text(&output.stdout),
+        "ok -> x_y__ok (prefixed with namespace `x\\ny`; replaced `\\n` with `_`)\n\
+         1 tools, 1 names changed\n"
+    );
     // `--chars` without `_` is fine while nothing needs replacing.
     let tools = json!([{"name": "ab"}, {"name": "ba"}]);
     let output = toolcall(
