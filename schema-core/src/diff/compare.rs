@@ -54,6 +54,11 @@ const OTHER_CONSTRAINTS: &[&str] = &[
     "contentMediaType",
 ];
 
+/// Keywords [`Walk::unknown`] knows to assert only: added, they narrow a schema; removed, they
+/// widen it. Not so a keyword that also yields annotations (`if`/`then`, `dependentSchemas`):
+/// added, it may let `unevaluatedProperties` allow more.
+const ASSERTIONS_ONLY: &[&str] = &["dependentRequired", "propertyNames"];
+
 /// Keywords compared by the structural steps of [`Walk::structure`].
 const STRUCTURAL: &[&str] = &[
     "type",
@@ -965,9 +970,34 @@ impl Walk<'_> {
         }
     }
 
-    /// Keywords none of the other steps knows: any change is breaking both ways.
+    /// Keywords none of the other steps knows: any change is breaking both ways, but the
+    /// addition or removal of a keyword that only asserts ([`ASSERTIONS_ONLY`]: it yields no
+    /// annotation another keyword reads), which narrows or widens the schema.
     fn unknown(&mut self, at: &At, old: &Map<String, Value>, new: &Map<String, Value>) {
         for key in keys(old, new) {
+            if ASSERTIONS_ONLY.contains(&key) {
+                match (old.get(key), new.get(key)) {
+                    (None, Some(added)) => {
+                        self.push(
+                            ChangeKind::ConstraintTightened,
+                            at.new_child(key),
+                            changed(key, None, Some(added)),
+                            NARROWER,
+                        );
+                        continue;
+                    }
+                    (Some(removed), None) => {
+                        self.push(
+                            ChangeKind::ConstraintLoosened,
+                            at.old_child(key),
+                            changed(key, Some(removed), None),
+                            WIDER,
+                        );
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
             let known = STRUCTURAL.contains(&key)
                 || LOWER_BOUNDS.contains(&key)
                 || UPPER_BOUNDS.contains(&key)

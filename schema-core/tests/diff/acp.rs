@@ -732,3 +732,41 @@ fn keywords_beside_a_reference_are_compared() {
     // The same reference with the same siblings: nothing.
     assert_eq!(diff(&new, &new), []);
 }
+
+#[test]
+fn a_keyword_that_only_asserts_narrows_when_added() {
+    // Found by a fresh-user probe: `dependentRequired` or `propertyNames` added was breaking
+    // both ways; it only narrows. `if`/`then` yield annotations (`unevaluatedProperties`
+    // reads them), so their addition stays breaking both ways.
+    let old = serde_json::json!({"type": "object"});
+    let new = serde_json::json!({"type": "object", "dependentRequired": {"a": ["b"]},
+        "propertyNames": {"maxLength": 3}, "if": {"required": ["a"]}});
+    let classes = |changes: Vec<Change>| -> Vec<(String, Class, Class)> {
+        changes
+            .into_iter()
+            .map(|c| {
+                (
+                    c.pointer,
+                    c.old_producer_new_consumer,
+                    c.new_producer_old_consumer,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        classes(diff(&old, &new)),
+        [
+            ("/dependentRequired".to_owned(), Breaking, Additive),
+            ("/if".to_owned(), Breaking, Breaking),
+            ("/propertyNames".to_owned(), Breaking, Additive),
+        ]
+    );
+    assert_eq!(
+        classes(diff(&new, &old)),
+        [
+            ("/dependentRequired".to_owned(), Additive, Breaking),
+            ("/if".to_owned(), Breaking, Breaking),
+            ("/propertyNames".to_owned(), Additive, Breaking),
+        ]
+    );
+}
