@@ -296,7 +296,7 @@ impl Checker {
                 if let Some((side, inner)) = wrapped(message) {
                     return self.check_wrapped(transcript, side, inner);
                 }
-                if let Some(value) = tap_record_line(message) {
+                if let Some(value) = tap_records::record_line(message) {
                     return self.check_transcript_line(transcript, message, value);
                 }
             }
@@ -330,9 +330,9 @@ impl Checker {
     ) -> Verdict {
         // A transcript record (a wrapper, a tap record) with a member twice: the message checked
         // is the one a reader keeping the last would see, but readers disagree.
-        let record = value.get("from").is_some() && value.get("jsonrpc").is_none();
+        let record = value.as_object().is_some_and(tap_records::is_record);
         let repeated = record.then(|| record_repeat(message)).flatten();
-        let verdict = self.check_record(transcript, message, value);
+        let verdict = self.check_record(transcript, message, value, record);
         match repeated {
             Some(name) => verdict.repeated(
                 "",
@@ -346,8 +346,14 @@ impl Checker {
     }
 
     /// A line that is not a message sent by a known side: a tap record, a transcript wrapper,
-    /// or a bare message.
-    fn check_record(&self, transcript: &mut Transcript, message: &[u8], value: Value) -> Verdict {
+    /// or a bare message; `record` when it is meant as a record ([`tap_records::is_record`]).
+    fn check_record(
+        &self,
+        transcript: &mut Transcript,
+        message: &[u8],
+        value: Value,
+        record: bool,
+    ) -> Verdict {
         match tap_records::record(&value) {
             Some(tap_records::Record::NotChecked(verdict)) => return verdict,
             Some(tap_records::Record::Truncated { from, text, bytes }) => {
@@ -358,7 +364,7 @@ impl Checker {
         }
         if let Some((pointer, why)) = value
             .as_object()
-            .filter(|line| !line.contains_key("jsonrpc"))
+            .filter(|_| record)
             .and_then(tap_records::malformed)
         {
             return Verdict::invalid(Kind::TranscriptRecord, pointer, why);
@@ -676,8 +682,10 @@ impl Checker {
 /// - no schema error, decoded with an empty report (or nothing to decode): `ok`;
 /// - schema errors, decoded with a report, and every error at or under a reported pointer:
 ///   `lenient`;
-/// - no schema error but the decoder failed or applied leniency: `invalid`, saying that schema
-///   and types disagree;
+/// - no schema error, decoded with a report of numbers defaulted only (past what a member's
+///   `format` holds, which the validator does not check): `lenient`;
+/// - no schema error but the decoder failed or applied other leniency: `invalid`, saying that
+///   schema and types disagree;
 /// - otherwise `invalid` with the first schema error.
 pub(super) fn judge(
     kind: Kind,
@@ -801,25 +809,6 @@ fn wrapped(line: &[u8]) -> Option<(Side, &[u8])> {
     let side = serde_json::from_slice::<&str>(&line[from.value.clone()]).ok()?;
     let side = Side::from_name(side)?;
     Some((side, &line[message.value.clone()]))
-}
-
-/// `line` parsed, when it is one of the tap's own records (`{"from", "text"}`, with
-/// `truncated` and `bytes` for a message over the tap's byte limit, or `{"from",
-/// "not_checked_bytes"}`): read whatever its length, since its text is checked against the
-/// limits as the message it was. Its members are read first, so a long line that is no such
-/// record is not parsed.
-fn tap_record_line(line: &[u8]) -> Option<Value> {
-    let members = super::envelope::members(line)?;
-    let names = || members.iter().map(|member| member.name.as_str());
-    let record = names().any(|name| name == "from")
-        && names().any(|name| matches!(name, "text" | "not_checked_bytes"))
-        && names().all(|name| {
-            matches!(
-                name,
-                "from" | "text" | "truncated" | "bytes" | "not_checked_bytes"
-            )
-        });
-    record.then(|| serde_json::from_slice(line).ok()).flatten()
 }
 
 /// The top-level member a transcript record has twice (a `Value` keeps the last of two).

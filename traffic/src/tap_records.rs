@@ -112,7 +112,29 @@ pub(super) fn record(value: &Value) -> Option<Record<'_>> {
     })
 }
 
-/// Why `line`, a transcript line with a top-level `from` and no `jsonrpc`, is none of the
+/// The members of the tap's own records: `{"from", "text"}`, with `truncated` and `bytes` for
+/// a message over the tap's byte limit, and `{"from", "not_checked_bytes"}`.
+const TAP_RECORD_MEMBERS: &[&str] = &["from", "text", "truncated", "bytes", "not_checked_bytes"];
+
+/// Whether `line`, a transcript line's top level, is meant as one of the transcript's records
+/// (a message's, a text record, the tap's own): it has `from` and no `jsonrpc`.
+pub(super) fn is_record(line: &serde_json::Map<String, Value>) -> bool {
+    line.contains_key("from") && !line.contains_key("jsonrpc")
+}
+
+/// `line` parsed, when it is one of the tap's own records ([`TAP_RECORD_MEMBERS`]): read
+/// whatever its length, since its text is checked against the limits as the message it was.
+/// Its member names are read first, so a long line that is no such record is not parsed.
+pub(super) fn record_line(line: &[u8]) -> Option<Value> {
+    let members = super::envelope::members(line)?;
+    let names = || members.iter().map(|member| member.name.as_str());
+    let record = names().any(|name| name == "from")
+        && names().any(|name| matches!(name, "text" | "not_checked_bytes"))
+        && names().all(|name| TAP_RECORD_MEMBERS.contains(&name));
+    record.then(|| serde_json::from_slice(line).ok()).flatten()
+}
+
+/// Why `line`, a transcript line meant as a record ([`is_record`]), is none of the
 /// transcript's records (`{"from", "message"}`, `{"from", "text"}`, the tap's gap and truncated
 /// records): the member at fault (a JSON pointer) and what is wrong with it; `None` when it is
 /// one of them.
